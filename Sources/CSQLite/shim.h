@@ -1,0 +1,20 @@
+#ifndef PASTEBOARD_CSQLITE_SHIM_H
+#define PASTEBOARD_CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+// SQLITE_TRANSIENT is a cast macro Swift cannot import: bind helpers that copy the bytes at once.
+static inline int pb_sqlite3_bind_text_transient(sqlite3_stmt *statement, int index, const char *text, int length) {
+    return sqlite3_bind_text(statement, index, text, length, SQLITE_TRANSIENT);
+}
+
+static inline int pb_sqlite3_bind_blob_transient(sqlite3_stmt *statement, int index, const void *bytes, int length) {
+    return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
+}
+
+// sqlite3_config is variadic; Swift cannot call it directly.
+static inline int pb_sqlite3_config_serialized(void) {
+    return sqlite3_config(SQLITE_CONFIG_SERIALIZED);
+}
+
+#endif

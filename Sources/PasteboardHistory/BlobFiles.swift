@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Large blobs kept as content-addressed files beside the database: `blobs/ab/abcdef…`.
+struct BlobFiles {
+    /// Blobs of at least this many bytes live in files; smaller ones inside the database.
+    static let fileThreshold = 64 * 1024
+
+    let directory: URL
+
+    func url(forHash hash: Data) -> URL {
+        let hex = hash.hexString
+        return directory.appendingPathComponent(String(hex.prefix(2))).appendingPathComponent(hex)
+    }
+
+    /// Writes the bytes (mode 0600) unless a file with this hash exists; atomic via rename, flushed to disk.
+    func write(_ data: Data, hash: Data) throws(HistoryError) {
+        let target = url(forHash: hash)
+        if FileManager.default.fileExists(atPath: target.path) { return }
+        let parent = target.deletingLastPathComponent()
+        if mkdir(directory.path, 0o700) != 0 && errno != EEXIST { throw fileError("create", directory.path) }
+        if mkdir(parent.path, 0o700) != 0 && errno != EEXIST { throw fileError("create", parent.path) }
+        let temporary = parent.appendingPathComponent(".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd < 0 { throw fileError("create", temporary.path) }
+        var failure: HistoryError?
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = fileError("write", temporary.path)
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil && fsync(fd) != 0 { failure = fileError("flush", temporary.path) }
+        close(fd)
+        if failure == nil && rename(temporary.path, target.path) != 0 { failure = fileError("rename", target.path) }
+        if let failure {
+            unlink(temporary.path)
+            throw failure
+        }
+    }
+
+    func read(hash: Data) throws(HistoryError) -> Data {
+        let target = url(forHash: hash)
+        do {
+            return try Data(contentsOf: target, options: .mappedIfSafe)
+        } catch {
+            throw HistoryError(.io, "A stored payload is missing or unreadable: \(target.path).")
+        }
+    }
+
+    /// The first `count` bytes, without reading the whole file.
+    func prefix(hash: Data, count: Int) -> Data {
+        guard let handle = FileHandle(forReadingAtPath: url(forHash: hash).path) else { return Data() }
+        defer { try? handle.close() }  // closing a read-only handle: nothing to lose
+        return (try? handle.read(upToCount: count)) ?? Data()
+    }
+
+    func remove(hash: Data) {
+        unlink(url(forHash: hash).path)
+    }
+
+    private func fileError(_ action: String, _ path: String) -> HistoryError {
+        let reason = String(cString: strerror(errno))
+        let code: HistoryError.Code = errno == ENOSPC ? .full : (errno == EACCES || errno == EROFS ? .notWritable : .io)
+        return HistoryError(code, "Cannot \(action) \(path): \(reason).")
+    }
+}

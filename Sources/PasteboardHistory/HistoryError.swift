@@ -1,0 +1,64 @@
+import SQLiteSupport
+
+/// An error from the history store, with a message a user can act on.
+public struct HistoryError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        let name: String
+        public var description: String { name }
+        /// The file exists but is not a SQLite database, or is damaged.
+        public static let corrupt = Code(name: "corrupt")
+        /// The file was written by a newer version of Pasteboard.
+        public static let newerSchema = Code(name: "newerSchema")
+        /// The store cannot be created or written (permissions, read-only file system).
+        public static let notWritable = Code(name: "notWritable")
+        /// The disk is full.
+        public static let full = Code(name: "full")
+        /// No item has the requested id.
+        public static let noSuchItem = Code(name: "noSuchItem")
+        /// The input could not be used (bad import line, empty item, …).
+        public static let invalidInput = Code(name: "invalidInput")
+        /// Another process holds the database longer than the busy timeout.
+        public static let busy = Code(name: "busy")
+        /// Any other I/O or database failure.
+        public static let io = Code(name: "io")
+    }
+
+    public let code: Code
+    public let message: String
+    /// The underlying error, if any (never holding clipboard contents).
+    public let underlying: (any Error & Sendable)?
+
+    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+        self.code = code
+        self.message = message
+        self.underlying = underlying
+    }
+
+    public var description: String { message }
+
+    /// Translates an SQLite error met while using the store at `path`.
+    static func from(_ error: SQLiteError, path: String) -> HistoryError {
+        if error.isCorrupt {
+            return HistoryError(
+                .corrupt,
+                "The history store \(path) is not a Pasteboard database or is damaged (\(error.message)). "
+                    + "It was left untouched; move it aside to start a new history.",
+                underlying: error)
+        }
+        if error.isReadOnly || error.isCannotOpen {
+            return HistoryError(
+                .notWritable,
+                "Cannot write the history store \(path) (\(error.message)). "
+                    + "Check that its directory is writable, or set XDG_DATA_HOME to a writable place.",
+                underlying: error)
+        }
+        if error.isFull {
+            return HistoryError(.full, "The disk holding \(path) is full; nothing was changed. Free some space and retry.", underlying: error)
+        }
+        if error.isBusy {
+            return HistoryError(.busy, "The history store \(path) stayed locked by another process; retry in a moment.", underlying: error)
+        }
+        return HistoryError(.io, "History store \(path): \(error.message)", underlying: error)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+public import PasteboardKit
+import SQLiteSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The headless pasteboards: with no display, `general`, `find` and named pasteboards live in the store,
+/// shared by every process of the user.
+extension HistoryStore {
+    /// The contents of a pasteboard.
+    public func pasteboardContents(_ name: String) throws(HistoryError) -> PasteboardContents {
+        try perform { () throws -> PasteboardContents in
+            try purgeOrphanedPasteboard(name)
+            guard let board = try db.row("SELECT change_count FROM pasteboards WHERE name = ?", name) else {
+                if Pasteboard.Name.isSystem(name) { return PasteboardContents(items: [], changeCount: 0) }
+                throw PasteboardError(.noSuchPasteboard, "No pasteboard named '\(name)'.")
+            }
+            var items: [PasteboardItem] = []
+            var current = -1
+            for row in try db.rows(
+                "SELECT item_index, type_id, blob_id FROM pasteboard_items WHERE pasteboard = ? ORDER BY item_index, ordinal", name)
+            {
+                let index = Int(row.int("item_index") ?? 0)
+                if index != current {
+                    items.append(PasteboardItem())
+                    current = index
+                }
+                items[items.count - 1].setData(
+                    try blobData(row.int("blob_id") ?? 0), forType: try type(forID: row.int("type_id") ?? 0))
+            }
+            return PasteboardContents(items: items, changeCount: Int(board.int("change_count") ?? 0))
+        }
+    }
+
+    /// The change count of a pasteboard (0 for one never written).
+    public func pasteboardChangeCount(_ name: String) throws(HistoryError) -> Int {
+        try perform { Int(try db.row("SELECT change_count FROM pasteboards WHERE name = ?", name)?.int("change_count") ?? 0) }
+    }
+
+    /// Replaces a pasteboard's contents; with `history` set, the first item is also recorded in the history.
+    /// Returns the new change count and the history record.
+    @discardableResult
+    public func writePasteboard(
+        _ items: [PasteboardItem], to name: String, history: CaptureMetadata? = nil
+    ) throws(HistoryError) -> (changeCount: Int, record: RecordResult?) {
+        let prepared = try items.map { item throws(HistoryError) in
+            try item.representations.map { rep throws(HistoryError) in (rep.type, try prepareBlob(rep.data)) }
+        }
+        let count = try write { () throws -> Int in
+            let now = Date().timeIntervalSince1970
+            for row in try db.rows("SELECT blob_id FROM pasteboard_items WHERE pasteboard = ?", name) {
+                try releaseBlob(row.int("blob_id") ?? 0)
+            }
+            try db.run("DELETE FROM pasteboard_items WHERE pasteboard = ?", name)
+            for (index, reps) in prepared.enumerated() {
+                for (ordinal, (type, blob)) in reps.enumerated() {
+                    try db.run(
+                        "INSERT INTO pasteboard_items(pasteboard, item_index, ordinal, type_id, blob_id) VALUES (?, ?, ?, ?, ?)",
+                        name, index, ordinal, try typeID(type), try retainBlob(blob))
+                }
+            }
+            guard let row = try db.row(
+                """
+                INSERT INTO pasteboards(name, change_count, persistent, updated) VALUES (?, 1, 1, ?)
+                ON CONFLICT(name) DO UPDATE SET change_count = change_count + 1, updated = excluded.updated
+                RETURNING change_count
+                """, name, now)
+            else { throw HistoryError(.io, "The pasteboard '\(name)' could not be written.") }
+            return Int(row.int("change_count") ?? 0)
+        }
+        var record: RecordResult?
+        if let history, let first = items.first, !first.isEmpty {
+            record = try self.record(first, metadata: history)
+        }
+        return (count, record)
+    }
+
+    /// Creates a pasteboard if it does not exist. A non-persistent one belongs to this process and
+    /// disappears once the process has exited.
+    public func createPasteboard(_ name: String, persistent: Bool) throws(HistoryError) {
+        let pid = Int64(getpid())
+        let start = Self.processStartTime(pid)
+        try write {
+            try db.run(
+                """
+                INSERT INTO pasteboards(name, change_count, persistent, owner_pid, owner_start, updated)
+                VALUES (?, 0, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING
+                """, name, persistent, persistent ? nil : pid, persistent ? nil : start, Date().timeIntervalSince1970)
+        }
+    }
+
+    /// Whether the pasteboard exists (the system ones always do).
+    public func pasteboardExists(_ name: String) throws(HistoryError) -> Bool {
+        if Pasteboard.Name.isSystem(name) { return true }
+        return try perform {
+            try purgeOrphanedPasteboard(name)
+            return try db.row("SELECT 1 FROM pasteboards WHERE name = ?", name) != nil
+        }
+    }
+
+    /// Whether the pasteboard outlives its creator.
+    public func pasteboardIsPersistent(_ name: String) throws(HistoryError) -> Bool {
+        try perform { (try db.row("SELECT persistent FROM pasteboards WHERE name = ?", name)?.int("persistent") ?? 1) == 1 }
+    }
+
+    /// Removes a pasteboard and releases its payloads.
+    public func removePasteboard(_ name: String) throws(HistoryError) {
+        try write { try removePasteboardInTransaction(name) }
+    }
+
+    /// Names of existing pasteboards.
+    public func pasteboardNames() throws(HistoryError) -> [String] {
+        try perform {
+            let names = try db.rows("SELECT name FROM pasteboards ORDER BY name").compactMap { $0.string("name") }
+            for name in names { try purgeOrphanedPasteboard(name) }
+            return try db.rows("SELECT name FROM pasteboards ORDER BY name").compactMap { $0.string("name") }
+        }
+    }
+
+    func removePasteboardInTransaction(_ name: String) throws {
+        for row in try db.rows("SELECT blob_id FROM pasteboard_items WHERE pasteboard = ?", name) {
+            try releaseBlob(row.int("blob_id") ?? 0)
+        }
+        try db.run("DELETE FROM pasteboard_items WHERE pasteboard = ?", name)
+        try db.run("DELETE FROM pasteboards WHERE name = ?", name)
+    }
+
+    /// Removes a non-persistent pasteboard whose creating process is gone.
+    func purgeOrphanedPasteboard(_ name: String) throws {
+        guard let row = try db.row("SELECT owner_pid, owner_start FROM pasteboards WHERE name = ? AND NOT persistent", name),
+            let pid = row.int("owner_pid")
+        else { return }
+        if Self.processStartTime(pid) == row.string("owner_start") && Self.processStartTime(pid) != nil { return }
+        pendingFileRemovals.removeAll()
+        try db.transaction { try removePasteboardInTransaction(name) }
+        for hash in pendingFileRemovals { files.remove(hash: hash) }
+        pendingFileRemovals.removeAll()
+    }
+
+    /// The start time of a process (field 22 of /proc/PID/stat), to tell a live owner from a reused pid.
+    static func processStartTime(_ pid: Int64) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        // After the command name, field 3 (state) is at index 0; field 22 (starttime) is at index 19.
+        return fields.count > 19 ? String(fields[19]) : nil
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+public import PasteboardKit
+import SQLiteSupport
+
+/// What to list or search for.
+public struct HistoryQuery: Sendable, Equatable {
+    /// Case-insensitive substring to find (nil lists everything).
+    public var text: String?
+    /// Treat `text` as a regular expression (ICU syntax).
+    public var isRegex: Bool
+    /// Only items with a representation conforming to this type.
+    public var type: ContentType?
+    /// Only pinned items.
+    public var pinnedOnly: Bool
+    public var limit: Int
+    /// Skip this many matches (for paging).
+    public var offset: Int
+
+    public init(text: String? = nil, isRegex: Bool = false, type: ContentType? = nil, pinnedOnly: Bool = false, limit: Int = 100, offset: Int = 0) {
+        self.text = text
+        self.isRegex = isRegex
+        self.type = type
+        self.pinnedOnly = pinnedOnly
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+extension HistoryStore {
+    static let itemColumns = """
+        SELECT i.id, i.position, i.kind, i.size, i.created, i.last_copied, i.copy_count, i.pinned, i.source,
+            i.selection, i.expires_at, substr(b.data, 1, 1024) AS head, b.hash AS text_hash, b.data IS NULL AS text_in_file,
+            (SELECT group_concat(identifier, ' ') FROM (SELECT t.identifier FROM representations r
+                JOIN content_types t ON t.id = r.type_id WHERE r.item_id = i.id ORDER BY r.ordinal)) AS types
+        FROM items i LEFT JOIN blobs b ON b.id = i.text_blob
+        """
+
+    func historyItem(_ row: Row) -> HistoryItem {
+        var head = row.data("head") ?? Data()
+        if row.int("text_in_file") == 1, let hash = row.data("text_hash") { head = files.prefix(hash: hash, count: 1024) }
+        let kind = HistoryItem.Kind(rawValue: row.string("kind") ?? "") ?? .data
+        let size = Int(row.int("size") ?? 0)
+        var preview = ItemText.preview(head)
+        if kind == .image || kind == .data { preview += " (\(ByteCountFormatting.string(size)))" }
+        return HistoryItem(
+            id: row.int("id") ?? 0,
+            kind: kind,
+            preview: preview,
+            size: size,
+            created: Date(timeIntervalSince1970: row.double("created") ?? 0),
+            lastCopied: Date(timeIntervalSince1970: row.double("last_copied") ?? 0),
+            copyCount: Int(row.int("copy_count") ?? 1),
+            isPinned: row.int("pinned") == 1,
+            source: row.string("source"),
+            selection: row.string("selection"),
+            expiresAt: row.double("expires_at").map { Date(timeIntervalSince1970: $0) },
+            types: (row.string("types") ?? "").split(separator: " ").map { ContentType(String($0)) })
+    }
+
+    /// The number of items.
+    public func count() throws(HistoryError) -> Int {
+        try perform { Int(try db.row("SELECT count(*) AS n FROM items")?.int("n") ?? 0) }
+    }
+
+    /// One item's metadata.
+    public func item(id: Int64) throws(HistoryError) -> HistoryItem {
+        let row = try perform { try db.row(Self.itemColumns + " WHERE i.id = ?", id) }
+        guard let row else { throw HistoryError(.noSuchItem, "No history item with id \(id).") }
+        return historyItem(row)
+    }
+
+    /// The id of the newest item, if any.
+    public func newestID() throws(HistoryError) -> Int64? {
+        try perform { try db.row("SELECT id FROM items ORDER BY position DESC LIMIT 1")?.int("id") }
+    }
+
+    /// One item with every representation's bytes, ready to go back on a pasteboard.
+    public func pasteboardItem(id: Int64) throws(HistoryError) -> PasteboardItem {
+        try perform {
+            let reps = try db.rows("SELECT type_id, blob_id FROM representations WHERE item_id = ? ORDER BY ordinal", id)
+            if reps.isEmpty { throw HistoryError(.noSuchItem, "No history item with id \(id).") }
+            var item = PasteboardItem()
+            for rep in reps {
+                guard let typeID = rep.int("type_id"), let blobID = rep.int("blob_id") else { continue }
+                item.setData(try blobData(blobID), forType: try type(forID: typeID))
+            }
+            return item
+        }
+    }
+
+    /// Items newest first, filtered by `query`, in a window of `query.limit` after `query.offset`.
+    public func items(_ query: HistoryQuery = HistoryQuery()) throws(HistoryError) -> [HistoryItem] {
+        try perform { () throws -> [HistoryItem] in
+            let typeFilter = try typeIDs(conformingTo: query.type)
+            if let typeFilter, typeFilter.isEmpty { return [] }
+            if let text = query.text, !text.isEmpty {
+                if query.isRegex { return try regexSearch(text, query: query, typeFilter: typeFilter) }
+                if text.unicodeScalars.count >= 3 { return try indexedSearch(text, query: query, typeFilter: typeFilter) }
+                return try scanSearch(text, query: query, typeFilter: typeFilter)
+            }
+            var conditions: [String] = []
+            if query.pinnedOnly { conditions.append("i.pinned") }
+            if let typeFilter { conditions.append(Self.typeCondition(typeFilter)) }
+            let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            return try db.rows(
+                Self.itemColumns + whereClause + " ORDER BY i.position DESC LIMIT ? OFFSET ?", query.limit, query.offset
+            ).map(historyItem)
+        }
+    }
+
+    /// Shorthand for the newest `limit` items.
+    public func items(limit: Int) throws(HistoryError) -> [HistoryItem] {
+        try items(HistoryQuery(limit: limit))
+    }
+
+    static func typeCondition(_ ids: [Int64]) -> String {
+        "EXISTS (SELECT 1 FROM representations r WHERE r.item_id = i.id AND r.type_id IN (\(ids.map(String.init).joined(separator: ","))))"
+    }
+
+    /// The ids of stored content types conforming to `type`; nil when there is no filter.
+    func typeIDs(conformingTo type: ContentType?) throws -> [Int64]? {
+        guard let type else { return nil }
+        var ids: [Int64] = []
+        for row in try db.rows("SELECT id, identifier FROM content_types") {
+            guard let id = row.int("id"), let identifier = row.string("identifier") else { continue }
+            if ContentType(identifier).conforms(to: type) { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// Substring search through the trigram index, newest first, paging through matches.
+    func indexedSearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
+        let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        var conditions = ["i.position = ?"]
+        if query.pinnedOnly { conditions.append("i.pinned") }
+        if let typeFilter { conditions.append(Self.typeCondition(typeFilter)) }
+        let itemSQL = Self.itemColumns + " WHERE " + conditions.joined(separator: " AND ")
+        var results: [HistoryItem] = []
+        var skipped = 0
+        var below = Int64.max
+        let page = max(64, (query.limit + query.offset) * 2)
+        while results.count < query.limit {
+            let positions = try db.rows(
+                "SELECT rowid FROM item_text WHERE item_text MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?",
+                phrase, below, page
+            ).compactMap { $0.int(0) }
+            for position in positions {
+                guard let row = try db.row(itemSQL, position) else { continue }
+                if skipped < query.offset { skipped += 1; continue }
+                results.append(historyItem(row))
+                if results.count == query.limit { break }
+            }
+            if positions.count < page { break }
+            below = positions.last ?? 0
+        }
+        return results
+    }
+
+    /// Streams text items newest first, keeping those `matches` accepts.
+    func streamingSearch(query: HistoryQuery, typeFilter: [Int64]?, sqlFilter: String? = nil, sqlValue: (any SQLiteBindable)? = nil, matches: (Data) -> Bool) throws -> [HistoryItem] {
+        var conditions: [String] = []
+        if query.pinnedOnly { conditions.append("i.pinned") }
+        if let typeFilter { conditions.append(Self.typeCondition(typeFilter)) }
+        if let sqlFilter { conditions.append(sqlFilter) }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let statement = try db.prepare(
+            "SELECT i.id, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
+                + "FROM items i JOIN blobs b ON b.id = i.text_blob" + whereClause + " ORDER BY i.position DESC")
+        if let sqlValue { try statement.bind([sqlValue]) }
+        var ids: [Int64] = []
+        var skipped = 0
+        while let row = try statement.step() {
+            var head = row.data("head") ?? Data()
+            if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
+            guard matches(head), let id = row.int("id") else { continue }
+            if skipped < query.offset { skipped += 1; continue }
+            ids.append(id)
+            if ids.count == query.limit { break }
+        }
+        statement.reset()
+        return try ids.compactMap { try db.row(Self.itemColumns + " WHERE i.id = ?", $0).map(historyItem) }
+    }
+
+    /// Queries shorter than a trigram: a scan, newest first, that stops at the limit.
+    func scanSearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
+        let needle = text.lowercased()
+        return try streamingSearch(
+            query: query, typeFilter: typeFilter,
+            sqlFilter: "(b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)", sqlValue: needle
+        ) { head in
+            ItemText.indexString(head).range(of: text, options: .caseInsensitive) != nil
+        }
+    }
+
+    func regexSearch(_ pattern: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
+        let expression: NSRegularExpression
+        do {
+            expression = try NSRegularExpression(pattern: pattern, options: [])
+        } catch {
+            throw HistoryError(.invalidInput, "Invalid regular expression '\(pattern)'.")
+        }
+        return try streamingSearch(query: query, typeFilter: typeFilter) { head in
+            let text = ItemText.indexString(head)
+            return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        }
+    }
+}
+
+/// Human-readable byte counts (`12.3 KB`), decimal units like `ls -h --si`.
+public enum ByteCountFormatting {
+    public static func string(_ bytes: Int) -> String {
+        let units = ["B", "KB", "MB", "GB", "TB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1000 && unit < units.count - 1 {
+            value /= 1000
+            unit += 1
+        }
+        if unit == 0 { return "\(bytes) B" }
+        return String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
+    }
+}

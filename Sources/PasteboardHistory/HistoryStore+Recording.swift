@@ -1,0 +1,163 @@
+import Foundation
+public import PasteboardKit
+import SQLiteSupport
+
+extension HistoryStore {
+    // MARK: - Recording
+
+    /// Records a copied item. A copy equal to an existing item (same types, same bytes) moves that item
+    /// to the top and bumps its count, keeping its pin.
+    @discardableResult
+    public func record(_ item: PasteboardItem, metadata: CaptureMetadata = CaptureMetadata()) throws(HistoryError) -> RecordResult {
+        guard !item.isEmpty else {
+            throw HistoryError(.invalidInput, "Nothing to record: the item has no content.")
+        }
+        let prepared = try item.representations.map { representation throws(HistoryError) in
+            (representation.type, try prepareBlob(representation.data))
+        }
+        let identity = Self.identity(of: prepared.map { ($0.0, $0.1.hash) })
+        let textType = ItemText.textType(of: item)
+        let derived: PreparedBlob? = textType == nil ? try prepareBlob(Data(ItemText.derivedText(of: item).utf8)) : nil
+        let kind = ItemText.kind(of: item)
+        let date = metadata.date.timeIntervalSince1970
+
+        let result = try write { () throws -> RecordResult in
+            let position = try nextPosition()
+            if let existing = try db.row("SELECT id, position, text_blob FROM items WHERE identity = ?", identity),
+                let id = existing.int("id"), let oldPosition = existing.int("position")
+            {
+                if let textBlob = existing.int("text_blob") {
+                    let text = ItemText.indexString(try blobIndexBytes(textBlob))
+                    try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", oldPosition, text)
+                    try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
+                }
+                try db.run(
+                    """
+                    UPDATE items SET position = ?, last_copied = ?, copy_count = copy_count + 1,
+                        source = coalesce(?, source), selection = coalesce(?, selection),
+                        expires_at = CASE WHEN ? IS NULL THEN NULL ELSE ? END
+                    WHERE id = ?
+                    """, position, date, metadata.source, metadata.selection,
+                    metadata.expiresAt?.timeIntervalSince1970, metadata.expiresAt?.timeIntervalSince1970, id)
+                return RecordResult(id: id, isNew: false)
+            }
+            var textBlob: Int64?
+            var blobIDs: [Int64] = []
+            for (type, blob) in prepared {
+                let blobID = try retainBlob(blob)
+                blobIDs.append(blobID)
+                if type == textType { textBlob = blobID }
+            }
+            if let textBlob {
+                try db.run("UPDATE blobs SET refcount = refcount + 1 WHERE id = ?", textBlob)
+            } else if let derived {
+                textBlob = try retainBlob(derived)
+            }
+            try db.run(
+                """
+                INSERT INTO items(position, identity, created, last_copied, copy_count, pinned, kind, size,
+                    text_blob, source, selection, expires_at)
+                VALUES (?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?)
+                """, position, identity, date, date, kind.rawValue, item.byteCount, textBlob,
+                metadata.source, metadata.selection, metadata.expiresAt?.timeIntervalSince1970)
+            let id = db.lastInsertRowID
+            for (ordinal, (type, _)) in prepared.enumerated() {
+                try db.run(
+                    "INSERT INTO representations(item_id, ordinal, type_id, blob_id) VALUES (?, ?, ?, ?)",
+                    id, ordinal, try typeID(type), blobIDs[ordinal])
+            }
+            if let textBlob {
+                let text: String
+                if let textType, let data = item.data(forType: textType) {
+                    text = ItemText.indexString(data)
+                } else {
+                    text = ItemText.indexString(derived?.data ?? Data())
+                }
+                _ = textBlob
+                try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
+            }
+            return RecordResult(id: id, isNew: true)
+        }
+        if let retention, !retention.isUnlimited {
+            _ = try applyRetention(retention)
+        }
+        return result
+    }
+
+    func nextPosition() throws -> Int64 {
+        (try db.row("SELECT coalesce(max(position), 0) + 1 AS next FROM items")?.int("next")) ?? 1
+    }
+
+    /// The identity of an item: a digest over its (type, content hash) pairs in type order.
+    static func identity(of representations: [(ContentType, Data)]) -> Data {
+        var hasher = SHA256()
+        for (type, hash) in representations.sorted(by: { $0.0.identifier < $1.0.identifier }) {
+            hasher.update(Data(type.identifier.utf8))
+            hasher.update(Data([0]))
+            hasher.update(hash)
+        }
+        return hasher.finalize()
+    }
+
+    // MARK: - Pins
+
+    /// Pins or unpins an item; pinned items are exempt from retention.
+    public func setPinned(_ isPinned: Bool, id: Int64) throws(HistoryError) {
+        try write {
+            try db.run("UPDATE items SET pinned = ? WHERE id = ?", isPinned, id)
+            if db.changes == 0 { throw HistoryError(.noSuchItem, "No history item with id \(id).") }
+        }
+    }
+
+    // MARK: - Deleting
+
+    /// Deletes items by id; their payloads go too unless something else still references them.
+    @discardableResult
+    public func delete(ids: [Int64]) throws(HistoryError) -> Int {
+        try write { try deleteInTransaction(ids: ids) }
+    }
+
+    /// Deletes one item, failing when it does not exist.
+    public func delete(id: Int64) throws(HistoryError) {
+        let count = try delete(ids: [id])
+        if count == 0 { throw HistoryError(.noSuchItem, "No history item with id \(id).") }
+    }
+
+    func deleteInTransaction(ids: [Int64]) throws -> Int {
+        var deleted = 0
+        for id in ids {
+            guard let row = try db.row("SELECT position, text_blob FROM items WHERE id = ?", id),
+                let position = row.int("position")
+            else { continue }
+            if let textBlob = row.int("text_blob") {
+                let text = ItemText.indexString(try blobIndexBytes(textBlob))
+                try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", position, text)
+                try releaseBlob(textBlob)
+            }
+            for rep in try db.rows("SELECT blob_id FROM representations WHERE item_id = ?", id) {
+                if let blobID = rep.int("blob_id") { try releaseBlob(blobID) }
+            }
+            try db.run("DELETE FROM representations WHERE item_id = ?", id)
+            try db.run("DELETE FROM items WHERE id = ?", id)
+            deleted += 1
+        }
+        return deleted
+    }
+
+    /// Deletes every item (or every unpinned one); returns how many went.
+    @discardableResult
+    public func clear(keepPinned: Bool = false) throws(HistoryError) -> Int {
+        try write {
+            var total = 0
+            while true {
+                let sql = keepPinned
+                    ? "SELECT id FROM items WHERE NOT pinned ORDER BY position LIMIT 1000"
+                    : "SELECT id FROM items ORDER BY position LIMIT 1000"
+                let ids = try db.rows(sql).compactMap { $0.int("id") }
+                if ids.isEmpty { break }
+                total += try deleteInTransaction(ids: ids)
+            }
+            return total
+        }
+    }
+}

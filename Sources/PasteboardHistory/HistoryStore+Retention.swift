@@ -1,0 +1,55 @@
+public import Foundation
+import SQLiteSupport
+
+extension HistoryStore {
+    /// Deletes unpinned items beyond the policy's limits; returns how many went.
+    @discardableResult
+    public func applyRetention(_ policy: RetentionPolicy, now: Date = Date()) throws(HistoryError) -> Int {
+        try write {
+            var doomed: [Int64] = []
+            if let maxItems = policy.maxItems {
+                doomed += try db.rows(
+                    "SELECT id FROM items WHERE NOT pinned ORDER BY position DESC LIMIT -1 OFFSET ?", max(0, maxItems)
+                ).compactMap { $0.int("id") }
+            }
+            if let maxAge = policy.maxAge {
+                doomed += try db.rows(
+                    "SELECT id FROM items WHERE NOT pinned AND last_copied < ?", now.timeIntervalSince1970 - maxAge
+                ).compactMap { $0.int("id") }
+            }
+            var deleted = try deleteInTransaction(ids: Array(Set(doomed)))
+            if let maxBytes = policy.maxBytes {
+                var total = try db.row("SELECT coalesce(sum(size), 0) AS total FROM items WHERE NOT pinned")?.int("total") ?? 0
+                while total > maxBytes {
+                    let oldest = try db.rows("SELECT id, size FROM items WHERE NOT pinned ORDER BY position LIMIT 256")
+                    if oldest.isEmpty { break }
+                    var batch: [Int64] = []
+                    for row in oldest where total > maxBytes {
+                        batch.append(row.int("id") ?? 0)
+                        total -= row.int("size") ?? 0
+                    }
+                    deleted += try deleteInTransaction(ids: batch)
+                }
+            }
+            return deleted
+        }
+    }
+
+    /// Deletes items whose expiry time has passed (pinned or not); returns how many went.
+    @discardableResult
+    public func deleteExpired(now: Date = Date()) throws(HistoryError) -> Int {
+        try write {
+            let ids = try db.rows("SELECT id FROM items WHERE expires_at IS NOT NULL AND expires_at <= ?", now.timeIntervalSince1970)
+                .compactMap { $0.int("id") }
+            return try deleteInTransaction(ids: ids)
+        }
+    }
+
+    /// When the next item expires, if any does.
+    public func nextExpiry() throws(HistoryError) -> Date? {
+        try perform {
+            try db.row("SELECT min(expires_at) AS next FROM items WHERE expires_at IS NOT NULL")?.double("next")
+                .map { Date(timeIntervalSince1970: $0) }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+public import Foundation
+public import PasteboardKit
+import SQLiteSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The clipboard history: one SQLite file (WAL) plus content-addressed blob files.
+///
+/// A store is confined to one thread or actor; other processes open their own (SQLite WAL lets
+/// readers proceed while one process writes).
+/// ```swift
+/// let store = try HistoryStore()
+/// let result = try store.record(PasteboardItem(string: "hello"))
+/// let newest = try store.items(limit: 10)
+/// ```
+public final class HistoryStore {
+    /// Where the store lives.
+    public let location: StoreLocation
+    let db: Connection
+    let files: BlobFiles
+    /// Applied after every recorded item when set.
+    public var retention: RetentionPolicy?
+    private var typeIDs: [ContentType: Int64] = [:]
+    private var typesByID: [Int64: ContentType] = [:]
+    /// Blob files to unlink once the transaction that dropped their last reference commits.
+    var pendingFileRemovals: [Data] = []
+
+    /// Opens (creating if needed) the store at `location`.
+    ///
+    /// A file that is not a Pasteboard database, is damaged, or comes from a newer version is refused
+    /// with a clear error and left untouched.
+    public init(location: StoreLocation = .standard(), readOnly: Bool = false) throws(HistoryError) {
+        self.location = location
+        self.files = BlobFiles(directory: location.blobDirectory)
+        let path = location.databaseURL.path
+        let exists = FileManager.default.fileExists(atPath: path)
+        if !readOnly { try Self.prepareDirectory(location.directory) }
+        if !exists {
+            if readOnly {
+                throw HistoryError(.io, "No history store at \(path) yet: copy something first.")
+            }
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            if fd < 0 {
+                throw HistoryError(
+                    .notWritable,
+                    "Cannot create the history store \(path): \(String(cString: strerror(errno))). "
+                        + "Set XDG_DATA_HOME (or PB_STORE_DIR) to a writable directory.")
+            }
+            close(fd)
+        }
+        do {
+            db = try Connection(path: path, mode: readOnly ? .readOnly : .readWrite(create: false))
+            // Reading the schema first touches nothing, and fails for a file that is not SQLite.
+            _ = try db.row("SELECT count(*) FROM sqlite_master")
+            let version = try Migrator.version(of: db)
+            if version > Schema.migrator.latestVersion {
+                throw HistoryError(
+                    .newerSchema,
+                    "The history store \(path) was written by a newer version of Pasteboard (schema \(version); "
+                        + "this pb understands up to \(Schema.migrator.latestVersion)). It was left untouched; upgrade pb.")
+            }
+            if !readOnly {
+                let mode = try db.row("PRAGMA journal_mode")?.string("journal_mode")
+                if mode != "wal" { _ = try db.row("PRAGMA journal_mode = WAL") }
+            }
+            try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY")
+            if !readOnly && version < Schema.migrator.latestVersion { try Schema.migrator.migrate(db) }
+        } catch let error as HistoryError {
+            throw error
+        } catch let error as SQLiteError {
+            throw HistoryError.from(error, path: path)
+        } catch {
+            throw HistoryError(.io, "Cannot open the history store \(path): \(error)")
+        }
+    }
+
+    private static func prepareDirectory(_ directory: URL) throws(HistoryError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw HistoryError(.notWritable, "\(directory.path) exists but is not a directory.")
+            }
+            if access(directory.path, W_OK) != 0 {
+                throw HistoryError(
+                    .notWritable,
+                    "The data directory \(directory.path) is not writable (\(String(cString: strerror(errno)))). "
+                        + "Fix its permissions or set XDG_DATA_HOME to a writable directory.")
+            }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw HistoryError(
+                .notWritable,
+                "Cannot create \(directory.deletingLastPathComponent().path): \(error.localizedDescription). "
+                    + "Set XDG_DATA_HOME to a writable directory.")
+        }
+        if mkdir(directory.path, 0o700) != 0 && errno != EEXIST {
+            throw HistoryError(
+                .notWritable,
+                "Cannot create the data directory \(directory.path): \(String(cString: strerror(errno))). "
+                    + "Set XDG_DATA_HOME to a writable directory.")
+        }
+        chmod(directory.path, 0o700)
+    }
+
+    // MARK: - Running SQL with translated errors
+
+    func perform<T>(_ body: () throws -> T) throws(HistoryError) -> T {
+        do {
+            return try body()
+        } catch let error as HistoryError {
+            throw error
+        } catch let error as SQLiteError {
+            throw HistoryError.from(error, path: location.databaseURL.path)
+        } catch {
+            throw HistoryError(.io, "\(error)")
+        }
+    }
+
+    /// Runs `body` in a write transaction; blob files whose last reference went away are removed after commit.
+    func write<T>(_ body: () throws -> T) throws(HistoryError) -> T {
+        pendingFileRemovals.removeAll()
+        let value = try perform { try db.transaction(body) }
+        for hash in pendingFileRemovals { files.remove(hash: hash) }
+        pendingFileRemovals.removeAll()
+        return value
+    }
+
+    // MARK: - Content types
+
+    func typeID(_ type: ContentType) throws -> Int64 {
+        if let id = typeIDs[type] { return id }
+        try db.run("INSERT INTO content_types(identifier) VALUES (?) ON CONFLICT(identifier) DO NOTHING", type.identifier)
+        guard let id = try db.row("SELECT id FROM content_types WHERE identifier = ?", type.identifier)?.int("id") else {
+            throw HistoryError(.io, "Content type \(type.identifier) could not be recorded.")
+        }
+        typeIDs[type] = id
+        typesByID[id] = type
+        return id
+    }
+
+    func type(forID id: Int64) throws -> ContentType {
+        if let type = typesByID[id] { return type }
+        guard let identifier = try db.row("SELECT identifier FROM content_types WHERE id = ?", id)?.string("identifier") else {
+            throw HistoryError(.corrupt, "The history store refers to an unknown content type (\(id)).")
+        }
+        let type = ContentType(identifier)
+        typesByID[id] = type
+        typeIDs[type] = id
+        return type
+    }
+
+    // MARK: - Blobs
+
+    /// A payload hashed and, when large, already written to its file: ready to be referenced in a transaction.
+    struct PreparedBlob {
+        let hash: Data
+        let data: Data
+        var isFile: Bool { data.count >= BlobFiles.fileThreshold }
+    }
+
+    func prepareBlob(_ data: Data) throws(HistoryError) -> PreparedBlob {
+        let blob = PreparedBlob(hash: SHA256.hash(data), data: data)
+        if blob.isFile { try files.write(data, hash: blob.hash) }
+        return blob
+    }
+
+    /// Adds one reference to the blob, inserting it if new; returns its id.
+    func retainBlob(_ blob: PreparedBlob) throws -> Int64 {
+        let row = try db.row(
+            """
+            INSERT INTO blobs(hash, size, data, refcount) VALUES (?, ?, ?, 1)
+            ON CONFLICT(hash) DO UPDATE SET refcount = refcount + 1 RETURNING id
+            """, blob.hash, blob.data.count, blob.isFile ? nil : blob.data)
+        guard let id = row?.int("id") else { throw HistoryError(.io, "A payload could not be stored.") }
+        return id
+    }
+
+    /// Drops one reference; deletes the blob (and schedules its file) when none is left.
+    func releaseBlob(_ id: Int64) throws {
+        guard let row = try db.row("UPDATE blobs SET refcount = refcount - 1 WHERE id = ? RETURNING refcount, hash, data IS NULL AS inFile", id) else { return }
+        if (row.int("refcount") ?? 0) <= 0 {
+            try db.run("DELETE FROM blobs WHERE id = ?", id)
+            if row.int("inFile") == 1, let hash = row.data("hash") { pendingFileRemovals.append(hash) }
+        }
+    }
+
+    /// The bytes of a blob.
+    func blobData(_ id: Int64) throws -> Data {
+        guard let row = try db.row("SELECT hash, data FROM blobs WHERE id = ?", id) else {
+            throw HistoryError(.corrupt, "The history store lost a payload (blob \(id)).")
+        }
+        if case .blob(let data) = row["data"] { return data }
+        guard let hash = row.data("hash") else { throw HistoryError(.corrupt, "Blob \(id) has no hash.") }
+        return try files.read(hash: hash)
+    }
+
+    /// The first bytes of a blob, enough to rebuild its index string.
+    func blobIndexBytes(_ id: Int64) throws -> Data {
+        guard let row = try db.row("SELECT hash, substr(data, 1, ?) AS head, data IS NULL AS inFile FROM blobs WHERE id = ?", ItemText.indexedPrefix, id) else {
+            return Data()
+        }
+        if row.int("inFile") == 1, let hash = row.data("hash") { return files.prefix(hash: hash, count: ItemText.indexedPrefix) }
+        return row.data("head") ?? Data()
+    }
+}
+
+/// A store is confined to one thread or actor.
+@available(*, unavailable)
+extension HistoryStore: Sendable {}

@@ -1,0 +1,94 @@
+import Foundation
+import PasteboardKit
+
+/// Derives what the history shows and searches for an item: its kind, the blob holding its text,
+/// and the exact string given to the search index.
+enum ItemText {
+    /// Bytes of text given to the search index at most; longer texts are searchable in their first part.
+    static let indexedPrefix = 256 * 1024
+
+    static func kind(of item: PasteboardItem) -> HistoryItem.Kind {
+        let types = item.types
+        if types.contains(where: { $0.conforms(to: .fileURL) || $0 == .gnomeCopiedFiles }) { return .file }
+        if let uriList = item.data(forType: .uriList),
+            String(decoding: uriList.prefix(8), as: UTF8.self).hasPrefix("file://")
+        {
+            return .file
+        }
+        if types.contains(where: { $0.conforms(to: .image) }) && textType(of: item) == nil { return .image }
+        if types.contains(.html) { return .html }
+        if types.contains(where: { $0.conforms(to: .url) }) { return .url }
+        if let type = textType(of: item), let data = item.data(forType: type), looksLikeURL(data) { return .url }
+        if textType(of: item) != nil { return .text }
+        if types.contains(where: { $0.conforms(to: .image) }) { return .image }
+        return .data
+    }
+
+    /// The representation whose bytes are the item's text, preferring plain text.
+    static func textType(of item: PasteboardItem) -> ContentType? {
+        let order: [ContentType] = [.utf8PlainText, .plainText, .url, .uriList, .text]
+        for wanted in order {
+            if let match = item.types.first(where: { $0 == wanted }) { return match }
+        }
+        for wanted in order {
+            if let match = item.types.first(where: { $0.conforms(to: wanted) && $0 != .html && $0 != .rtf }) {
+                return match
+            }
+        }
+        return nil
+    }
+
+    /// Text derived when no representation is plain text (HTML without a plain version, images, data).
+    static func derivedText(of item: PasteboardItem) -> String {
+        if let html = item.data(forType: .html) { return strippingTags(String(decoding: html.prefix(indexedPrefix), as: UTF8.self)) }
+        return item.types.map { $0.localizedDescription }.joined(separator: ", ")
+    }
+
+    /// The string indexed for the bytes of a text blob: a pure function of the bytes, so the same
+    /// string can be rebuilt to remove the entry from the contentless index.
+    static func indexString(_ bytes: Data) -> String {
+        String(decoding: bytes.prefix(indexedPrefix), as: UTF8.self)
+    }
+
+    /// A one-line preview of text: whitespace runs collapsed, at most `limit` characters.
+    static func preview(_ bytes: Data, limit: Int = 200) -> String {
+        let text = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
+        var out = ""
+        var lastWasSpace = false
+        for scalar in text.unicodeScalars {
+            if out.unicodeScalars.count >= limit { out.append("…"); break }
+            if scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F {
+                if !lastWasSpace && !out.isEmpty { out.append(" ") }
+                lastWasSpace = true
+            } else {
+                out.unicodeScalars.append(scalar)
+                lastWasSpace = false
+            }
+        }
+        while out.hasSuffix(" ") { out.removeLast() }
+        return out
+    }
+
+    static func looksLikeURL(_ data: Data) -> Bool {
+        guard data.count < 8192 else { return false }
+        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !text.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else { return false }
+        for scheme in ["http://", "https://", "ftp://", "mailto:", "file://", "ssh://", "git://"] where text.lowercased().hasPrefix(scheme) {
+            return text.count > scheme.count
+        }
+        return false
+    }
+
+    static func strippingTags(_ html: String) -> String {
+        var out = ""
+        var inTag = false
+        for character in html {
+            if character == "<" { inTag = true; continue }
+            if character == ">" { inTag = false; out.append(" "); continue }
+            if !inTag { out.append(character) }
+        }
+        return out.replacingOccurrences(of: "&nbsp;", with: " ").replacingOccurrences(of: "&amp;", with: "&")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,81 @@
+public import Foundation
+public import PasteboardKit
+import Foundation
+
+/// Pasteboards kept in the history store: the headless default, shared by every process of the user.
+///
+/// Writes to `general` are also recorded in the history.
+/// ```swift
+/// Pasteboard.sharedServer = StorePasteboardServer()
+/// try Pasteboard.general.setString("hello")   // now visible to `pb paste` in any shell
+/// ```
+public final class StorePasteboardServer: PasteboardServer, @unchecked Sendable {
+    // @unchecked Sendable: the non-Sendable store is only touched while `lock` is held.
+    private let location: StoreLocation
+    private let lock = NSLock()
+    private var store: HistoryStore?
+    /// How often `changes(of:)` checks for writes by other processes.
+    public let pollInterval: Duration
+
+    public init(location: StoreLocation = .standard(), pollInterval: Duration = .milliseconds(200)) {
+        self.location = location
+        self.pollInterval = pollInterval
+    }
+
+    private func withStore<T>(_ body: (HistoryStore) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        if store == nil { store = try HistoryStore(location: location) }
+        return try body(store!)
+    }
+
+    public func contents(of name: String) throws -> PasteboardContents {
+        try withStore { try $0.pasteboardContents(name) }
+    }
+
+    public func changeCount(of name: String) throws -> Int {
+        try withStore { try $0.pasteboardChangeCount(name) }
+    }
+
+    public func write(_ items: [PasteboardItem], to name: String) throws -> Int {
+        try withStore { store in
+            let history = name == Pasteboard.Name.general.rawValue ? CaptureMetadata(selection: "headless") : nil
+            return try store.writePasteboard(items, to: name, history: history).changeCount
+        }
+    }
+
+    public func create(_ name: String, persistent: Bool) throws {
+        try withStore { try $0.createPasteboard(name, persistent: persistent) }
+    }
+
+    public func exists(_ name: String) throws -> Bool {
+        try withStore { try $0.pasteboardExists(name) }
+    }
+
+    public func isPersistent(_ name: String) throws -> Bool {
+        try withStore { try $0.pasteboardIsPersistent(name) }
+    }
+
+    public func remove(_ name: String) throws {
+        try withStore { try $0.removePasteboard(name) }
+    }
+
+    public func changes(of name: String) -> AsyncStream<Int> {
+        let interval = pollInterval
+        return AsyncStream { continuation in
+            let task = Task { [weak self] in
+                var last = (try? self?.changeCount(of: name)) ?? 0
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard let self else { break }
+                    if let count = try? self.changeCount(of: name), count != last {
+                        last = count
+                        continuation.yield(count)
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

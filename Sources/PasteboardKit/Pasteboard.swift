@@ -1,0 +1,128 @@
+public import Foundation
+import Synchronization
+
+/// A named pasteboard holding items, modelled on `UIPasteboard`/`NSPasteboard`.
+///
+/// ```swift
+/// let board = Pasteboard.general
+/// try board.setItems([PasteboardItem(string: "hello")])
+/// try board.string  // "hello"
+/// for await count in board.changes { print("changed:", count) }
+/// ```
+public final class Pasteboard: Sendable {
+    /// A pasteboard's name.
+    public struct Name: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The system clipboard.
+        public static let general = Name("general")
+        /// The shared find (search text) pasteboard.
+        public static let find = Name("find")
+
+        /// Whether `name` is one of the pasteboards that always exist.
+        public static func isSystem(_ name: String) -> Bool { name == general.rawValue || name == find.rawValue }
+    }
+
+    /// The pasteboard's name.
+    public let name: Name
+    /// Where its contents live.
+    public let server: any PasteboardServer
+
+    private static let defaultServer = Mutex<any PasteboardServer>(InMemoryPasteboardServer())
+
+    /// The server used by `general`, `find` and named pasteboards created without an explicit server.
+    public static var sharedServer: any PasteboardServer {
+        get { defaultServer.withLock { $0 } }
+        set { defaultServer.withLock { $0 = newValue } }
+    }
+
+    /// The general (system) pasteboard.
+    public static var general: Pasteboard { Pasteboard(name: .general, server: sharedServer) }
+    /// The find pasteboard.
+    public static var find: Pasteboard { Pasteboard(name: .find, server: sharedServer) }
+
+    /// A pasteboard on an explicit server, without creating it.
+    public init(name: Name, server: any PasteboardServer) {
+        self.name = name
+        self.server = server
+    }
+
+    /// The named pasteboard; with `create` false, nil when it does not exist yet.
+    public convenience init?(name: Name, create: Bool = true, persistent: Bool = true, server: (any PasteboardServer)? = nil) throws {
+        let server = server ?? Pasteboard.sharedServer
+        if create {
+            try server.create(name.rawValue, persistent: persistent)
+        } else if try !server.exists(name.rawValue) {
+            return nil
+        }
+        self.init(name: name, server: server)
+    }
+
+    /// A new pasteboard with a unique name, not persistent: it disappears when this process exits.
+    public static func withUniqueName(server: (any PasteboardServer)? = nil) throws -> Pasteboard {
+        let server = server ?? sharedServer
+        let name = Name("unique.\(UUID().uuidString.lowercased())")
+        try server.create(name.rawValue, persistent: false)
+        return Pasteboard(name: name, server: server)
+    }
+
+    // MARK: - Reading
+
+    /// The items, in order.
+    public var items: [PasteboardItem] { get throws { try server.contents(of: name.rawValue).items } }
+
+    /// Increases on every change of the contents, across every process sharing the server.
+    public var changeCount: Int { get throws { try server.changeCount(of: name.rawValue) } }
+
+    /// The types of the first item.
+    public var types: [ContentType] { get throws { try items.first?.types ?? [] } }
+
+    /// The first item's text.
+    public var string: String? { get throws { try items.first?.string } }
+
+    /// The first item's bytes for `type` (or a type conforming to it).
+    public func data(forType type: ContentType) throws -> Data? {
+        try items.first?.data(forType: type)
+    }
+
+    /// Whether some item offers `type` or a type conforming to it.
+    public func contains(_ type: ContentType) throws -> Bool {
+        try items.contains { $0.bestType(among: [type]) != nil }
+    }
+
+    /// Whether the pasteboard outlives the process that created it.
+    public var isPersistent: Bool { get throws { try server.isPersistent(name.rawValue) } }
+
+    /// Change counts as the contents change.
+    public var changes: AsyncStream<Int> { server.changes(of: name.rawValue) }
+
+    // MARK: - Writing
+
+    /// Replaces the contents with `items`; returns the new change count.
+    @discardableResult
+    public func setItems(_ items: [PasteboardItem]) throws -> Int {
+        try server.write(items, to: name.rawValue)
+    }
+
+    /// Replaces the contents with one text item.
+    @discardableResult
+    public func setString(_ string: String) throws -> Int {
+        try setItems([PasteboardItem(string: string)])
+    }
+
+    /// Replaces the contents with one item of `type`.
+    @discardableResult
+    public func setData(_ data: Data, forType type: ContentType) throws -> Int {
+        try setItems([PasteboardItem(data: data, type: type)])
+    }
+
+    /// Empties the pasteboard (a change like any other).
+    @discardableResult
+    public func clearContents() throws -> Int { try setItems([]) }
+
+    /// Removes a named pasteboard.
+    public func release() throws { try server.remove(name.rawValue) }
+}

@@ -1,0 +1,46 @@
+/// Applies numbered schema migrations in order, tracked by `PRAGMA user_version`.
+public struct Migrator: Sendable {
+    /// One migration: its version and the SQL that brings the schema from `version - 1` to `version`.
+    public struct Migration: Sendable {
+        public let version: Int
+        public let sql: String
+        public init(version: Int, sql: String) {
+            self.version = version
+            self.sql = sql
+        }
+    }
+
+    /// Thrown when the file's schema is newer than this program understands.
+    public struct NewerSchemaError: Error, Sendable {
+        public let found: Int
+        public let supported: Int
+    }
+
+    public let migrations: [Migration]
+
+    public init(_ migrations: [Migration]) {
+        // Programmer error: versions must be 1, 2, 3… in order.
+        precondition(migrations.enumerated().allSatisfy { $0.offset + 1 == $0.element.version })
+        self.migrations = migrations
+    }
+
+    /// The newest version these migrations produce.
+    public var latestVersion: Int { migrations.count }
+
+    /// The schema version stored in the file.
+    public static func version(of connection: Connection) throws(SQLiteError) -> Int {
+        Int(try connection.row("PRAGMA user_version")?.int(0) ?? 0)
+    }
+
+    /// Brings the database up to date; each migration runs in its own transaction.
+    public func migrate(_ connection: Connection) throws {
+        let current = try Self.version(of: connection)
+        if current > latestVersion { throw NewerSchemaError(found: current, supported: latestVersion) }
+        for migration in migrations where migration.version > current {
+            try connection.transaction {
+                try connection.execute(migration.sql)
+                try connection.execute("PRAGMA user_version = \(migration.version)")
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+public import Foundation
+
+/// A value bound to or read from a statement.
+public enum SQLiteValue: Sendable, Hashable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob(Data)
+}
+
+/// A Swift value that can be bound to a statement parameter.
+public protocol SQLiteBindable {
+    var sqliteValue: SQLiteValue { get }
+}
+
+extension Int: SQLiteBindable { public var sqliteValue: SQLiteValue { .integer(Int64(self)) } }
+extension Int64: SQLiteBindable { public var sqliteValue: SQLiteValue { .integer(self) } }
+extension Int32: SQLiteBindable { public var sqliteValue: SQLiteValue { .integer(Int64(self)) } }
+extension Bool: SQLiteBindable { public var sqliteValue: SQLiteValue { .integer(self ? 1 : 0) } }
+extension Double: SQLiteBindable { public var sqliteValue: SQLiteValue { .real(self) } }
+extension String: SQLiteBindable { public var sqliteValue: SQLiteValue { .text(self) } }
+extension Data: SQLiteBindable { public var sqliteValue: SQLiteValue { .blob(self) } }
+extension SQLiteValue: SQLiteBindable { public var sqliteValue: SQLiteValue { self } }
+
+extension Optional: SQLiteBindable where Wrapped: SQLiteBindable {
+    public var sqliteValue: SQLiteValue { self?.sqliteValue ?? .null }
+}

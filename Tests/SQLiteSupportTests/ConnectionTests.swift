@@ -1,0 +1,81 @@
+import Foundation
+import SQLiteSupport
+import Testing
+
+@Suite struct ConnectionTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    var path: String { directory.appendingPathComponent("test.sqlite").path }
+
+    @Test func roundTripsEveryValueKindIncludingNulBytesInBlobs() throws {
+        let db = try Connection(path: path)
+        try db.execute("CREATE TABLE t(i INTEGER, r REAL, s TEXT, b BLOB, n)")
+        let blob = Data([0, 1, 2, 0, 255])
+        try db.run("INSERT INTO t VALUES (?, ?, ?, ?, ?)", 42, 1.5, "héllo", blob, Optional<Int>.none)
+        let row = try #require(try db.row("SELECT * FROM t"))
+        #expect(row.int("i") == 42)
+        #expect(row.double("r") == 1.5)
+        #expect(row.string("s") == "héllo")
+        #expect(row.data("b") == blob)
+        #expect(row["n"] == .null)
+    }
+
+    @Test func emptyBlobIsNotNull() throws {
+        let db = try Connection(path: path)
+        try db.execute("CREATE TABLE t(b BLOB)")
+        try db.run("INSERT INTO t VALUES (?)", Data())
+        #expect(try db.row("SELECT b IS NULL AS isNull FROM t")?.int("isNull") == 0)
+    }
+
+    @Test func failedTransactionRollsBack() throws {
+        let db = try Connection(path: path)
+        try db.execute("CREATE TABLE t(x INTEGER PRIMARY KEY)")
+        struct Boom: Error {}
+        #expect(throws: Boom.self) {
+            try db.transaction {
+                try db.run("INSERT INTO t VALUES (1)")
+                throw Boom()
+            }
+        }
+        #expect(try db.row("SELECT count(*) AS c FROM t")?.int("c") == 0)
+        #expect(!db.isInTransaction)
+    }
+
+    @Test func errorsCarryCodeAndSQLButNoBoundValues() throws {
+        let db = try Connection(path: path)
+        try db.execute("CREATE TABLE t(x INTEGER PRIMARY KEY)")
+        try db.run("INSERT INTO t VALUES (?)", 7)
+        do {
+            try db.run("INSERT INTO t VALUES (?)", 7)
+            Issue.record("expected a constraint error")
+        } catch {
+            #expect(error.isConstraint)
+            #expect(error.sql == "INSERT INTO t VALUES (?)")
+            #expect(!error.description.contains("7)"))
+        }
+    }
+
+    @Test func migratorAppliesInOrderAndRefusesNewerSchema() throws {
+        let db = try Connection(path: path)
+        let migrator = Migrator([
+            .init(version: 1, sql: "CREATE TABLE a(x)"),
+            .init(version: 2, sql: "ALTER TABLE a ADD COLUMN y"),
+        ])
+        try migrator.migrate(db)
+        #expect(try Migrator.version(of: db) == 2)
+        try migrator.migrate(db)  // idempotent
+        try db.execute("PRAGMA user_version = 9")
+        #expect(throws: Migrator.NewerSchemaError.self) { try migrator.migrate(db) }
+    }
+
+    @Test func openingGarbageFileReportsNotADatabase() throws {
+        try Data("this is not sqlite at all, just some text".utf8).write(to: URL(fileURLWithPath: path))
+        let db = try Connection(path: path)
+        #expect(throws: SQLiteError.self) { try db.execute("PRAGMA journal_mode") ; _ = try db.rows("SELECT * FROM sqlite_master") }
+    }
+}
