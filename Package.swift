@@ -14,11 +14,12 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .target(name: "CSystemShim"),
         .target(name: "PasteboardKit"),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
         .target(name: "PasteboardHistory", dependencies: ["PasteboardKit", "SQLiteSupport"]),
         .target(name: "ArgumentParsing"),
-        .target(name: "PasteboardDaemon", dependencies: ["PasteboardKit", "PasteboardHistory"]),
+        .target(name: "PasteboardDaemon", dependencies: ["PasteboardKit", "PasteboardHistory", "CSystemShim"]),
         .target(
             name: "PasteboardCLI",
             dependencies: ["PasteboardKit", "PasteboardHistory", "ArgumentParsing", "PasteboardDaemon"]
@@ -34,7 +35,7 @@ let package = Package(
 )
 
 // The same strict settings for every Swift target.
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.name != "CSystemShim" {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

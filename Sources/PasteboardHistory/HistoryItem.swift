@@ -34,11 +34,22 @@ public struct CaptureMetadata: Sendable, Equatable {
     public var date: Date
     public var expiresAt: Date?
 
-    public init(source: String? = nil, selection: String? = nil, date: Date = Date(), expiresAt: Date? = nil) {
+    /// For imports: when the item was first copied (defaults to `date`), how often, and whether pinned.
+    public var created: Date?
+    public var copyCount: Int
+    public var isPinned: Bool
+
+    public init(
+        source: String? = nil, selection: String? = nil, date: Date = Date(), expiresAt: Date? = nil,
+        created: Date? = nil, copyCount: Int = 1, isPinned: Bool = false
+    ) {
         self.source = source
         self.selection = selection
         self.date = date
         self.expiresAt = expiresAt
+        self.created = created
+        self.copyCount = copyCount
+        self.isPinned = isPinned
     }
 }
 

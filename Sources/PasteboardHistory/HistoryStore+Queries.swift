@@ -220,3 +220,19 @@ public enum ByteCountFormatting {
         return String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
     }
 }
+
+extension HistoryStore {
+    /// Items oldest first, after the cursor `position` (nil for the start): for exports that stream the
+    /// whole history without ever holding it. Returns the items and the cursor for the next page.
+    public func itemsInCopyOrder(after position: Int64?, limit: Int, type: ContentType? = nil) throws(HistoryError) -> (items: [HistoryItem], next: Int64?) {
+        try perform { () throws -> ([HistoryItem], Int64?) in
+            let typeFilter = try typeIDs(conformingTo: type)
+            if let typeFilter, typeFilter.isEmpty { return ([], nil) }
+            var sql = Self.itemColumns + " WHERE i.position > ?"
+            if let typeFilter { sql += " AND " + Self.typeCondition(typeFilter) }
+            let rows = try db.rows(sql + " ORDER BY i.position LIMIT ?", position ?? 0, limit)
+            let next = rows.count == limit ? rows.last?.int("position") : nil
+            return (rows.map(historyItem), next)
+        }
+    }
+}

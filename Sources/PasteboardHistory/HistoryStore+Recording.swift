@@ -33,11 +33,11 @@ extension HistoryStore {
                 }
                 try db.run(
                     """
-                    UPDATE items SET position = ?, last_copied = ?, copy_count = copy_count + 1,
+                    UPDATE items SET position = ?, last_copied = ?, copy_count = copy_count + ?, pinned = pinned OR ?,
                         source = coalesce(?, source), selection = coalesce(?, selection),
                         expires_at = CASE WHEN ? IS NULL THEN NULL ELSE ? END
                     WHERE id = ?
-                    """, position, date, metadata.source, metadata.selection,
+                    """, position, date, max(1, metadata.copyCount), metadata.isPinned, metadata.source, metadata.selection,
                     metadata.expiresAt?.timeIntervalSince1970, metadata.expiresAt?.timeIntervalSince1970, id)
                 return RecordResult(id: id, isNew: false)
             }
@@ -57,8 +57,9 @@ extension HistoryStore {
                 """
                 INSERT INTO items(position, identity, created, last_copied, copy_count, pinned, kind, size,
                     text_blob, source, selection, expires_at)
-                VALUES (?, ?, ?, ?, 1, 0, ?, ?, ?, ?, ?, ?)
-                """, position, identity, date, date, kind.rawValue, item.byteCount, textBlob,
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, position, identity, metadata.created?.timeIntervalSince1970 ?? date, date, max(1, metadata.copyCount),
+                metadata.isPinned, kind.rawValue, item.byteCount, textBlob,
                 metadata.source, metadata.selection, metadata.expiresAt?.timeIntervalSince1970)
             let id = db.lastInsertRowID
             for (ordinal, (type, _)) in prepared.enumerated() {
@@ -78,7 +79,7 @@ extension HistoryStore {
             }
             return RecordResult(id: id, isNew: true)
         }
-        if let retention, !retention.isUnlimited {
+        if let retention, !retention.isUnlimited, !db.isInTransaction {
             _ = try applyRetention(retention)
         }
         return result

@@ -1,5 +1,5 @@
-public import Foundation
-public import PasteboardKit
+import Foundation
+import PasteboardKit
 import SQLiteSupport
 #if canImport(Glibc)
 import Glibc
@@ -123,11 +123,19 @@ public final class HistoryStore {
 
     /// Runs `body` in a write transaction; blob files whose last reference went away are removed after commit.
     func write<T>(_ body: () throws -> T) throws(HistoryError) -> T {
+        if db.isInTransaction { return try perform(body) }  // nested in `transaction(_:)`: the outer one commits
         pendingFileRemovals.removeAll()
         let value = try perform { try db.transaction(body) }
         for hash in pendingFileRemovals { files.remove(hash: hash) }
         pendingFileRemovals.removeAll()
         return value
+    }
+
+    /// Runs `body` as one transaction: every change inside it lands together or not at all.
+    ///
+    /// Used by `pb import` so that a bad line leaves the history exactly as it was.
+    public func transaction<T>(_ body: () throws -> T) throws(HistoryError) -> T {
+        try write(body)
     }
 
     // MARK: - Content types

@@ -203,7 +203,8 @@ extension ContentType {
             .markdown, "Markdown document", [.plainText], mime: ["text/markdown", "text/x-markdown"],
             ext: ["md", "markdown"]),
         .init(.css, "CSS style sheet", [.text], mime: ["text/css"], ext: ["css"]),
-        .init(.vCard, "vCard", [.text], mime: ["text/vcard", "text/x-vcard", "text/directory"], ext: ["vcf", "vcard"]),
+        .init(
+            .vCard, "vCard", [.text], mime: ["text/vcard", "text/x-vcard", "text/directory"], ext: ["vcf", "vcard"]),
         .init(.calendarEvent, "Calendar event", [.text], mime: ["text/calendar"], ext: ["ics"]),
         .init(.emailMessage, "Email message", [.data, .content], mime: ["message/rfc822"], ext: ["eml"]),
 
@@ -230,7 +231,9 @@ extension ContentType {
 
         .init(.image, "Image", [.data, .content]),
         .init(.png, "PNG image", [.image], mime: ["image/png"], ext: ["png"]),
-        .init(.jpeg, "JPEG image", [.image], mime: ["image/jpeg", "image/jpg", "image/pjpeg"], ext: ["jpg", "jpeg", "jpe"]),
+        .init(
+            .jpeg, "JPEG image", [.image], mime: ["image/jpeg", "image/jpg", "image/pjpeg"],
+            ext: ["jpg", "jpeg", "jpe"]),
         .init(.gif, "GIF image", [.image], mime: ["image/gif"], ext: ["gif"]),
         .init(.webP, "WebP image", [.image], mime: ["image/webp"], ext: ["webp"]),
         .init(.bmp, "BMP image", [.image], mime: ["image/bmp", "image/x-bmp", "image/x-ms-bmp"], ext: ["bmp", "dib"]),
@@ -254,8 +257,10 @@ extension ContentType {
         .init(.video, "Video", [.movie]),
         .init(.mpeg4Movie, "MPEG-4 movie", [.movie], mime: ["video/mp4"], ext: ["mp4", "m4v"]),
         .init(.quickTimeMovie, "QuickTime movie", [.movie], mime: ["video/quicktime"], ext: ["mov", "qt"]),
-        .init(.zip, "ZIP archive", [.archive], mime: ["application/zip", "application/x-zip-compressed"], ext: ["zip"]),
-        .init(.gzip, "Gzip archive", [.archive], mime: ["application/gzip", "application/x-gzip"], ext: ["gz", "gzip"]),
+        .init(
+            .zip, "ZIP archive", [.archive], mime: ["application/zip", "application/x-zip-compressed"], ext: ["zip"]),
+        .init(
+            .gzip, "Gzip archive", [.archive], mime: ["application/gzip", "application/x-gzip"], ext: ["gz", "gzip"]),
         .init(.bzip2, "Bzip2 archive", [.archive], mime: ["application/x-bzip2"], ext: ["bz2"]),
         .init(.tarArchive, "Tar archive", [.archive], mime: ["application/x-tar"], ext: ["tar"]),
         .init(.font, "Font", [.data, .content]),

@@ -109,7 +109,8 @@ extension ContentType {
                 return .heif
             }
             if major == "qt  " { return .quickTimeMovie }
-            if ["isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "M4V ", "mmp4"].contains(major) {
+            if ["isom", "iso2", "iso4", "iso5", "iso6", "mp41", "mp42", "avc1", "dash", "M4V ", "mmp4"].contains(major)
+            {
                 return .mpeg4Movie
             }
             return nil
@@ -180,16 +181,15 @@ extension ContentType {
                     continue
                 }
                 // Unicode 15, table 3-7: the well-formed UTF-8 byte sequences.
-                let length: Int
-                var second: ClosedRange<UInt8> = 0x80...0xBF
+                let (length, second): (Int, ClosedRange<UInt8>)
                 switch lead {
-                case 0xC2...0xDF: length = 2
-                case 0xE0: length = 3; second = 0xA0...0xBF
-                case 0xE1...0xEC, 0xEE...0xEF: length = 3
-                case 0xED: length = 3; second = 0x80...0x9F
-                case 0xF0: length = 4; second = 0x90...0xBF
-                case 0xF1...0xF3: length = 4
-                case 0xF4: length = 4; second = 0x80...0x8F
+                case 0xC2...0xDF: (length, second) = (2, 0x80...0xBF)
+                case 0xE0: (length, second) = (3, 0xA0...0xBF)
+                case 0xE1...0xEC, 0xEE...0xEF: (length, second) = (3, 0x80...0xBF)
+                case 0xED: (length, second) = (3, 0x80...0x9F)
+                case 0xF0: (length, second) = (4, 0x90...0xBF)
+                case 0xF1...0xF3: (length, second) = (4, 0x80...0xBF)
+                case 0xF4: (length, second) = (4, 0x80...0x8F)
                 default: return false
                 }
                 if index + length > bytes.count {

@@ -287,7 +287,8 @@ extension ContentType {
                 guard let key = MediaType(parsing: mimeType)?.lookupKey else { continue }
                 if identifiersByMIMEKey[key] == nil { identifiersByMIMEKey[key] = declaration.identifier }
             }
-            for filenameExtension in declaration.filenameExtensions where identifiersByExtension[filenameExtension] == nil {
+            for filenameExtension in declaration.filenameExtensions
+            where identifiersByExtension[filenameExtension] == nil {
                 identifiersByExtension[filenameExtension] = declaration.identifier
             }
         }

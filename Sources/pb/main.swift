@@ -1,1 +1,4 @@
-print("pb")
+import Glibc
+import PasteboardCLI
+
+exit(PBCommandLine.main(CommandLine.arguments, context: .standard()))

@@ -1,0 +1,15 @@
+#ifndef PASTEBOARD_CSYSTEMSHIM_H
+#define PASTEBOARD_CSYSTEMSHIM_H
+
+// GNU extensions that Swift's Glibc module does not expose (it is built without _GNU_SOURCE).
+
+/// pipe2(fds, O_CLOEXEC | O_NONBLOCK); returns 0 or -1 with errno set.
+int pb_pipe_cloexec_nonblock(int fds[2]);
+
+/// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); returns the new fd or -1.
+int pb_accept_cloexec_nonblock(int fd);
+
+/// The uid of the process at the other end of a Unix socket (SO_PEERCRED), or -1.
+long pb_socket_peer_uid(int fd);
+
+#endif

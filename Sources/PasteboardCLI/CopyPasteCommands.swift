@@ -1,0 +1,164 @@
+import ArgumentParsing
+import Foundation
+import PasteboardHistory
+import PasteboardKit
+
+/// Resolves a `--type` argument.
+func resolveType(_ text: String?) throws -> ContentType? {
+    guard let text else { return nil }
+    guard let type = ContentType.resolve(text) else {
+        throw CommandUsageError(
+            "Unknown content type '\(text)'. Give an identifier (public.png), a MIME type (image/png) or an extension (png).")
+    }
+    return type
+}
+
+/// Reads a FILE argument, or standard input for none or `-`.
+func readInput(_ path: String?, context: Context) throws -> Data {
+    guard let path, path != "-" else { return context.readInput() }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        throw CommandFailure("Cannot read \(path): no such file.")
+    }
+    if isDirectory.boolValue { throw CommandFailure("Cannot copy \(path): it is a directory.") }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw CommandFailure("Cannot read \(path): permission denied or unreadable.")
+    }
+    return data
+}
+
+enum CopyCommand: Command {
+    static let spec = CommandSpec(
+        name: "copy", abstract: "Copy a file or standard input to the clipboard (and the history).",
+        options: [
+            .init("type", short: "t", value: "TYPE", help: "Content type: identifier, MIME type or extension (default: sniffed)."),
+            .init("expire", value: "DURATION", help: "Remove the item from the history after DURATION (30s, 5m, 2h, 7d)."),
+        ],
+        positionals: [.init("FILE", help: "File to copy; '-' or nothing reads standard input.", optional: true)],
+        discussion: "EXAMPLES:\n  echo hello | pb copy\n  pb copy photo.png\n  pb copy --type html page.html")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let explicitType = try resolveType(arguments.value("type"))
+        var expiresAt: Date?
+        if let text = arguments.value("expire") {
+            guard let duration = Units.duration(text) else {
+                throw CommandUsageError("--expire needs a duration like 30s, 5m, 2h or 7d, not '\(text)'.")
+            }
+            expiresAt = Date().addingTimeInterval(duration)
+        }
+        let path = arguments.positionals.first
+        let data = try readInput(path, context: context)
+        if data.isEmpty {
+            throw CommandFailure("Nothing to copy: the input is empty. The clipboard was left as it was.")
+        }
+        let type: ContentType
+        if let explicitType {
+            if explicitType.isText && !InputClassifier.isMostlyText(data) {
+                let sniffed = ContentType.sniff(data)
+                let what = sniffed == .data ? "binary data" : sniffed.localizedDescription
+                throw CommandFailure(
+                    "The input is \(what), not text: refusing --type \(arguments.value("type")!). "
+                        + "Drop --type to copy it as \(what), or give a binary type.")
+            }
+            type = explicitType
+        } else {
+            type = InputClassifier.type(of: data, fileName: path == "-" ? nil : path)
+        }
+        let item = PasteboardItem(data: data, type: type)
+        let store = try context.store()
+        try store.writePasteboard(
+            [item], to: Pasteboard.Name.general.rawValue,
+            history: CaptureMetadata(source: "pb", selection: "clipboard", expiresAt: expiresAt))
+    }
+}
+
+enum PasteCommand: Command {
+    static let spec = CommandSpec(
+        name: "paste", abstract: "Write the clipboard's contents to standard output.",
+        options: [
+            .init("type", short: "t", value: "TYPE", help: "Write this representation (identifier, MIME type or extension)."),
+            .init("list-types", short: "l", help: "List the clipboard's representations instead."),
+        ],
+        discussion: "EXAMPLES:\n  pb paste\n  pb paste --type png > shot.png\n  pb paste --list-types")
+
+    /// What `pb paste` prefers without `--type`: text first, then whatever comes first.
+    static let textPreference: [ContentType] = [.utf8PlainText, .plainText, .text]
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let wanted = try resolveType(arguments.value("type"))
+        let store = try context.store()
+        let contents = try store.pasteboardContents(Pasteboard.Name.general.rawValue)
+        guard let item = contents.items.first, !item.isEmpty else {
+            throw CommandFailure("The clipboard is empty.")
+        }
+        if arguments.flag("list-types") {
+            for representation in item.representations {
+                let mime = representation.type.preferredMIMEType ?? "-"
+                context.stdout.line("\(representation.type.identifier)\t\(mime)\t\(representation.data.count)")
+            }
+            return
+        }
+        try writeBest(of: item, wanted: wanted, context: context, what: "The clipboard")
+    }
+
+    /// Writes the representation a reader asked for (or text, or the first one) to standard output.
+    static func writeBest(of item: PasteboardItem, wanted: ContentType?, context: Context, what: String) throws {
+        let type: ContentType
+        if let wanted {
+            guard let match = item.bestType(among: [wanted]) else {
+                let held = item.types.map(\.identifier).joined(separator: ", ")
+                throw CommandFailure("\(what) holds no \(wanted.identifier) (it holds: \(held)).")
+            }
+            type = match
+        } else {
+            type = item.bestType(among: textPreference) ?? item.types[0]
+        }
+        let data = item.data(forType: type) ?? Data()
+        if wanted == nil && context.stdinIsTerminal && isatty(1) == 1 && !type.isText && !InputClassifier.isMostlyText(data) {
+            throw CommandFailure(
+                "\(what) holds \(type.localizedDescription) (\(ByteCountFormatting.string(data.count))); "
+                    + "redirect it to a file, e.g. 'pb paste > file.\(type.preferredFilenameExtension ?? "bin")'.")
+        }
+        context.stdout.write(data)
+    }
+}
+
+enum RestoreCommand: Command {
+    static let spec = CommandSpec(
+        name: "restore", abstract: "Put a past item back on the clipboard with all its representations.",
+        positionals: [.init("ID", help: "The item's id, as 'pb history' shows.")],
+        discussion: "EXAMPLE:\n  pb restore 42 && pb paste")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let id = try ItemIDs.parse(arguments.positionals[0])
+        let store = try context.store()
+        let item = try store.pasteboardItem(id: id)
+        try store.writePasteboard([item], to: Pasteboard.Name.general.rawValue, history: CaptureMetadata(source: "pb", selection: "clipboard"))
+    }
+}
+
+enum DecodeCommand: Command {
+    static let spec = CommandSpec(
+        name: "decode", abstract: "Write the item named by a 'pb history --format dmenu' line (for pickers).",
+        options: [.init("type", short: "t", value: "TYPE", help: "Write this representation instead of the best one.")],
+        positionals: [.init("LINE", help: "The picked line; read from standard input when absent.", optional: true)],
+        discussion: "EXAMPLES:\n  pb history --format dmenu | fzf | pb decode | pb copy\n  pb history --format dmenu | rofi -dmenu | pb decode | pb copy")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let wanted = try resolveType(arguments.value("type"))
+        let line: String
+        if let given = arguments.positionals.first {
+            line = given
+        } else {
+            let input = context.readInput()
+            line = String(decoding: input.prefix(while: { $0 != 0x0A }), as: UTF8.self)
+        }
+        let field = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        if field.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw CommandFailure("Nothing to decode: expected a line from 'pb history --format dmenu' (ID<TAB>preview).")
+        }
+        let id = try ItemIDs.parse(field)
+        let item = try context.store().pasteboardItem(id: id)
+        try PasteCommand.writeBest(of: item, wanted: wanted, context: context, what: "Item \(id)")
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParsing
+import Foundation
+import PasteboardDaemon
+import PasteboardHistory
+
+enum DaemonCommand: Command {
+    static let spec = CommandSpec(
+        name: "daemon", abstract: "Run the Pasteboard daemon in the foreground (Ctrl-C or SIGTERM stops it).",
+        options: [
+            .init("backend", value: "NAME", help: "headless (the only backend so far; the default without a display)."),
+            .init("quiet", short: "q", help: "Log only errors."),
+        ],
+        discussion: "It expires items on time, applies retention and answers clients on a socket in $XDG_RUNTIME_DIR/pasteboard.")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        if let backend = arguments.value("backend"), backend != "headless" {
+            throw CommandUsageError("Unknown backend '\(backend)'. Available: headless.")
+        }
+        let quiet = arguments.flag("quiet")
+        let stderr = context.stderr
+        let configuration = try Configuration.load(environment: context.environment)
+        let daemon = HeadlessDaemon(
+            location: context.location, runtime: RuntimeDirectory.standard(environment: context.environment),
+            retention: configuration.retention
+        ) { message in
+            if !quiet {
+                stderr.line("pb daemon: \(message)")
+                stderr.flush()
+            }
+        }
+        do {
+            try daemon.run {
+                let out = context.stdout
+                out.line("Pasteboard daemon \(PBCommandLine.version) running (headless backend, pid \(getpid())).")
+                out.line("  store:  \(context.location.databaseURL.path)")
+                out.line("  socket: \(daemon.runtime.socketPath)")
+                out.line("Try, in another terminal:")
+                out.line("  echo hello | pb copy && pb paste")
+                out.line("  pb history")
+                out.line("Stop with Ctrl-C.")
+                out.flush()
+            }
+        } catch let error as DaemonError {
+            throw CommandFailure(error.message)
+        }
+    }
+}
+
+enum DoctorCommand: Command {
+    static let spec = CommandSpec(
+        name: "doctor", abstract: "Check the setup: display, daemon, store, socket; say how to fix problems.")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let out = context.stdout
+        var problems = 0
+        let display = context.environment["DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
+        let wayland = context.environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
+        out.line("display:  \(display.map { "X11 \($0)" } ?? wayland.map { "Wayland \($0)" } ?? "none (headless)")")
+        out.line("backend:  headless (the clipboard lives in the history store)")
+        if display != nil || wayland != nil {
+            out.line("  note: this version keeps the clipboard in the store even on a desktop;")
+            out.line("        the X11 and Wayland backends are not built yet.")
+        }
+        let location = context.location
+        switch Result(catching: { () throws(HistoryError) -> Int in try HistoryStore(location: location).count() }) {
+        case .success(let count):
+            out.line("store:    \(location.databaseURL.path) (\(count) items)")
+        case .failure(let error):
+            problems += 1
+            out.line("store:    PROBLEM: \(error.message)")
+        }
+        let runtime = RuntimeDirectory.standard(environment: context.environment)
+        if let reply = DaemonClient(runtime: runtime).request("status") {
+            out.line("daemon:   running (pid \(reply["pid"] ?? "?")), socket \(runtime.socketPath)")
+        } else {
+            out.line("daemon:   not running (start it with 'pb daemon'; pb works without it)")
+        }
+        do {
+            _ = try Configuration.load(environment: context.environment)
+            out.line("config:   \(Configuration.path(environment: context.environment))")
+        } catch let error as CommandFailure {
+            problems += 1
+            out.line("config:   PROBLEM: \(error.message)")
+        }
+        if problems > 0 { throw CommandFailure("\(problems) problem\(problems == 1 ? "" : "s") found.") }
+        out.line("All good.")
+    }
+}

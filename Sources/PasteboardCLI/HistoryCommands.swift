@@ -1,0 +1,237 @@
+import ArgumentParsing
+import Foundation
+import PasteboardHistory
+import PasteboardKit
+
+/// Lists history pages as they are read, so huge histories never sit in memory at once.
+func listItems(_ query: HistoryQuery, unlimited: Bool, format: ItemFormat, store: HistoryStore, output: Output) throws -> Int {
+    if !unlimited || format == .json {
+        let items = try store.items(query)
+        format.write(items, to: output)
+        return items.count
+    }
+    var page = query
+    page.limit = 1000
+    var total = 0
+    while true {
+        let items = try store.items(page)
+        format.write(items, to: output)
+        total += items.count
+        if items.count < page.limit { break }
+        page.offset += items.count
+    }
+    return total
+}
+
+enum HistoryCommand: Command {
+    static let spec = CommandSpec(
+        name: "history", abstract: "List the clipboard history, newest first.",
+        options: [
+            .init("limit", short: "n", value: "N", help: "Show at most N items (default 50; all for --format dmenu)."),
+            .init("type", short: "t", value: "TYPE", help: "Only items with a representation of TYPE (text, image, url, png, …)."),
+            .init("pinned", help: "Only pinned items."),
+            .init("json", help: "Print a JSON array."),
+            .init("format", value: "FORMAT", help: "table (default), dmenu (ID<TAB>preview, for pickers) or json."),
+        ],
+        discussion: "A '*' after the id marks a pinned item.\n\nEXAMPLES:\n  pb history\n  pb history --type image --limit 5\n  pb history --format dmenu | fzf | pb decode | pb copy")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let format = try ItemFormat.from(json: arguments.flag("json"), format: arguments.value("format"))
+        let limit = try arguments.positiveInteger("limit")
+        let query = HistoryQuery(
+            type: try resolveType(arguments.value("type")), pinnedOnly: arguments.flag("pinned"), limit: limit ?? 50)
+        _ = try listItems(query, unlimited: limit == nil && format == .dmenu, format: format, store: try context.store(), output: context.stdout)
+    }
+}
+
+enum SearchCommand: Command {
+    static let spec = CommandSpec(
+        name: "search", abstract: "Find history items containing text (case-insensitive) or matching a regex.",
+        options: [
+            .init("regex", short: "e", help: "Treat QUERY as a regular expression."),
+            .init("limit", short: "n", value: "N", help: "Show at most N items (default 50)."),
+            .init("type", short: "t", value: "TYPE", help: "Only items with a representation of TYPE."),
+            .init("pinned", help: "Only pinned items."),
+            .init("json", help: "Print a JSON array."),
+            .init("format", value: "FORMAT", help: "table (default), dmenu or json."),
+        ],
+        positionals: [.init("QUERY", help: "Text to find.")],
+        discussion: "Exits 1 when nothing matches.\n\nEXAMPLES:\n  pb search invoice\n  pb search --regex '^https?://' --limit 10")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let format = try ItemFormat.from(json: arguments.flag("json"), format: arguments.value("format"))
+        let text = arguments.positionals[0]
+        if text.isEmpty { throw CommandUsageError("The search text is empty.") }
+        let query = HistoryQuery(
+            text: text, isRegex: arguments.flag("regex"), type: try resolveType(arguments.value("type")),
+            pinnedOnly: arguments.flag("pinned"), limit: try arguments.positiveInteger("limit") ?? 50)
+        let items = try context.store().items(query)
+        format.write(items, to: context.stdout)
+        if items.isEmpty && format != .json { throw CommandFailure("No items match '\(text)'.") }
+    }
+}
+
+enum ShowCommand: Command {
+    static let spec = CommandSpec(
+        name: "show", abstract: "Show one item: its details, representations and text.",
+        options: [.init("json", help: "Print JSON.")],
+        positionals: [.init("ID", help: "The item's id.")])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let id = try ItemIDs.parse(arguments.positionals[0])
+        let store = try context.store()
+        let item = try store.item(id: id)
+        let payload = try store.pasteboardItem(id: id)
+        if arguments.flag("json") {
+            var fields = ItemFormat.jsonFields(item)
+            fields.append((
+                "representations",
+                .array(payload.representations.map { rep in
+                    .object([
+                        ("type", .string(rep.type.identifier)),
+                        ("mime", rep.type.preferredMIMEType.map { .string($0) } ?? .null),
+                        ("size", .number(Double(rep.data.count))),
+                    ])
+                })
+            ))
+            context.stdout.line(JSONText.object(fields))
+            return
+        }
+        let out = context.stdout
+        out.line("id:          \(item.id)\(item.isPinned ? " (pinned)" : "")")
+        out.line("kind:        \(item.kind.rawValue)")
+        out.line("copied:      \(JSONText.date(item.lastCopied)) (\(Age.ago(item.lastCopied))), \(item.copyCount)×")
+        out.line("first:       \(JSONText.date(item.created))")
+        if let source = item.source { out.line("source:      \(source)") }
+        if let expires = item.expiresAt { out.line("expires:     \(JSONText.date(expires))") }
+        out.line("size:        \(ByteCountFormatting.string(item.size))")
+        out.line("types:")
+        for rep in payload.representations {
+            out.line("  \(rep.type.identifier.padded(to: 28)) \((rep.type.preferredMIMEType ?? "-").padded(to: 26)) \(ByteCountFormatting.string(rep.data.count))")
+        }
+        if let type = payload.bestType(among: PasteCommand.textPreference), let data = payload.data(forType: type) {
+            out.line()
+            out.write(String(decoding: data, as: UTF8.self))
+            if data.last != 0x0A { out.line() }
+        }
+    }
+}
+
+enum PinCommand: Command {
+    static let spec = CommandSpec(
+        name: "pin", abstract: "Pin items: kept forever, exempt from retention.",
+        positionals: [.init("ID", help: "Item ids.", repeating: true)])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        try setPinned(true, arguments, context)
+    }
+
+    static func setPinned(_ pinned: Bool, _ arguments: ParsedArguments, _ context: Context) throws {
+        let ids = try arguments.positionals.map(ItemIDs.parse)
+        let store = try context.store()
+        for id in ids {
+            try store.setPinned(pinned, id: id)
+            context.stdout.line("\(pinned ? "Pinned" : "Unpinned") \(id).")
+        }
+    }
+}
+
+enum UnpinCommand: Command {
+    static let spec = CommandSpec(
+        name: "unpin", abstract: "Unpin items.", positionals: [.init("ID", help: "Item ids.", repeating: true)])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        try PinCommand.setPinned(false, arguments, context)
+    }
+}
+
+enum DeleteCommand: Command {
+    static let spec = CommandSpec(
+        name: "delete", abstract: "Delete items from the history (their payloads too).",
+        positionals: [.init("ID", help: "Item ids.", repeating: true)])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let ids = try arguments.positionals.map(ItemIDs.parse)
+        let store = try context.store()
+        for id in ids { _ = try store.item(id: id) }  // every id must exist before anything is deleted
+        try store.delete(ids: ids)
+        context.stdout.line(ids.count == 1 ? "Deleted \(ids[0])." : "Deleted \(ids.count) items.")
+    }
+}
+
+enum ClearCommand: Command {
+    static let spec = CommandSpec(
+        name: "clear", abstract: "Delete the whole history.",
+        options: [.init("keep-pinned", help: "Keep pinned items.")])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let count = try context.store().clear(keepPinned: arguments.flag("keep-pinned"))
+        context.stdout.line("Deleted \(count) item\(count == 1 ? "" : "s").")
+    }
+}
+
+enum StatsCommand: Command {
+    static let spec = CommandSpec(
+        name: "stats", abstract: "Show what the history holds and what it costs on disk.",
+        options: [.init("json", help: "Print JSON.")])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let store = try context.store()
+        let stats = try store.stats()
+        let out = context.stdout
+        if arguments.flag("json") {
+            out.line(JSONText.object([
+                ("items", .number(Double(stats.itemCount))), ("pinned", .number(Double(stats.pinnedCount))),
+                ("kinds", .object(stats.kinds.map { ($0.kind.rawValue, .object([("count", .number(Double($0.count))), ("bytes", .number(Double($0.bytes)))])) })),
+                ("payloadBytes", .number(Double(stats.payloadBytes))), ("blobs", .number(Double(stats.blobCount))),
+                ("fileBlobs", .number(Double(stats.fileBlobCount))), ("fileBlobBytes", .number(Double(stats.fileBlobBytes))),
+                ("databaseBytes", .number(Double(stats.databaseBytes))), ("walBytes", .number(Double(stats.walBytes))),
+                ("indexBytes", .number(Double(stats.indexBytes))), ("reclaimableBytes", .number(Double(stats.reclaimableBytes))),
+                ("store", .string(store.location.directory.path)), ("schema", .number(Double(stats.schemaVersion))),
+            ]))
+            return
+        }
+        out.line("store:        \(store.location.directory.path)")
+        out.line("items:        \(stats.itemCount) (\(stats.pinnedCount) pinned)")
+        for kind in stats.kinds {
+            out.line("  \(kind.kind.rawValue.padded(to: 10)) \(String(kind.count).leftPadded(to: 9))  \(ByteCountFormatting.string(kind.bytes))")
+        }
+        out.line("payloads:     \(stats.blobCount) distinct, \(ByteCountFormatting.string(stats.payloadBytes)) (\(stats.fileBlobCount) as files, \(ByteCountFormatting.string(stats.fileBlobBytes)))")
+        out.line("database:     \(ByteCountFormatting.string(stats.databaseBytes)) + WAL \(ByteCountFormatting.string(stats.walBytes))")
+        out.line("search index: \(ByteCountFormatting.string(stats.indexBytes))")
+        out.line("reclaimable:  \(ByteCountFormatting.string(stats.reclaimableBytes)) (run 'pb prune --vacuum')")
+    }
+}
+
+enum PruneCommand: Command {
+    static let spec = CommandSpec(
+        name: "prune", abstract: "Apply retention now: drop old unpinned items and expired ones.",
+        options: [
+            .init("max-items", value: "N", help: "Keep at most N unpinned items."),
+            .init("max-bytes", value: "SIZE", help: "Keep unpinned items totalling at most SIZE (500M, 2G)."),
+            .init("max-age", value: "DURATION", help: "Drop unpinned items older than DURATION (30d, 12h)."),
+            .init("vacuum", help: "Then return free space to the file system."),
+        ],
+        discussion: "Without limits, the limits in the configuration file apply (max-items, max-bytes, max-age).")
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let store = try context.store()
+        var policy = store.retention ?? RetentionPolicy()
+        if let items = arguments.value("max-items") {
+            guard let count = Int(items), count >= 0 else { throw CommandUsageError("--max-items needs a whole number, not '\(items)'.") }
+            policy.maxItems = count
+        }
+        if let bytes = arguments.value("max-bytes") {
+            guard let size = Units.bytes(bytes) else { throw CommandUsageError("--max-bytes needs a size like 500M or 2G, not '\(bytes)'.") }
+            policy.maxBytes = size
+        }
+        if let age = arguments.value("max-age") {
+            guard let duration = Units.duration(age) else { throw CommandUsageError("--max-age needs a duration like 30d, not '\(age)'.") }
+            policy.maxAge = duration
+        }
+        let expired = try store.deleteExpired()
+        let dropped = try store.applyRetention(policy)
+        if arguments.flag("vacuum") { try store.vacuum() }
+        context.stdout.line("Deleted \(dropped + expired) item\(dropped + expired == 1 ? "" : "s").")
+    }
+}

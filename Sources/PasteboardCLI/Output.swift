@@ -1,0 +1,56 @@
+public import Foundation
+
+/// A buffered byte stream the commands write to: standard output or error, or memory in tests.
+public final class Output {
+    private var buffer = Data()
+    private let sink: (Data) -> Void
+
+    /// An output that hands flushed bytes to `sink`.
+    public init(sink: @escaping (Data) -> Void) { self.sink = sink }
+
+    /// Standard output or standard error.
+    public static func fileDescriptor(_ fd: Int32) -> Output {
+        Output { data in
+            data.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written <= 0 {
+                        if written < 0 && errno == EINTR { continue }
+                        return  // the reader went away (EPIPE): nothing more can be said
+                    }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    public func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    public func write(_ data: Data) {
+        buffer.append(data)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    public func line(_ text: String = "") { write(text + "\n") }
+
+    public func flush() {
+        guard !buffer.isEmpty else { return }
+        sink(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    deinit { flush() }
+}
+
+/// Collects output in memory (for tests).
+public final class CapturedOutput: @unchecked Sendable {
+    // @unchecked Sendable: only used from the single thread running a command in tests.
+    public private(set) var data = Data()
+    public init() {}
+    public var text: String { String(decoding: data, as: UTF8.self) }
+    public lazy var output: Output = Output { [unowned self] in self.data.append($0) }
+}

@@ -1,0 +1,130 @@
+import ArgumentParsing
+import Foundation
+import PasteboardHistory
+import PasteboardKit
+
+/// The `pb` command line: dispatches to subcommands, prints errors, returns the exit status.
+public enum PBCommandLine {
+    public static let version = "0.1.0"
+
+    static let commands: [any Command.Type] = [
+        CopyCommand.self, PasteCommand.self, HistoryCommand.self, ShowCommand.self, SearchCommand.self,
+        PinCommand.self, UnpinCommand.self, DeleteCommand.self, ClearCommand.self, RestoreCommand.self,
+        DecodeCommand.self, ImportCommand.self, ExportCommand.self, StatsCommand.self, PruneCommand.self,
+        CompletionsCommand.self, DaemonCommand.self, DoctorCommand.self,
+    ]
+
+    static func command(named name: String) -> (any Command.Type)? {
+        commands.first { $0.spec.name == name }
+    }
+
+    /// Runs one command line (`arguments[0]` is the program name) and returns the exit status.
+    public static func main(_ arguments: [String], context: Context) -> Int32 {
+        let status = dispatch(arguments, context: context)
+        context.stdout.flush()
+        context.stderr.flush()
+        return status
+    }
+
+    static func dispatch(_ arguments: [String], context: Context) -> Int32 {
+        let invokedAs = (arguments.first ?? "pb").split(separator: "/").last.map(String.init) ?? "pb"
+        var rest = Array(arguments.dropFirst())
+        // Invoked through the pbcopy / pbpaste links, behave like the macOS tools.
+        if invokedAs == "pbcopy" { return run(CopyCommand.self, rest, program: "pbcopy", context: context) }
+        if invokedAs == "pbpaste" { return run(PasteCommand.self, rest, program: "pbpaste", context: context) }
+
+        guard let first = rest.first else {
+            context.stdout.write(overview())
+            return 0
+        }
+        switch first {
+        case "--help", "-h":
+            context.stdout.write(overview())
+            return 0
+        case "--version", "-V":
+            context.stdout.line("pb \(version)")
+            return 0
+        case "help":
+            if rest.count > 1, let command = command(named: rest[1]) {
+                context.stdout.write(command.spec.help(program: "pb"))
+                return 0
+            }
+            if rest.count > 1 { return usageFailure("Unknown command '\(rest[1])'.", usage: "pb help <command>", see: "pb --help", context: context) }
+            context.stdout.write(overview())
+            return 0
+        default:
+            break
+        }
+        rest.removeFirst()
+        guard let command = command(named: first) else {
+            var message = first.hasPrefix("-") ? "Unknown option '\(first)'." : "Unknown command '\(first)'."
+            if let near = Suggestion.nearest(to: first.trimmingCharacters(in: CharacterSet(charactersIn: "-")), among: commands.map { $0.spec.name }) {
+                message += " Did you mean '\(near)'?"
+            }
+            return usageFailure(message, usage: "pb <command> [options]", see: "pb --help", context: context)
+        }
+        return run(command, rest, program: "pb", context: context)
+    }
+
+    static func run(_ command: any Command.Type, _ arguments: [String], program: String, context: Context) -> Int32 {
+        let see = program == "pb" ? "pb \(command.name) --help" : "\(program) --help"
+        do {
+            let parsed = try ArgumentParser.parse(arguments, as: command.spec)
+            if parsed.flag("help") {
+                context.stdout.write(command.spec.help(program: program == "pb" ? "pb" : program))
+                return 0
+            }
+            try command.run(parsed, in: context)
+            return 0
+        } catch let error as UsageError {
+            return usageFailure(error.message, usage: command.spec.usage(program: program == "pb" ? "pb" : program), see: see, context: context)
+        } catch let error as CommandUsageError {
+            return usageFailure(error.message, usage: command.spec.usage(program: program == "pb" ? "pb" : program), see: see, context: context)
+        } catch let error as CommandFailure {
+            if !error.message.isEmpty { context.stderr.line("Error: \(error.message)") }
+            return error.status
+        } catch let error as HistoryError {
+            context.stderr.line("Error: \(error.message)")
+            return 1
+        } catch let error as PasteboardError {
+            context.stderr.line("Error: \(error.message)")
+            return 1
+        } catch {
+            context.stderr.line("Error: \(error)")
+            return 1
+        }
+    }
+
+    static func usageFailure(_ message: String, usage: String, see: String, context: Context) -> Int32 {
+        context.stderr.line("Error: \(message)")
+        context.stderr.line("Usage: \(usage)")
+        context.stderr.line("  See '\(see)'.")
+        return 64
+    }
+
+    static func overview() -> String {
+        var lines = [
+            "pb \(version): the Pasteboard clipboard and clipboard history.",
+            "",
+            "USAGE: pb <command> [options]",
+            "",
+            "COMMANDS:",
+        ]
+        for command in commands {
+            lines.append(CommandSpec.row(command.name, command.spec.abstract))
+        }
+        lines += [
+            "",
+            "Run 'pb <command> --help' for a command's options.",
+            "Invoked as 'pbcopy' or 'pbpaste', pb behaves like the macOS tools.",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension CommandSpec {
+    static func row(_ left: String, _ right: String) -> String {
+        let padded = left.count < 14 ? left + String(repeating: " ", count: 14 - left.count) : left + "  "
+        return "  " + padded + right
+    }
+}

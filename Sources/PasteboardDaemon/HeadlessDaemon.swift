@@ -1,0 +1,230 @@
+import CSystemShim
+import Foundation
+public import PasteboardHistory
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The write end of the self-pipe that turns SIGTERM/SIGINT into a readable event for the poll loop.
+/// nonisolated(unsafe): written once before the handlers are installed, then only read by the handler.
+nonisolated(unsafe) private var signalPipeWrite: Int32 = -1
+
+/// The long-running `pb daemon` without a display: it owns the control socket, expires items on time,
+/// applies retention, and answers clients. One thread, one `poll` loop; no wake-ups while idle.
+public final class HeadlessDaemon {
+    public let location: StoreLocation
+    public let runtime: RuntimeDirectory
+    public var retention: RetentionPolicy?
+    private let log: (String) -> Void
+    private var store: HistoryStore?
+    private var lockFD: Int32 = -1
+    private var listenFD: Int32 = -1
+    private var clients: [Int32: Data] = [:]
+    private var signalRead: Int32 = -1
+    private var running = true
+
+    public init(location: StoreLocation, runtime: RuntimeDirectory, retention: RetentionPolicy?, log: @escaping (String) -> Void) {
+        self.location = location
+        self.runtime = runtime
+        self.retention = retention
+        self.log = log
+    }
+
+    /// Starts, serves until SIGTERM/SIGINT or a `stop` request, then cleans up.
+    public func run(onReady: () -> Void = {}) throws {
+        try runtime.prepare()
+        try acquireLock()
+        defer { releaseLock() }
+        do {
+            store = try HistoryStore(location: location)
+        } catch {
+            throw DaemonError(error.message)
+        }
+        try housekeeping()
+        try listen()
+        defer { stopListening() }
+        try installSignalHandlers()
+        onReady()
+        while running { try pollOnce() }
+        log("stopping")
+    }
+
+    // MARK: - Single instance
+
+    private func acquireLock() throws(DaemonError) {
+        lockFD = open(runtime.lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockFD >= 0 else { throw DaemonError("Cannot open \(runtime.lockPath): \(String(cString: strerror(errno))).") }
+        if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+            var pid = ""
+            var buffer = [UInt8](repeating: 0, count: 32)
+            let count = pread(lockFD, &buffer, buffer.count, 0)
+            if count > 0 { pid = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+            close(lockFD)
+            lockFD = -1
+            throw DaemonError("Another pb daemon is already running\(pid.isEmpty ? "" : " (pid \(pid))"). Stop it first, or use it.")
+        }
+        let text = Array("\(getpid())\n".utf8)
+        ftruncate(lockFD, 0)
+        _ = pwrite(lockFD, text, text.count, 0)
+    }
+
+    private func releaseLock() {
+        if lockFD >= 0 { close(lockFD) }
+        lockFD = -1
+    }
+
+    // MARK: - Control socket
+
+    private func listen() throws(DaemonError) {
+        unlink(runtime.socketPath)  // a stale socket from a crashed daemon: we hold the lock, so it is ours
+        listenFD = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        guard listenFD >= 0 else { throw DaemonError("Cannot create the control socket: \(String(cString: strerror(errno))).") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array(runtime.socketPath.utf8)
+        guard path.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            throw DaemonError("The socket path \(runtime.socketPath) is too long; set XDG_RUNTIME_DIR to a shorter directory.")
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in path.enumerated() { buffer[index] = byte }
+        }
+        let previousMask = umask(0o177)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listenFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        umask(previousMask)
+        guard bound == 0, Glibc.listen(listenFD, 16) == 0 else {
+            throw DaemonError("Cannot listen on \(runtime.socketPath): \(String(cString: strerror(errno))).")
+        }
+        chmod(runtime.socketPath, 0o600)
+    }
+
+    private func stopListening() {
+        for fd in clients.keys { close(fd) }
+        clients.removeAll()
+        if listenFD >= 0 { close(listenFD) }
+        unlink(runtime.socketPath)
+    }
+
+    // MARK: - Signals
+
+    private func installSignalHandlers() throws(DaemonError) {
+        var fds: [Int32] = [0, 0]
+        guard pb_pipe_cloexec_nonblock(&fds) == 0 else { throw DaemonError("Cannot create a pipe for signals.") }
+        signalRead = fds[0]
+        signalPipeWrite = fds[1]
+        let handler: @convention(c) (Int32) -> Void = { number in
+            var byte = UInt8(truncatingIfNeeded: number)
+            _ = write(signalPipeWrite, &byte, 1)
+        }
+        signal(SIGTERM, handler)
+        signal(SIGINT, handler)
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    // MARK: - The loop
+
+    private func pollOnce() throws {
+        var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: signalRead, events: Int16(POLLIN), revents: 0)]
+        for fd in clients.keys { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        let timeout = try millisecondsUntilNextExpiry()
+        let ready = poll(&fds, nfds_t(fds.count), timeout)
+        if ready < 0 {
+            if errno == EINTR { return }
+            throw DaemonError("poll failed: \(String(cString: strerror(errno))).")
+        }
+        if ready == 0 {
+            try housekeeping()
+            return
+        }
+        if fds[1].revents != 0 {
+            var byte: UInt8 = 0
+            _ = read(signalRead, &byte, 1)
+            log("received signal \(byte)")
+            running = false
+            return
+        }
+        if fds[0].revents & Int16(POLLIN) != 0 { acceptClient() }
+        for entry in fds.dropFirst(2) where entry.revents != 0 { serviceClient(entry.fd) }
+    }
+
+    private func millisecondsUntilNextExpiry() throws -> Int32 {
+        guard let store, let next = try store.nextExpiry() else { return -1 }
+        let delay = next.timeIntervalSinceNow
+        if delay <= 0 { return 0 }
+        return Int32(min(delay * 1000 + 1, Double(Int32.max)))
+    }
+
+    private func housekeeping() throws {
+        guard let store else { return }
+        let expired = try store.deleteExpired()
+        if expired > 0 { log("expired \(expired) item\(expired == 1 ? "" : "s")") }
+        if let retention, !retention.isUnlimited {
+            let dropped = try store.applyRetention(retention)
+            if dropped > 0 { log("retention removed \(dropped) item\(dropped == 1 ? "" : "s")") }
+        }
+    }
+
+    private func acceptClient() {
+        let fd = pb_accept_cloexec_nonblock(listenFD)
+        guard fd >= 0 else { return }
+        guard pb_socket_peer_uid(fd) == Int(getuid()) else {
+            log("refused a connection from another user")
+            close(fd)
+            return
+        }
+        clients[fd] = Data()
+    }
+
+    private func serviceClient(_ fd: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        if count <= 0 {
+            if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
+            close(fd)
+            clients[fd] = nil
+            return
+        }
+        var pending = (clients[fd] ?? Data()) + buffer[0..<count]
+        if pending.count > 1 << 20 {  // a line longer than 1 MiB is not a control request
+            close(fd)
+            clients[fd] = nil
+            return
+        }
+        while let newline = pending.firstIndex(of: 0x0A) {
+            let line = pending[pending.startIndex..<newline]
+            pending = Data(pending[pending.index(after: newline)...])
+            let reply = ControlMessage.encode(handle(line))
+            _ = reply.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+        clients[fd] = pending
+    }
+
+    private func handle(_ line: Data) -> [String: Any] {
+        guard let request = ControlMessage.parse(line), let command = request["command"] as? String else {
+            return ["ok": false, "error": "expected a JSON object with a \"command\""]
+        }
+        switch command {
+        case "ping":
+            return ["ok": true, "pid": Int(getpid())]
+        case "status":
+            let count = (try? store?.count()) ?? nil
+            return [
+                "ok": true, "pid": Int(getpid()), "backend": "headless", "store": location.databaseURL.path,
+                "socket": runtime.socketPath, "items": count ?? -1,
+            ]
+        case "reschedule":
+            do {
+                try housekeeping()
+                return ["ok": true]
+            } catch {
+                return ["ok": false, "error": "\(error)"]
+            }
+        case "stop":
+            running = false
+            return ["ok": true]
+        default:
+            return ["ok": false, "error": "unknown command \"\(command)\""]
+        }
+    }
+}

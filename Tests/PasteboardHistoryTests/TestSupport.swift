@@ -1,0 +1,134 @@
+import Foundation
+import PasteboardHistory
+import PasteboardKit
+import SQLiteSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Temporary directories
+
+/// A fresh directory under the system temporary directory, removed when the last reference goes away.
+///
+/// Suites are structs (one instance per test), so they hold one of these to get a clean-up step.
+final class TemporaryDirectory {
+    let url: URL
+
+    init(_ label: String = "pb-history-tests") throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        // Best effort: a leftover temporary directory is harmless, and deinit cannot throw.
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// A store location inside this directory; the store directory itself does not exist yet.
+    var storeLocation: StoreLocation {
+        StoreLocation(directory: url.appendingPathComponent("pasteboard", isDirectory: true))
+    }
+}
+
+// MARK: - Payloads
+
+/// Deterministic pseudo-random bytes (a 64-bit LCG), so failures reproduce.
+func pseudoRandomBytes(count: Int, seed: UInt64) -> Data {
+    var state = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+    var bytes = [UInt8](repeating: 0, count: count)
+    for index in bytes.indices {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        bytes[index] = UInt8(truncatingIfNeeded: state >> 33)
+    }
+    return Data(bytes)
+}
+
+/// Bytes that start with the PNG signature, large enough (by default) to be stored as a blob file.
+func pngPayload(count: Int = 70_000, seed: UInt64 = 1) -> Data {
+    var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    data.append(pseudoRandomBytes(count: count - data.count, seed: seed))
+    return data
+}
+
+/// An item holding only a PNG representation.
+func pngItem(count: Int = 70_000, seed: UInt64 = 1) -> PasteboardItem {
+    PasteboardItem(data: pngPayload(count: count, seed: seed), type: .png)
+}
+
+/// An item holding HTML first and its plain-text version second.
+func htmlItem(_ html: String, plain: String) -> PasteboardItem {
+    var item = PasteboardItem()
+    item.setData(Data(html.utf8), forType: .html)
+    item.setString(plain)
+    return item
+}
+
+// MARK: - Errors
+
+/// Expects `body` to throw a `HistoryError` with `code`.
+func expectHistoryError(
+    _ code: HistoryError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+) {
+    let error = #expect(throws: HistoryError.self, sourceLocation: sourceLocation) { try body() }
+    #expect(error?.code == code, "\(error.map(String.init(describing:)) ?? "no error")", sourceLocation: sourceLocation)
+}
+
+// MARK: - Files
+
+/// The permission bits of the file at `url`.
+func permissions(of url: URL) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+    return try #require(attributes[.posixPermissions] as? NSNumber).intValue & 0o777
+}
+
+/// Regular files under the blob directory, temporary files excluded.
+func blobFiles(in location: StoreLocation) -> [URL] {
+    guard let enumerator = FileManager.default.enumerator(
+        at: location.blobDirectory, includingPropertiesForKeys: [.isRegularFileKey])
+    else { return [] }
+    var files: [URL] = []
+    for case let url as URL in enumerator {
+        let isFile = (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile ?? false
+        if isFile && !url.lastPathComponent.hasPrefix(".tmp-") { files.append(url) }
+    }
+    return files
+}
+
+// MARK: - Raw database access
+
+/// A second, independent connection to the store's database, for checks and tampering the public API
+/// does not offer. SQLite in WAL mode lets it coexist with the store's own connection.
+func rawConnection(_ location: StoreLocation) throws -> Connection {
+    try Connection(path: location.databaseURL.path, mode: .readWrite(create: false))
+}
+
+/// How many rows of the contentless trigram index match `phrase`: live items only when the store keeps
+/// the index in step with its items.
+func indexMatchCount(_ location: StoreLocation, phrase: String) throws -> Int64 {
+    let db = try rawConnection(location)
+    let quoted = "\"" + phrase.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    return try #require(try db.row("SELECT count(*) AS n FROM item_text WHERE item_text MATCH ?", quoted)?.int("n"))
+}
+
+// MARK: - Async
+
+/// The first element `stream` yields, or nil when `timeout` passes first (so a test cannot hang).
+func firstElement(of stream: AsyncStream<Int>, timeout: Duration) async -> Int? {
+    await withTaskGroup(of: Int?.self) { group in
+        group.addTask {
+            var iterator = stream.makeAsyncIterator()
+            return await iterator.next()
+        }
+        group.addTask {
+            // Cancellation only ends the wait early; either way the answer is "no element".
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}
