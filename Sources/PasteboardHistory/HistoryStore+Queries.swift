@@ -128,32 +128,40 @@ extension HistoryStore {
         return ids
     }
 
-    /// Substring search through the trigram index, newest first, paging through matches.
+    /// Substring search through the trigram index, newest first, paging through candidates.
+    ///
+    /// The index keeps no positions (`detail=none`, a third of the size of a positional index), so it
+    /// returns every item holding all the query's trigrams; each candidate's text is then checked.
     func indexedSearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
         let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let needle = text.lowercased()
         var conditions = ["i.position = ?"]
         if query.pinnedOnly { conditions.append("i.pinned") }
         if let typeFilter { conditions.append(Self.typeCondition(typeFilter)) }
-        let itemSQL = Self.itemColumns + " WHERE " + conditions.joined(separator: " AND ")
-        var results: [HistoryItem] = []
+        let candidateSQL = "SELECT i.id, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
+            + "FROM items i JOIN blobs b ON b.id = i.text_blob WHERE " + conditions.joined(separator: " AND ")
+        var ids: [Int64] = []
         var skipped = 0
         var below = Int64.max
         let page = max(64, (query.limit + query.offset) * 2)
-        while results.count < query.limit {
+        search: while ids.count < query.limit {
             let positions = try db.rows(
                 "SELECT rowid FROM item_text WHERE item_text MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?",
                 phrase, below, page
             ).compactMap { $0.int(0) }
             for position in positions {
-                guard let row = try db.row(itemSQL, position) else { continue }
+                guard let row = try db.row(candidateSQL, position), let id = row.int("id") else { continue }
+                var head = row.data("head") ?? Data()
+                if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
+                guard ItemText.indexString(head).lowercased().contains(needle) else { continue }
                 if skipped < query.offset { skipped += 1; continue }
-                results.append(historyItem(row))
-                if results.count == query.limit { break }
+                ids.append(id)
+                if ids.count == query.limit { break search }
             }
             if positions.count < page { break }
             below = positions.last ?? 0
         }
-        return results
+        return try ids.compactMap { try db.row(Self.itemColumns + " WHERE i.id = ?", $0).map(historyItem) }
     }
 
     /// Streams text items newest first, keeping those `matches` accepts.
@@ -184,9 +192,12 @@ extension HistoryStore {
     /// Queries shorter than a trigram: a scan, newest first, that stops at the limit.
     func scanSearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
         let needle = text.lowercased()
+        // SQLite's lower() folds ASCII letters only: a prefilter for "é" would drop "ÉCOLE".
+        let isASCII = needle.unicodeScalars.allSatisfy(\.isASCII)
         return try streamingSearch(
             query: query, typeFilter: typeFilter,
-            sqlFilter: "(b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)", sqlValue: needle
+            sqlFilter: isASCII ? "(b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)" : nil,
+            sqlValue: isASCII ? needle : nil
         ) { head in
             ItemText.indexString(head).range(of: text, options: .caseInsensitive) != nil
         }

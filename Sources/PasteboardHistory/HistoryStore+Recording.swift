@@ -97,7 +97,7 @@ extension HistoryStore {
             hasher.update(Data([0]))
             hasher.update(hash)
         }
-        return hasher.finalize()
+        return hasher.finalize().prefix(16)
     }
 
     // MARK: - Pins

@@ -172,7 +172,7 @@ public final class HistoryStore {
     }
 
     func prepareBlob(_ data: Data) throws(HistoryError) -> PreparedBlob {
-        let blob = PreparedBlob(hash: SHA256.hash(data), data: data)
+        let blob = PreparedBlob(hash: SHA256.address(data), data: data)
         if blob.isFile { try files.write(data, hash: blob.hash) }
         return blob
     }
@@ -185,6 +185,9 @@ public final class HistoryStore {
             ON CONFLICT(hash) DO UPDATE SET refcount = refcount + 1 RETURNING id
             """, blob.hash, blob.data.count, blob.isFile ? nil : blob.data)
         guard let id = row?.int("id") else { throw HistoryError(.io, "A payload could not be stored.") }
+        // Referenced again in the same transaction after its last reference went (a pasteboard rewritten
+        // with the same payload): its file must stay.
+        pendingFileRemovals.removeAll { $0 == blob.hash }
         return id
     }
 

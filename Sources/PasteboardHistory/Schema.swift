@@ -34,7 +34,6 @@ enum Schema {
                 );
                 CREATE INDEX items_pinned ON items(pinned) WHERE pinned;
                 CREATE INDEX items_expiry ON items(expires_at) WHERE expires_at IS NOT NULL;
-                CREATE INDEX items_text_blob ON items(text_blob);
                 CREATE TABLE representations(
                     item_id INTEGER NOT NULL,
                     ordinal INTEGER NOT NULL,
@@ -43,7 +42,7 @@ enum Schema {
                     PRIMARY KEY(item_id, ordinal)
                 ) WITHOUT ROWID;
                 CREATE INDEX representations_blob ON representations(blob_id);
-                CREATE VIRTUAL TABLE item_text USING fts5(text, content='', tokenize='trigram');
+                CREATE VIRTUAL TABLE item_text USING fts5(text, content='', tokenize='trigram', detail='none');
                 CREATE TABLE pasteboards(
                     name TEXT PRIMARY KEY,
                     change_count INTEGER NOT NULL,

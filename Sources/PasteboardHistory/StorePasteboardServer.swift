@@ -29,7 +29,13 @@ public final class StorePasteboardServer: PasteboardServer, @unchecked Sendable 
     }
 
     public func contents(of name: String) throws -> PasteboardContents {
-        try withStore { try $0.pasteboardContents(name) }
+        try withStore { store in
+            // The protocol promises `noSuchPasteboard`; the store can only report a `HistoryError`.
+            guard try store.pasteboardExists(name) else {
+                throw PasteboardError(.noSuchPasteboard, "No pasteboard named '\(name)'.")
+            }
+            return try store.pasteboardContents(name)
+        }
     }
 
     public func changeCount(of name: String) throws -> Int {
@@ -61,9 +67,12 @@ public final class StorePasteboardServer: PasteboardServer, @unchecked Sendable 
 
     public func changes(of name: String) -> AsyncStream<Int> {
         let interval = pollInterval
+        // The starting count is read now, not when the polling task first runs: a write in between would
+        // otherwise become the starting point and never be reported.
+        let initial = (try? changeCount(of: name)) ?? 0
         return AsyncStream { continuation in
             let task = Task { [weak self] in
-                var last = (try? self?.changeCount(of: name)) ?? 0
+                var last = initial
                 while !Task.isCancelled {
                     try? await Task.sleep(for: interval)
                     guard let self else { break }

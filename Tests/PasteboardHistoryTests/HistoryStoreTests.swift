@@ -100,7 +100,7 @@ import Testing
         #expect(stats.blobCount == 0)
     }
 
-    @Test func emptyItemIsRejected() {
+    @Test func emptyItemIsRejected() throws {
         expectHistoryError(.invalidInput) { try store.record(PasteboardItem()) }
         #expect(try store.count() == 0)
     }
@@ -187,7 +187,9 @@ import Testing
     @Test func duplicateCopyMovesItemToTopAndBumpsItsCount() throws {
         let first = try store.record(PasteboardItem(string: "again"))
         let other = try store.record(PasteboardItem(string: "other"))
-        let later = Date().addingTimeInterval(60)
+        // Whole seconds: dates are stored as seconds since 1970 in a double, which may not round-trip
+        // every sub-second value of a `Date`.
+        let later = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 60).rounded())
         let again = try store.record(PasteboardItem(string: "again"), metadata: CaptureMetadata(date: later))
 
         #expect(!again.isNew)

@@ -54,7 +54,7 @@ import Testing
 
     @Test func namedPasteboardIsOnlyCreatedWhenAsked() throws {
         #expect(try Pasteboard(name: Pasteboard.Name("lazy"), create: false, server: server) == nil)
-        let created = try #require(try Pasteboard(name: Pasteboard.Name("lazy"), server: server))
+        let created = try #require(try Pasteboard(name: Pasteboard.Name("lazy"), create: true, server: server))
         #expect(try created.isPersistent)
         #expect(try Pasteboard(name: Pasteboard.Name("lazy"), create: false, server: server) != nil)
     }

@@ -1,0 +1,50 @@
+# Pasteboard: build, run, test, install, benchmark.
+#   make run      install missing Debian packages, build (release), run `pb daemon` in the foreground
+#   make test     build and run every test
+#   make install  install pb, the pbcopy/pbpaste links and shell completions under $(PREFIX)
+#   make bench    run the benchmarks in bench/ (see bench/README.md)
+
+PREFIX ?= /usr/local
+SWIFT ?= swift
+DEB_PACKAGES := libsqlite3-dev sqlite3
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run build test deps install uninstall bench clean
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release
+
+run: build
+	@echo "pb is at $$(pwd)/.build/release/pb (or 'make install' to put it on your PATH)."
+	.build/release/pb daemon
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 .build/release/pb $(DESTDIR)$(PREFIX)/bin/pb
+	ln -sf pb $(DESTDIR)$(PREFIX)/bin/pbcopy
+	ln -sf pb $(DESTDIR)$(PREFIX)/bin/pbpaste
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	.build/release/pb completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pb
+	.build/release/pb completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pb
+	.build/release/pb completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pb.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/pb $(DESTDIR)$(PREFIX)/bin/pbcopy $(DESTDIR)$(PREFIX)/bin/pbpaste
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pb $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pb $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pb.fish
+
+bench: build
+	python3 bench/history_bench.py
+
+clean:
+	rm -rf .build

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+@testable import PasteboardHistory
+
+@Suite struct SHA256Tests {
+    /// FIPS 180-4 / NIST CAVP vectors.
+    static let vectors: [(message: String, digest: String)] = [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
+        (
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+        ),
+    ]
+
+    @Test(arguments: vectors)
+    func knownVectors(_ vector: (message: String, digest: String)) {
+        #expect(SHA256.hash(Data(vector.message.utf8)).hexString == vector.digest)
+    }
+
+    @Test func oneMillionLetterA() {
+        let digest = SHA256.hash(Data(repeating: UInt8(ascii: "a"), count: 1_000_000))
+        #expect(digest.hexString == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    @Test(arguments: [55, 56, 57, 63, 64, 65, 119, 120, 128])
+    func paddingBoundaries(length: Int) {
+        // Lengths around the 56-byte padding boundary and block multiples, checked against
+        // `head -c N /dev/zero | tr '\0' a | sha256sum`.
+        let expected: [Int: String] = [
+            55: "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318",
+            56: "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a",
+            57: "f13b2d724659eb3bf47f2dd6af1accc87b81f09f59f2b75e5c0bed6589dfe8c6",
+            63: "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34",
+            64: "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb",
+            65: "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0",
+            119: "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb",
+            120: "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c",
+            128: "6836cf13bac400e9105071cd6af47084dfacad4e5e302c94bfed24e013afb73e",
+        ]
+        let digest = SHA256.hash(Data(repeating: UInt8(ascii: "a"), count: length))
+        #expect(digest.hexString == expected[length])
+    }
+
+    @Test(arguments: [1, 3, 7, 13, 63, 64, 65, 100, 1_000])
+    func chunkedInputEqualsOneShot(chunkSize: Int) {
+        let data = pseudoRandomBytes(count: 10_007, seed: 17)
+        var hasher = SHA256()
+        var offset = 0
+        while offset < data.count {
+            let end = min(offset + chunkSize, data.count)
+            hasher.update(data.subdata(in: offset..<end))
+            offset = end
+        }
+        #expect(hasher.finalize() == SHA256.hash(data))
+    }
+
+    @Test func irregularChunksIncludingEmptyOnesEqualOneShot() {
+        let data = pseudoRandomBytes(count: 5_000, seed: 23)
+        let sizes = [0, 1, 0, 62, 2, 129, 0, 64, 5, 300, 7, 1]
+        var hasher = SHA256()
+        var offset = 0
+        var turn = 0
+        while offset < data.count {
+            let end = min(offset + sizes[turn % sizes.count], data.count)
+            hasher.update(data.subdata(in: offset..<end))
+            offset = end
+            turn += 1
+        }
+        #expect(hasher.finalize() == SHA256.hash(data))
+    }
+
+    @Test func digestIsThirtyTwoBytesAndHexIsLowercase() {
+        let digest = SHA256.hash(Data("abc".utf8))
+        #expect(digest.count == 32)
+        #expect(Data([0x00, 0x0F, 0xA0, 0xFF]).hexString == "000fa0ff")
+    }
+
+    @Test func dataSlicesHashLikeCopies() {
+        let data = pseudoRandomBytes(count: 300, seed: 5)
+        let slice = data[37..<237]
+        #expect(SHA256.hash(slice) == SHA256.hash(Data(slice)))
+    }
+}
