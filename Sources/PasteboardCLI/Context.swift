@@ -41,6 +41,8 @@ public final class Context {
         if let openedStore { return openedStore }
         let store = try HistoryStore(location: location)
         store.retention = try Configuration.load(environment: environment).retention
+        // Expired items never show, even when no daemon ran to remove them on time.
+        try store.deleteExpired()
         openedStore = store
         return store
     }

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import PasteboardDaemon
 import PasteboardHistory
 import PasteboardKit
 
@@ -69,6 +70,10 @@ enum CopyCommand: Command {
         try store.writePasteboard(
             [item], to: Pasteboard.Name.general.rawValue,
             history: CaptureMetadata(source: "pb", selection: "clipboard", expiresAt: expiresAt))
+        if expiresAt != nil {
+            // Tell a running daemon to re-arm its expiry timer; without one, expiry happens at its next start.
+            _ = DaemonClient(runtime: RuntimeDirectory.standard(environment: context.environment)).request("reschedule", timeout: 1)
+        }
     }
 }
 

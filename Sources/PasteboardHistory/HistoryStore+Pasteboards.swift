@@ -118,6 +118,29 @@ extension HistoryStore {
         }
     }
 
+    /// The history identity of a pasteboard's first item, if it holds one.
+    func pasteboardIdentity(_ name: String) throws -> Data? {
+        let rows = try db.rows(
+            """
+            SELECT t.identifier, b.hash FROM pasteboard_items p JOIN content_types t ON t.id = p.type_id
+            JOIN blobs b ON b.id = p.blob_id WHERE p.pasteboard = ? AND p.item_index = 0 ORDER BY p.ordinal
+            """, name)
+        if rows.isEmpty { return nil }
+        return Self.identity(of: rows.compactMap { row in
+            guard let identifier = row.string("identifier"), let hash = row.data("hash") else { return nil }
+            return (ContentType(identifier), hash)
+        })
+    }
+
+    /// Empties a pasteboard (a change like any other).
+    func clearPasteboardInTransaction(_ name: String) throws {
+        for row in try db.rows("SELECT blob_id FROM pasteboard_items WHERE pasteboard = ?", name) {
+            try releaseBlob(row.int("blob_id") ?? 0)
+        }
+        try db.run("DELETE FROM pasteboard_items WHERE pasteboard = ?", name)
+        try db.run("UPDATE pasteboards SET change_count = change_count + 1, updated = ? WHERE name = ?", Date().timeIntervalSince1970, name)
+    }
+
     func removePasteboardInTransaction(_ name: String) throws {
         for row in try db.rows("SELECT blob_id FROM pasteboard_items WHERE pasteboard = ?", name) {
             try releaseBlob(row.int("blob_id") ?? 0)

@@ -133,7 +133,7 @@ extension HistoryStore {
     /// The index keeps no positions (`detail=none`, a third of the size of a positional index), so it
     /// returns every item holding all the query's trigrams; each candidate's text is then checked.
     func indexedSearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
-        let phrase = "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        let phrase = Self.trigramQuery(text)
         let needle = text.lowercased()
         var conditions = ["i.position = ?"]
         if query.pinnedOnly { conditions.append("i.pinned") }
@@ -162,6 +162,25 @@ extension HistoryStore {
             below = positions.last ?? 0
         }
         return try ids.compactMap { try db.row(Self.itemColumns + " WHERE i.id = ?", $0).map(historyItem) }
+    }
+
+    /// An FTS5 query asking for every distinct trigram of `text` (at least three characters).
+    ///
+    /// With `detail=none` FTS5 refuses phrases ("phrase queries are not supported"), and the trigram
+    /// tokenizer turns any quoted string longer than three characters into a phrase; single-trigram
+    /// terms joined by AND are accepted.
+    static func trigramQuery(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        var seen: Set<String> = []
+        var terms: [String] = []
+        for start in 0...(scalars.count - 3) {
+            var trigram = ""
+            trigram.unicodeScalars.append(contentsOf: scalars[start..<start + 3])
+            if seen.insert(trigram).inserted {
+                terms.append("\"" + trigram.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+            }
+        }
+        return terms.joined(separator: " AND ")
     }
 
     /// Streams text items newest first, keeping those `matches` accepts.

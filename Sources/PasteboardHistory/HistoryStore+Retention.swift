@@ -36,12 +36,22 @@ extension HistoryStore {
     }
 
     /// Deletes items whose expiry time has passed (pinned or not); returns how many went.
+    ///
+    /// A headless `general` pasteboard still holding an expired item is cleared too.
     @discardableResult
     public func deleteExpired(now: Date = Date()) throws(HistoryError) -> Int {
-        try write {
-            let ids = try db.rows("SELECT id FROM items WHERE expires_at IS NOT NULL AND expires_at <= ?", now.timeIntervalSince1970)
-                .compactMap { $0.int("id") }
-            return try deleteInTransaction(ids: ids)
+        let due = try perform {
+            try db.row("SELECT 1 FROM items WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT 1", now.timeIntervalSince1970)
+        }
+        guard due != nil else { return 0 }
+        return try write {
+            let rows = try db.rows(
+                "SELECT id, identity FROM items WHERE expires_at IS NOT NULL AND expires_at <= ?", now.timeIntervalSince1970)
+            let general = try pasteboardIdentity("general")
+            if let general, rows.contains(where: { $0.data("identity") == general }) {
+                try clearPasteboardInTransaction("general")
+            }
+            return try deleteInTransaction(ids: rows.compactMap { $0.int("id") })
         }
     }
 
