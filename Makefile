@@ -6,7 +6,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libsqlite3-dev sqlite3
+DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run build test deps install uninstall bench clean

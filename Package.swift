@@ -15,14 +15,19 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CSystemShim"),
+        .target(
+            name: "CX11",
+            linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xfixes")]
+        ),
+        .target(name: "X11Backend", dependencies: ["PasteboardKit", "CX11"]),
         .target(name: "PasteboardKit"),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
         .target(name: "PasteboardHistory", dependencies: ["PasteboardKit", "SQLiteSupport"]),
         .target(name: "ArgumentParsing"),
-        .target(name: "PasteboardDaemon", dependencies: ["PasteboardKit", "PasteboardHistory", "CSystemShim"]),
+        .target(name: "PasteboardDaemon", dependencies: ["PasteboardKit", "PasteboardHistory", "X11Backend", "CSystemShim"]),
         .target(
             name: "PasteboardCLI",
-            dependencies: ["PasteboardKit", "PasteboardHistory", "ArgumentParsing", "PasteboardDaemon"]
+            dependencies: ["PasteboardKit", "PasteboardHistory", "ArgumentParsing", "PasteboardDaemon", "X11Backend"]
         ),
         .executableTarget(name: "pb", dependencies: ["PasteboardCLI"]),
 
@@ -30,12 +35,13 @@ let package = Package(
         .testTarget(name: "SQLiteSupportTests", dependencies: ["SQLiteSupport"]),
         .testTarget(name: "PasteboardHistoryTests", dependencies: ["PasteboardHistory", "PasteboardKit"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardKit"]),
         .testTarget(name: "PasteboardCLITests", dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardKit"]),
     ]
 )
 
 // The same strict settings for every Swift target.
-for target in package.targets where target.type != .system && target.name != "CSystemShim" {
+for target in package.targets where target.type != .system && !["CSystemShim", "CX11"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Foundation
+import PasteboardDaemon
 import PasteboardHistory
 
 /// Settings from `$XDG_CONFIG_HOME/pasteboard/config` (or `$PB_CONFIG`): `key = value` lines, `#` comments.
@@ -11,8 +12,9 @@ import PasteboardHistory
 /// ```
 struct Configuration {
     var retention = RetentionPolicy()
+    var capture = CapturePolicy()
 
-    static let keys = ["max-items", "max-bytes", "max-age"]
+    static let keys = ["max-items", "max-bytes", "max-age", "ignore-app", "ignore-type", "ignore-text", "max-item-size", "primary"]
 
     static func path(environment: [String: String]) -> String {
         if let explicit = environment["PB_CONFIG"], !explicit.isEmpty { return explicit }
@@ -50,6 +52,23 @@ struct Configuration {
             case "max-age":
                 guard let age = Units.duration(value) else { throw CommandFailure("\(place): max-age needs a duration like 30d or 12h.") }
                 configuration.retention.maxAge = age
+            case "ignore-app":
+                configuration.capture.ignoredApplications.append(value)
+            case "ignore-type":
+                configuration.capture.ignoredTypes.append(value)
+            case "ignore-text":
+                guard (try? NSRegularExpression(pattern: value)) != nil else {
+                    throw CommandFailure("\(place): ignore-text is not a valid regular expression.")
+                }
+                configuration.capture.ignoredTextPatterns.append(value)
+            case "max-item-size":
+                guard let bytes = Units.bytes(value) else { throw CommandFailure("\(place): max-item-size needs a size like 50M.") }
+                configuration.capture.maxItemBytes = bytes
+            case "primary":
+                guard ["on", "off", "true", "false", "yes", "no"].contains(value.lowercased()) else {
+                    throw CommandFailure("\(place): primary needs on or off.")
+                }
+                configuration.capture.capturesPrimary = ["on", "true", "yes"].contains(value.lowercased())
             default:
                 var message = "\(place): unknown setting '\(key)'."
                 if let near = Suggestion.nearest(to: key, among: keys) { message += " Did you mean '\(near)'?" }

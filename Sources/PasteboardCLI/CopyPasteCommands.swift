@@ -3,6 +3,7 @@ import Foundation
 import PasteboardDaemon
 import PasteboardHistory
 import PasteboardKit
+import X11Backend
 
 /// Resolves a `--type` argument.
 func resolveType(_ text: String?) throws -> ContentType? {
@@ -33,7 +34,8 @@ enum CopyCommand: Command {
         name: "copy", abstract: "Copy a file or standard input to the clipboard (and the history).",
         options: [
             .init("type", short: "t", value: "TYPE", help: "Content type: identifier, MIME type or extension (default: sniffed)."),
-            .init("expire", value: "DURATION", help: "Remove the item from the history after DURATION (30s, 5m, 2h, 7d)."),
+            .init("expire", value: "DURATION", help: "Clear it from the clipboard and the history after DURATION (30s, 5m, 2h, 7d)."),
+            .init("once", help: "Serve it to the first paste only, then clear the clipboard (X11)."),
         ],
         positionals: [.init("FILE", help: "File to copy; '-' or nothing reads standard input.", optional: true)],
         discussion: "EXAMPLES:\n  echo hello | pb copy\n  pb copy photo.png\n  pb copy --type html page.html")
@@ -41,12 +43,15 @@ enum CopyCommand: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let explicitType = try resolveType(arguments.value("type"))
         var expiresAt: Date?
+        var duration: TimeInterval?
         if let text = arguments.value("expire") {
-            guard let duration = Units.duration(text) else {
+            guard let seconds = Units.duration(text) else {
                 throw CommandUsageError("--expire needs a duration like 30s, 5m, 2h or 7d, not '\(text)'.")
             }
-            expiresAt = Date().addingTimeInterval(duration)
+            duration = seconds
+            expiresAt = Date().addingTimeInterval(seconds)
         }
+        let backend = try context.backend
         let path = arguments.positionals.first
         let data = try readInput(path, context: context)
         if data.isEmpty {
@@ -67,9 +72,13 @@ enum CopyCommand: Command {
         }
         let item = PasteboardItem(data: data, type: type)
         let store = try context.store()
-        try store.writePasteboard(
-            [item], to: Pasteboard.Name.general.rawValue,
-            history: CaptureMetadata(source: "pb", selection: "clipboard", expiresAt: expiresAt))
+        let metadata = CaptureMetadata(source: "pb", selection: "clipboard", expiresAt: expiresAt)
+        if case .x11 = backend {
+            let result = try store.record(item, metadata: metadata)
+            try ClipboardDelivery.deliver(id: result.id, once: arguments.flag("once"), expire: duration, context: context)
+        } else {
+            try store.writePasteboard([item], to: Pasteboard.Name.general.rawValue, history: metadata)
+        }
         if expiresAt != nil {
             // Tell a running daemon to re-arm its expiry timer; without one, expiry happens at its next start.
             _ = DaemonClient(runtime: RuntimeDirectory.standard(environment: context.environment)).request("reschedule", timeout: 1)
@@ -91,19 +100,60 @@ enum PasteCommand: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let wanted = try resolveType(arguments.value("type"))
-        let store = try context.store()
-        let contents = try store.pasteboardContents(Pasteboard.Name.general.rawValue)
-        guard let item = contents.items.first, !item.isEmpty else {
-            throw CommandFailure("The clipboard is empty.")
-        }
+        let item = try currentItem(wanted: wanted, listOnly: arguments.flag("list-types"), context: context)
         if arguments.flag("list-types") {
+            let sizes = (try? context.backend) == .headless
             for representation in item.representations {
                 let mime = representation.type.preferredMIMEType ?? "-"
-                context.stdout.line("\(representation.type.identifier)\t\(mime)\t\(representation.data.count)")
+                context.stdout.line("\(representation.type.identifier)\t\(mime)" + (sizes ? "\t\(representation.data.count)" : ""))
             }
             return
         }
         try writeBest(of: item, wanted: wanted, context: context, what: "The clipboard")
+    }
+
+    /// The clipboard's first item: read from the X11 selection, or from the store without a display.
+    /// With `wanted`, only matching representations are fetched from an X11 owner.
+    static func currentItem(wanted: ContentType?, listOnly: Bool = false, context: Context) throws -> PasteboardItem {
+        guard case .x11(let display) = try context.backend else {
+            let contents = try context.store().pasteboardContents(Pasteboard.Name.general.rawValue)
+            guard let item = contents.items.first, !item.isEmpty else { throw CommandFailure("The clipboard is empty.") }
+            return item
+        }
+        let clipboard = try context.x11Clipboard(display)
+        var offered: [String] = []
+        let result = clipboard.read(.clipboard) { targets in
+            offered = targets
+            if listOnly { return .nothing }
+            // A paste asks for what it will print, even from a password manager: it is not recorded.
+            guard let wanted else {
+                if let text = TargetPlan.textTargets.first(where: targets.contains) { return .fetch([text]) }
+                if case .fetch(let all) = TargetPlan.decide(targets.filter { !TargetPlan.concealedMarkers.contains($0) }) {
+                    return .fetch(Array(all.prefix(1)))
+                }
+                return .nothing
+            }
+            let matching = targets.filter { TargetPlan.contentType(forTarget: $0)?.conforms(to: wanted) ?? false }
+            return matching.isEmpty ? .nothing : .fetch(Array(matching.prefix(1)))
+        }
+        switch result {
+        case .item(let item, _): return item
+        case .empty: throw CommandFailure("The clipboard is empty.")
+        case .failed(let reason):
+            if listOnly || (offered.isEmpty == false && reason == .empty) {
+                var item = PasteboardItem()
+                for target in offered {
+                    if let type = TargetPlan.contentType(forTarget: target), item.data(forType: type) == nil, !item.types.contains(type) {
+                        item.setData(Data(), forType: type)
+                    }
+                }
+                if listOnly { return item }
+                if let wanted {
+                    throw CommandFailure("The clipboard holds no \(wanted.identifier) (it offers: \(offered.joined(separator: ", "))).")
+                }
+            }
+            throw CommandFailure("Could not read the clipboard: \(reason).")
+        }
     }
 
     /// Writes the representation a reader asked for (or text, or the first one) to standard output.
@@ -138,7 +188,13 @@ enum RestoreCommand: Command {
         let id = try ItemIDs.parse(arguments.positionals[0])
         let store = try context.store()
         let item = try store.pasteboardItem(id: id)
-        try store.writePasteboard([item], to: Pasteboard.Name.general.rawValue, history: CaptureMetadata(source: "pb", selection: "clipboard"))
+        if case .x11 = try context.backend {
+            let result = try store.record(item, metadata: CaptureMetadata(source: "pb", selection: "clipboard"))
+            try ClipboardDelivery.deliver(id: result.id, once: false, expire: nil, context: context)
+        } else {
+            try store.writePasteboard([item], to: Pasteboard.Name.general.rawValue, history: CaptureMetadata(source: "pb", selection: "clipboard"))
+        }
+        context.notifyDaemon(["event": "restored", "id": id])
     }
 }
 

@@ -7,19 +7,34 @@ enum DaemonCommand: Command {
     static let spec = CommandSpec(
         name: "daemon", abstract: "Run the Pasteboard daemon in the foreground (Ctrl-C or SIGTERM stops it).",
         options: [
-            .init("backend", value: "NAME", help: "headless (the only backend so far; the default without a display)."),
+            .init("backend", value: "NAME", help: "x11, headless, or auto (default: x11 when DISPLAY is set)."),
             .init("quiet", short: "q", help: "Log only errors."),
         ],
         discussion: "It expires items on time, applies retention and answers clients on a socket in $XDG_RUNTIME_DIR/pasteboard.")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        if let backend = arguments.value("backend"), backend != "headless" {
-            throw CommandUsageError("Unknown backend '\(backend)'. Available: headless.")
+        var environment = context.environment
+        if let backend = arguments.value("backend") {
+            guard ["x11", "headless", "auto"].contains(backend) else {
+                throw CommandUsageError("Unknown backend '\(backend)'. Available: x11, headless, auto.")
+            }
+            environment["PB_BACKEND"] = backend
         }
+        let backend = try DisplayBackend.detect(environment)
         let quiet = arguments.flag("quiet")
         let stderr = context.stderr
         let configuration = try Configuration.load(environment: context.environment)
-        let daemon = HeadlessDaemon(
+        // posix_spawn passes on the spawning thread's signal mask, and Dispatch worker threads block almost
+        // every signal: started by Foundation.Process from such a thread, the daemon would see SIGTERM/SIGINT
+        // stay pending forever. Unblock the signals that stop it.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        guard sigprocmask(SIG_UNBLOCK, &stopSignals, nil) == 0 else {
+            throw CommandFailure("Cannot unblock SIGTERM and SIGINT: \(String(cString: strerror(errno))).")
+        }
+        let daemon = Daemon(
             location: context.location, runtime: RuntimeDirectory.standard(environment: context.environment),
             retention: configuration.retention
         ) { message in
@@ -29,14 +44,19 @@ enum DaemonCommand: Command {
             }
         }
         do {
+            if case .x11(let display) = backend {
+                try daemon.attachX11(displayName: display, policy: configuration.capture)
+            }
             try daemon.run {
                 let out = context.stdout
-                out.line("Pasteboard daemon \(PBCommandLine.version) running (headless backend, pid \(getpid())).")
+                let shown = backend == .headless ? "headless backend" : "X11 backend on \(context.environment["DISPLAY"] ?? "")"
+                out.line("Pasteboard daemon \(PBCommandLine.version) running (\(shown), pid \(getpid())).")
                 out.line("  store:  \(context.location.databaseURL.path)")
                 out.line("  socket: \(daemon.runtime.socketPath)")
                 out.line("Try, in another terminal:")
                 out.line("  echo hello | pb copy && pb paste")
                 out.line("  pb history")
+                out.line("  pb watch          # live events")
                 out.line("Stop with Ctrl-C.")
                 out.flush()
             }
@@ -56,10 +76,21 @@ enum DoctorCommand: Command {
         let display = context.environment["DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
         let wayland = context.environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
         out.line("display:  \(display.map { "X11 \($0)" } ?? wayland.map { "Wayland \($0)" } ?? "none (headless)")")
-        out.line("backend:  headless (the clipboard lives in the history store)")
-        if display != nil || wayland != nil {
-            out.line("  note: this version keeps the clipboard in the store even on a desktop;")
-            out.line("        the X11 and Wayland backends are not built yet.")
+        let backend = try context.backend
+        switch backend {
+        case .x11(let shown):
+            do {
+                _ = try context.x11Clipboard(shown)
+                out.line("backend:  x11 (CLIPBOARD watched through XFixes)")
+            } catch let error as CommandFailure {
+                problems += 1
+                out.line("backend:  PROBLEM: \(error.message)")
+            }
+        case .headless:
+            out.line("backend:  headless (the clipboard lives in the history store)")
+            if wayland != nil {
+                out.line("  note: Wayland is not supported yet; run under XWayland with DISPLAY set to use the desktop clipboard.")
+            }
         }
         let location = context.location
         switch Result(catching: { () throws(HistoryError) -> Int in try HistoryStore(location: location).count() }) {

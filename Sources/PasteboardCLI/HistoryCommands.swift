@@ -132,6 +132,7 @@ enum PinCommand: Command {
         for id in ids {
             try store.setPinned(pinned, id: id)
             context.stdout.line("\(pinned ? "Pinned" : "Unpinned") \(id).")
+            context.notifyDaemon(["event": pinned ? "pinned" : "unpinned", "id": id])
         }
     }
 }
@@ -155,6 +156,7 @@ enum DeleteCommand: Command {
         let store = try context.store()
         for id in ids { _ = try store.item(id: id) }  // every id must exist before anything is deleted
         try store.delete(ids: ids)
+        for id in ids { context.notifyDaemon(["event": "deleted", "id": id]) }
         context.stdout.line(ids.count == 1 ? "Deleted \(ids[0])." : "Deleted \(ids.count) items.")
     }
 }
@@ -166,6 +168,7 @@ enum ClearCommand: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let count = try context.store().clear(keepPinned: arguments.flag("keep-pinned"))
+        context.notifyDaemon(["event": "cleared", "count": count, "keptPinned": arguments.flag("keep-pinned")])
         context.stdout.line("Deleted \(count) item\(count == 1 ? "" : "s").")
     }
 }

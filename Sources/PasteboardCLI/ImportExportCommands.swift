@@ -122,24 +122,33 @@ enum ImportCommand: Command {
         let store = try context.store()
         var added = 0
         var merged = 0
-        try store.transaction {
-            var lineNumber = 0
-            var start = data.startIndex
-            while start < data.endIndex {
-                lineNumber += 1
-                let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
-                let line = data[start..<end]
-                start = end < data.endIndex ? data.index(after: end) : end
-                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-                let decoded: ItemLine.Decoded
-                do {
-                    decoded = try ItemLine.decode(Data(line))
-                } catch let error as ItemLine.LineError {
-                    throw CommandFailure("\(name):\(lineNumber): \(error.message). Nothing was imported.")
+        // The store reports anything thrown inside a transaction as its own error; keep the bad line's to rethrow.
+        var lineFailure: CommandFailure?
+        do {
+            try store.transaction {
+                var lineNumber = 0
+                var start = data.startIndex
+                while start < data.endIndex {
+                    lineNumber += 1
+                    let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
+                    let line = data[start..<end]
+                    start = end < data.endIndex ? data.index(after: end) : end
+                    if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+                    let decoded: ItemLine.Decoded
+                    do {
+                        decoded = try ItemLine.decode(Data(line))
+                    } catch let error as ItemLine.LineError {
+                        let failure = CommandFailure("\(name):\(lineNumber): \(error.message). Nothing was imported.")
+                        lineFailure = failure
+                        throw failure
+                    }
+                    let result = try store.record(decoded.item, metadata: decoded.metadata)
+                    if result.isNew { added += 1 } else { merged += 1 }
                 }
-                let result = try store.record(decoded.item, metadata: decoded.metadata)
-                if result.isNew { added += 1 } else { merged += 1 }
             }
+        } catch {
+            if let lineFailure { throw lineFailure }
+            throw error
         }
         if let retention = store.retention, !retention.isUnlimited { try store.applyRetention(retention) }
         context.stdout.line("Imported \(added) item\(added == 1 ? "" : "s")\(merged > 0 ? " (\(merged) merged into existing ones)" : "") from \(name).")

@@ -11,11 +11,14 @@ public enum PBCommandLine {
         CopyCommand.self, PasteCommand.self, HistoryCommand.self, ShowCommand.self, SearchCommand.self,
         PinCommand.self, UnpinCommand.self, DeleteCommand.self, ClearCommand.self, RestoreCommand.self,
         DecodeCommand.self, ImportCommand.self, ExportCommand.self, StatsCommand.self, PruneCommand.self,
-        CompletionsCommand.self, DaemonCommand.self, DoctorCommand.self,
+        TakeCommand.self, WatchCommand.self, CompletionsCommand.self, DaemonCommand.self, DoctorCommand.self,
     ]
 
+    /// Internal commands, callable but not listed.
+    static let hiddenCommands: [any Command.Type] = [ServeCommand.self]
+
     static func command(named name: String) -> (any Command.Type)? {
-        commands.first { $0.spec.name == name }
+        (commands + hiddenCommands).first { $0.spec.name == name }
     }
 
     /// Runs one command line (`arguments[0]` is the program name) and returns the exit status.
@@ -68,18 +71,19 @@ public enum PBCommandLine {
 
     static func run(_ command: any Command.Type, _ arguments: [String], program: String, context: Context) -> Int32 {
         let see = program == "pb" ? "pb \(command.name) --help" : "\(program) --help"
+        let shown = shownSpec(of: command, program: program)
         do {
             let parsed = try ArgumentParser.parse(arguments, as: command.spec)
             if parsed.flag("help") {
-                context.stdout.write(command.spec.help(program: program == "pb" ? "pb" : program))
+                context.stdout.write(shown.help(program: program))
                 return 0
             }
             try command.run(parsed, in: context)
             return 0
         } catch let error as UsageError {
-            return usageFailure(error.message, usage: command.spec.usage(program: program == "pb" ? "pb" : program), see: see, context: context)
+            return usageFailure(error.message, usage: shown.usage(program: program), see: see, context: context)
         } catch let error as CommandUsageError {
-            return usageFailure(error.message, usage: command.spec.usage(program: program == "pb" ? "pb" : program), see: see, context: context)
+            return usageFailure(error.message, usage: shown.usage(program: program), see: see, context: context)
         } catch let error as CommandFailure {
             if !error.message.isEmpty { context.stderr.line("Error: \(error.message)") }
             return error.status
@@ -93,6 +97,16 @@ public enum PBCommandLine {
             context.stderr.line("Error: \(error)")
             return 1
         }
+    }
+
+    /// The spec as help and usage show it. Through a link the link is the command: `pbpaste [--type TYPE]`,
+    /// not `pbpaste paste …` (which would fail).
+    static func shownSpec(of command: any Command.Type, program: String) -> CommandSpec {
+        let spec = command.spec
+        if program == "pb" { return spec }
+        return CommandSpec(
+            name: "", abstract: spec.abstract, options: spec.options.filter { $0.long != "help" },
+            positionals: spec.positionals, discussion: spec.discussion)
     }
 
     static func usageFailure(_ message: String, usage: String, see: String, context: Context) -> Int32 {

@@ -11,6 +11,11 @@ public struct DaemonClient: Sendable {
 
     /// Sends one request and returns the reply, or nil when no daemon answers.
     public func request(_ command: String, timeout: TimeInterval = 2) -> [String: Any]? {
+        request(["command": command], timeout: timeout)
+    }
+
+    /// Sends one request object and returns the reply, or nil when no daemon answers.
+    public func request(_ object: [String: Any], timeout: TimeInterval = 2) -> [String: Any]? {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -27,7 +32,7 @@ public struct DaemonClient: Sendable {
         guard connected == 0 else { return nil }
         var timeoutValue = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeoutValue, socklen_t(MemoryLayout<timeval>.size))
-        let request = ControlMessage.encode(["command": command])
+        let request = ControlMessage.encode(object)
         let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         guard sent == request.count else { return nil }
         var reply = Data()

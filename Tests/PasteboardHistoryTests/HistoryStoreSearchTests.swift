@@ -45,6 +45,29 @@ import Testing
         #expect(try store.pasteboardItem(id: id).string == large)
     }
 
+    @Test func itemHoldingEveryTrigramApartIsNotAMatch() throws {
+        // "abcd" needs the trigrams "abc" and "bcd"; this text holds both, but not "abcd" itself.
+        try store.record(PasteboardItem(string: "abc bcd"))
+        let match = try store.record(PasteboardItem(string: "xabcdx")).id
+        try store.record(PasteboardItem(string: "bcd then abc"))
+        #expect(try search("abcd") == [match])
+    }
+
+    @Test func searchPagesPastManyCandidatesThatDoNotMatch() throws {
+        let match = try store.record(PasteboardItem(string: "the real needle")).id
+        for index in 0..<300 { try store.record(PasteboardItem(string: "nee \(index) edle needs")) }
+        #expect(try search("needle", limit: 1) == [match])
+        #expect(try search("needle", limit: 5, offset: 0) == [match])
+        #expect(try search("needle", limit: 5, offset: 1).isEmpty)
+    }
+
+    @Test(arguments: [("éco", "ÉCOLE"), ("ÉCO", "école"), ("straße", "STRAẞE und Weg"), ("日本語", "これは日本語です")])
+    func nonASCIIQueriesAreCaseInsensitive(query: String, stored: String) throws {
+        let id = try store.record(PasteboardItem(string: stored)).id
+        try store.record(PasteboardItem(string: "plain ascii"))
+        #expect(try search(query) == [id])
+    }
+
     @Test func searchResultsAreNewestFirst() throws {
         let ids = try (0..<5).map { try store.record(PasteboardItem(string: "shared token \($0)")).id }
         #expect(try search("shared token") == ids.reversed())

@@ -299,6 +299,8 @@ final class LaunchedProcess {
 
     var isRunning: Bool { process.isRunning }
 
+    var processIdentifier: Int32 { process.processIdentifier }
+
     /// Sends `signal` to this process only.
     func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)

@@ -9,9 +9,10 @@ import Glibc
 /// nonisolated(unsafe): written once before the handlers are installed, then only read by the handler.
 nonisolated(unsafe) private var signalPipeWrite: Int32 = -1
 
-/// The long-running `pb daemon` without a display: it owns the control socket, expires items on time,
-/// applies retention, and answers clients. One thread, one `poll` loop; no wake-ups while idle.
-public final class HeadlessDaemon {
+/// The long-running `pb daemon`: it owns the control socket, expires items on time, applies retention, answers
+/// clients, and with a display runs the X11 backend (capture, keep-alive, serving). One thread, one `poll` loop;
+/// no wake-ups while idle.
+public final class Daemon {
     public let location: StoreLocation
     public let runtime: RuntimeDirectory
     public var retention: RetentionPolicy?
@@ -22,12 +23,36 @@ public final class HeadlessDaemon {
     private var clients: [Int32: Data] = [:]
     private var signalRead: Int32 = -1
     private var running = true
+    /// The display backend, when there is a display.
+    var backend: (any DaemonBackend)?
+    /// Connections that asked to `watch`: every event goes to them as a JSON line.
+    private var watchers: Set<Int32> = []
+    /// Timers: when to give up a selection served with `--expire`.
+    var timers: [(deadline: Date, action: () -> Void)] = []
 
     public init(location: StoreLocation, runtime: RuntimeDirectory, retention: RetentionPolicy?, log: @escaping (String) -> Void) {
         self.location = location
         self.runtime = runtime
         self.retention = retention
         self.log = log
+    }
+
+    /// The store, open while the daemon runs.
+    var openStore: HistoryStore? { store }
+
+    func logLine(_ message: String) { log(message) }
+
+    /// Sends an event to every watcher.
+    func broadcast(_ event: [String: Any]) {
+        let line = ControlMessage.encode(event)
+        for fd in watchers {
+            let sent = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent != line.count {
+                watchers.remove(fd)  // a watcher that cannot keep up is dropped rather than blocking the daemon
+                close(fd)
+                clients[fd] = nil
+            }
+        }
     }
 
     /// Starts, serves until SIGTERM/SIGINT or a `stop` request, then cleans up.
@@ -44,6 +69,7 @@ public final class HeadlessDaemon {
         try listen()
         defer { stopListening() }
         try installSignalHandlers()
+        try backend?.start(daemon: self)
         onReady()
         while running { try pollOnce() }
         log("stopping")
@@ -126,13 +152,26 @@ public final class HeadlessDaemon {
 
     private func pollOnce() throws {
         var fds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: signalRead, events: Int16(POLLIN), revents: 0)]
+        let backendFD = backend?.fileDescriptor
+        if let backendFD { fds.append(pollfd(fd: backendFD, events: Int16(POLLIN), revents: 0)) }
+        let clientStart = fds.count
         for fd in clients.keys { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
-        let timeout = try millisecondsUntilNextExpiry()
+        var timeout = try millisecondsUntilNextExpiry()
+        var deadlines = timers.map(\.deadline)
+        if let next = backend?.nextDeadline { deadlines.append(next) }
+        if let next = deadlines.min() {
+            let wait = Int32(max(0, min(next.timeIntervalSinceNow * 1000 + 1, Double(Int32.max))))
+            timeout = timeout < 0 ? wait : min(timeout, wait)
+        }
+        // Events Xlib already read off the socket would not wake poll: handle them first.
+        backend?.processEvents()
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         if ready < 0 {
             if errno == EINTR { return }
             throw DaemonError("poll failed: \(String(cString: strerror(errno))).")
         }
+        runDueTimers()
+        backend?.processTimeouts()
         if ready == 0 {
             try housekeeping()
             return
@@ -144,8 +183,16 @@ public final class HeadlessDaemon {
             running = false
             return
         }
+        if backendFD != nil && fds[2].revents != 0 { backend?.processEvents() }
         if fds[0].revents & Int16(POLLIN) != 0 { acceptClient() }
-        for entry in fds.dropFirst(2) where entry.revents != 0 { serviceClient(entry.fd) }
+        for entry in fds[clientStart...] where entry.revents != 0 { serviceClient(entry.fd) }
+    }
+
+    private func runDueTimers() {
+        let now = Date()
+        let due = timers.filter { $0.deadline <= now }
+        timers.removeAll { $0.deadline <= now }
+        for timer in due { timer.action() }
     }
 
     private func millisecondsUntilNextExpiry() throws -> Int32 {
@@ -155,7 +202,7 @@ public final class HeadlessDaemon {
         return Int32(min(delay * 1000 + 1, Double(Int32.max)))
     }
 
-    private func housekeeping() throws {
+    func housekeeping() throws {
         guard let store else { return }
         let expired = try store.deleteExpired()
         if expired > 0 { log("expired \(expired) item\(expired == 1 ? "" : "s")") }
@@ -183,6 +230,7 @@ public final class HeadlessDaemon {
             if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
             close(fd)
             clients[fd] = nil
+            watchers.remove(fd)
             return
         }
         var pending = (clients[fd] ?? Data()) + buffer[0..<count]
@@ -194,23 +242,46 @@ public final class HeadlessDaemon {
         while let newline = pending.firstIndex(of: 0x0A) {
             let line = pending[pending.startIndex..<newline]
             pending = Data(pending[pending.index(after: newline)...])
-            let reply = ControlMessage.encode(handle(line))
+            let reply = ControlMessage.encode(handle(line, from: fd))
             _ = reply.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
         clients[fd] = pending
     }
 
-    private func handle(_ line: Data) -> [String: Any] {
+    private func handle(_ line: Data, from fd: Int32) -> [String: Any] {
         guard let request = ControlMessage.parse(line), let command = request["command"] as? String else {
             return ["ok": false, "error": "expected a JSON object with a \"command\""]
         }
         switch command {
+        case "watch":
+            watchers.insert(fd)
+            return ["ok": true, "watching": true]
+        case "notify":
+            // A client changed the store itself (pin, delete, …): pass the event on to watchers.
+            if var event = request["event"] as? [String: Any] {
+                event["time"] = Date().timeIntervalSince1970
+                broadcast(event)
+            }
+            return ["ok": true]
+        case "restore":
+            guard let id = (request["id"] as? NSNumber)?.int64Value else { return ["ok": false, "error": "restore needs an \"id\""] }
+            guard let backend else { return ["ok": true, "backend": "headless"] }
+            do {
+                guard let store else { return ["ok": false, "error": "no store"] }
+                let item = try store.pasteboardItem(id: id)
+                let expire = (request["expire"] as? NSNumber)?.doubleValue
+                try backend.serve(item, once: request["once"] as? Bool ?? false, expireAfter: expire, daemon: self)
+                broadcast(["event": "restored", "id": id, "time": Date().timeIntervalSince1970])
+                return ["ok": true]
+            } catch {
+                return ["ok": false, "error": "\(error)"]
+            }
         case "ping":
             return ["ok": true, "pid": Int(getpid())]
         case "status":
             let count = (try? store?.count()) ?? nil
             return [
-                "ok": true, "pid": Int(getpid()), "backend": "headless", "store": location.databaseURL.path,
+                "ok": true, "pid": Int(getpid()), "backend": backend?.name ?? "headless", "store": location.databaseURL.path,
                 "socket": runtime.socketPath, "items": count ?? -1,
             ]
         case "reschedule":
@@ -220,6 +291,11 @@ public final class HeadlessDaemon {
             } catch {
                 return ["ok": false, "error": "\(error)"]
             }
+        case "clear":
+            guard let backend else { return ["ok": false, "error": "no display backend"] }
+            backend.clear()
+            broadcast(["event": "cleared-clipboard", "time": Date().timeIntervalSince1970])
+            return ["ok": true]
         case "stop":
             running = false
             return ["ok": true]
@@ -227,4 +303,14 @@ public final class HeadlessDaemon {
             return ["ok": false, "error": "unknown command \"\(command)\""]
         }
     }
+}
+
+extension Daemon {
+    /// Runs the X11 backend on `displayName` (nil: `$DISPLAY`): capture, keep-alive, serving.
+    public func attachX11(displayName: String?, policy: CapturePolicy) throws {
+        backend = try X11DaemonBackend(displayName: displayName, policy: policy)
+    }
+
+    /// The backend in use: `x11` or `headless`.
+    public var backendName: String { backend?.name ?? "headless" }
 }

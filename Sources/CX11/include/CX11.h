@@ -1,0 +1,33 @@
+#ifndef PASTEBOARD_CX11_H
+#define PASTEBOARD_CX11_H
+
+#include <X11/Xlib.h>
+#include <X11/Xatom.h>
+#include <X11/Xutil.h>
+#include <X11/extensions/Xfixes.h>
+
+// Xlib reports protocol errors through a process-wide handler whose default exits the process. These install a
+// handler that records the last error instead, so a vanished window never kills the daemon.
+
+/// Installs the recording error handler (idempotent).
+void pb_x_install_error_handler(void);
+
+/// The error code of the last X error since the previous call (0 for none), and clears it.
+int pb_x_take_last_error(void);
+
+/// The XFixes selection event inside a generic event.
+static inline XFixesSelectionNotifyEvent *pb_x_fixes_event(XEvent *event) {
+    return (XFixesSelectionNotifyEvent *)event;
+}
+
+/// XChangeProperty for 8-bit data.
+static inline int pb_x_set_bytes(Display *display, Window window, Atom property, Atom type, const unsigned char *bytes, int count, int mode) {
+    return XChangeProperty(display, window, property, type, 8, mode, bytes, count);
+}
+
+/// XChangeProperty for 32-bit data (an array of C long, as Xlib requires).
+static inline int pb_x_set_longs(Display *display, Window window, Atom property, Atom type, const long *values, int count) {
+    return XChangeProperty(display, window, property, type, 32, PropModeReplace, (const unsigned char *)values, count);
+}
+
+#endif

@@ -1,0 +1,39 @@
+import CX11
+
+/// Which application owns a selection: WM_CLASS and _NET_WM_PID of the owner window, or of the nearest
+/// ancestor or client leader that has them (owner windows are often unmapped helpers).
+enum OwnerInfo {
+    static func lookup(window: Window, display x: XDisplay) -> (application: String?, pid: Int?) {
+        var candidates: [Window] = [window]
+        if let leader = x.property(x.atom("WM_CLIENT_LEADER"), of: window, delete: false)?.longs.first, leader != 0 {
+            candidates.append(leader)
+        }
+        var current = window
+        for _ in 0..<8 {
+            var root: Window = 0
+            var parent: Window = 0
+            var children: UnsafeMutablePointer<Window>?
+            var count: UInt32 = 0
+            guard XQueryTree(x.handle, current, &root, &parent, &children, &count) != 0 else { break }
+            if let children { XFree(children) }
+            if parent == 0 || parent == root { break }
+            candidates.append(parent)
+            current = parent
+        }
+        var application: String?
+        var pid: Int?
+        for candidate in candidates {
+            if application == nil, let value = x.property(x.atom("WM_CLASS"), of: candidate, delete: false), !value.data.isEmpty {
+                // WM_CLASS is "instance\0Class\0": the class names the application.
+                let parts = value.data.split(separator: 0, omittingEmptySubsequences: true)
+                application = parts.last.map { String(decoding: $0, as: UTF8.self) }
+            }
+            if pid == nil, let value = x.property(x.atom("_NET_WM_PID"), of: candidate, delete: false)?.longs.first {
+                pid = Int(value)
+            }
+            if application != nil && pid != nil { break }
+        }
+        _ = pb_x_take_last_error()  // a window that vanished meanwhile is not an error worth reporting
+        return (application, pid)
+    }
+}

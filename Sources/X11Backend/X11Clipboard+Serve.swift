@@ -1,0 +1,206 @@
+import Foundation
+public import PasteboardKit
+import CX11
+
+/// An item we own a selection for.
+struct OwnedItem {
+    let item: PasteboardItem
+    let time: Time
+    /// Target name → the representation served for it.
+    let targets: [String: (type: ContentType, data: Data)]
+    let targetOrder: [String]
+    let once: Bool
+    var served = 0
+}
+
+/// A large reply going out in INCR chunks, one per PropertyNotify(Delete) from the reader.
+struct OutgoingTransfer {
+    let requestor: Window
+    let property: Atom
+    let type: Atom
+    let data: Data
+    var offset: Int
+    var deadline: Date
+    let selection: Selection
+    var finished = false
+}
+
+extension X11Clipboard {
+    // MARK: - Owning
+
+    /// Takes `selection` with `item`; readers then get any of its representations, byte-exact.
+    /// With `once`, the selection is given up after the first successful paste of data.
+    @discardableResult
+    public func own(_ selection: Selection, item: PasteboardItem, once: Bool = false) -> Bool {
+        var targets: [String: (type: ContentType, data: Data)] = [:]
+        var order: [String] = []
+        for representation in item.representations {
+            for target in TargetPlan.targets(for: representation.type) where targets[target] == nil {
+                targets[target] = (representation.type, representation.data)
+                order.append(target)
+            }
+        }
+        var deferred: [XEvent] = []
+        let time = x.serverTime(otherEvents: &deferred)
+        XSetSelectionOwner(x.handle, x.atom(selection.rawValue), x.window, time)
+        let isOwner = XGetSelectionOwner(x.handle, x.atom(selection.rawValue)) == x.window
+        if isOwner {
+            owned[selection] = OwnedItem(item: item, time: time, targets: targets, targetOrder: order, once: once)
+        }
+        for var event in deferred { handle(&event) }
+        x.flush()
+        return isOwner
+    }
+
+    /// Gives up a selection we own.
+    public func disown(_ selection: Selection) {
+        guard owned[selection] != nil else { return }
+        owned[selection] = nil
+        XSetSelectionOwner(x.handle, x.atom(selection.rawValue), 0, Time(CurrentTime))
+        x.flush()
+    }
+
+    /// Whether we currently own `selection`.
+    public func owns(_ selection: Selection) -> Bool { owned[selection] != nil }
+
+    /// Becomes the ICCCM clipboard manager, so applications hand over their clipboard when they exit.
+    public func becomeClipboardManager() -> Bool {
+        var deferred: [XEvent] = []
+        let time = x.serverTime(otherEvents: &deferred)
+        let manager = x.atom("CLIPBOARD_MANAGER")
+        XSetSelectionOwner(x.handle, manager, x.window, time)
+        for var event in deferred { handle(&event) }
+        x.flush()
+        return XGetSelectionOwner(x.handle, manager) == x.window
+    }
+
+    // MARK: - Answering readers
+
+    func handleSelectionRequest(_ request: XSelectionRequestEvent) {
+        let property = request.property != 0 ? request.property : request.target  // obsolete clients send None
+        if request.selection == x.atom("CLIPBOARD_MANAGER") {
+            // SAVE_TARGETS: we already hold every representation of the current clipboard.
+            let ok = x.name(of: request.target) == "SAVE_TARGETS" || x.name(of: request.target) == "TARGETS"
+            if ok { x.setBytes(Data(), property: property, type: x.atom("NULL"), on: request.requestor) }
+            notify(request, property: ok ? property : 0)
+            return
+        }
+        guard let selection = selection(for: request.selection), let owned = owned[selection],
+            request.time == UInt(CurrentTime) || request.time >= owned.time
+        else {
+            notify(request, property: 0)  // not ours, or asked about a time before we took over
+            return
+        }
+        let target = x.name(of: request.target) ?? ""
+        var success: Bool
+        if target == "MULTIPLE" {
+            success = convertMultiple(request, selection: selection, property: property)
+        } else {
+            success = convert(target: target, atom: request.target, to: property, requestor: request.requestor, selection: selection)
+        }
+        if request.property == 0 && success && target == "MULTIPLE" { success = false }
+        notify(request, property: success ? property : 0)
+        if success { noteServed(selection, target: target) }
+    }
+
+    private func convertMultiple(_ request: XSelectionRequestEvent, selection: Selection, property: Atom) -> Bool {
+        guard request.property != 0, let pairs = x.property(property, of: request.requestor, delete: false) else { return false }
+        var values = pairs.longs
+        var index = 0
+        while index + 1 < values.count {
+            let targetAtom = values[index]
+            let targetProperty = values[index + 1]
+            let name = x.name(of: targetAtom) ?? ""
+            if name == "MULTIPLE" || !convert(target: name, atom: targetAtom, to: targetProperty, requestor: request.requestor, selection: selection) {
+                values[index] = 0  // ICCCM: a failed conversion is reported by replacing its target with None
+            }
+            index += 2
+        }
+        x.setAtoms(values, property: property, type: x.atom("ATOM_PAIR"), on: request.requestor)
+        return true
+    }
+
+    /// Writes one target's reply into the requestor's property; large replies go out through INCR.
+    private func convert(target: String, atom: Atom, to property: Atom, requestor: Window, selection: Selection) -> Bool {
+        guard let owned = owned[selection] else { return false }
+        switch target {
+        case "TARGETS":
+            let names = ["TARGETS", "TIMESTAMP", "MULTIPLE"] + owned.targetOrder
+            x.setAtoms(names.map { x.atom($0) }, property: property, type: x.atom("ATOM"), on: requestor)
+            return true
+        case "TIMESTAMP":
+            x.setAtoms([owned.time], property: property, type: x.atom("INTEGER"), on: requestor)
+            return true
+        default:
+            guard let representation = owned.targets[target] else { return false }
+            let data = representation.data
+            if data.count > x.maxPropertyBytes {
+                XSelectInput(x.handle, requestor, PropertyChangeMask)
+                x.setAtoms([UInt(data.count)], property: property, type: x.atom("INCR"), on: requestor)
+                outgoing.append(OutgoingTransfer(
+                    requestor: requestor, property: property, type: atom, data: data, offset: 0,
+                    deadline: Date().addingTimeInterval(limits.stallTimeout * 4), selection: selection))
+            } else {
+                x.setBytes(data, property: property, type: atom, on: requestor)
+            }
+            return true
+        }
+    }
+
+    private func notify(_ request: XSelectionRequestEvent, property: Atom) {
+        var event = XEvent()
+        event.xselection.type = SelectionNotify
+        event.xselection.display = x.handle
+        event.xselection.requestor = request.requestor
+        event.xselection.selection = request.selection
+        event.xselection.target = request.target
+        event.xselection.property = property
+        event.xselection.time = request.time
+        XSendEvent(x.handle, request.requestor, 0, NoEventMask, &event)
+        x.flush()
+    }
+
+    private func noteServed(_ selection: Selection, target: String) {
+        guard ["TARGETS", "TIMESTAMP", "MULTIPLE"].contains(target) == false else { return }
+        onServed?(selection, target)
+        guard var item = owned[selection] else { return }
+        item.served += 1
+        owned[selection] = item
+        if item.once && !outgoing.contains(where: { $0.selection == selection }) { disownAfterOnce(selection) }
+    }
+
+    private func disownAfterOnce(_ selection: Selection) {
+        disown(selection)
+        onLostOwnership?(selection)
+    }
+
+    // MARK: - INCR, sending side
+
+    func handlePropertyNotify(_ event: XPropertyEvent) {
+        if handleCapturePropertyNotify(event) { return }
+        guard event.state == PropertyDelete,
+            let index = outgoing.firstIndex(where: { $0.requestor == event.window && $0.property == event.atom })
+        else { return }
+        var transfer = outgoing[index]
+        let chunkSize = x.maxPropertyBytes
+        let end = min(transfer.offset + chunkSize, transfer.data.count)
+        let chunk = transfer.data.subdata(in: (transfer.data.startIndex + transfer.offset)..<(transfer.data.startIndex + end))
+        x.setBytes(chunk, property: transfer.property, type: transfer.type, on: transfer.requestor)
+        transfer.deadline = Date().addingTimeInterval(limits.stallTimeout * 4)
+        if chunk.isEmpty {
+            outgoing.remove(at: index)
+            XSelectInput(x.handle, transfer.requestor, NoEventMask)
+            if let owned = owned[transfer.selection], owned.once, owned.served > 0 { disownAfterOnce(transfer.selection) }
+        } else {
+            transfer.offset = end
+            outgoing[index] = transfer
+        }
+        x.flush()
+    }
+
+    func handleSelectionClear(_ event: XSelectionClearEvent) {
+        guard let selection = selection(for: event.selection), owned[selection] != nil else { return }
+        owned[selection] = nil
+        onLostOwnership?(selection)
+    }
+}

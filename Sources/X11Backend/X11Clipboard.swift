@@ -1,0 +1,154 @@
+public import Foundation
+public import PasteboardKit
+import CX11
+
+/// What a capture read from a selection owner.
+public struct CapturedOffer: Sendable {
+    public let selection: Selection
+    public let item: PasteboardItem
+    /// Every target the owner offered, fetched or not.
+    public let offeredTargets: [String]
+    /// The owning application's WM_CLASS (class name) and PID, when its window says.
+    public let sourceApplication: String?
+    public let sourcePID: Int?
+    /// When the owner changed (X server time) and when this process saw it.
+    public let ownerChangeTime: UInt
+    public let observedAt: Date
+}
+
+/// Why a capture produced nothing.
+public enum CaptureSkip: Sendable, Equatable {
+    case secret
+    case empty
+    case ownerRefused(String)
+    case timedOut(String)
+    case superseded
+    case tooLarge(String)
+}
+
+/// Limits that keep a hostile or stalled owner from hurting the daemon.
+public struct CaptureLimits: Sendable {
+    /// Give up on an owner that makes no progress for this long.
+    public var stallTimeout: TimeInterval = 1.5
+    /// Skip one representation larger than this.
+    public var maxRepresentationBytes = 256 << 20
+    /// Skip the whole item beyond this.
+    public var maxItemBytes = 512 << 20
+    public init() {}
+}
+
+/// The X11 clipboard engine: watches selections through XFixes, reads every representation an owner offers
+/// (with INCR), and owns selections to serve items back (TARGETS, TIMESTAMP, MULTIPLE, INCR).
+///
+/// Single-threaded and event-driven: the caller polls `fileDescriptor`, then calls `processEvents()`, and calls
+/// `processTimeouts()` at `nextDeadline`. Nothing blocks on another client.
+public final class X11Clipboard {
+    let x: XDisplay
+    public var limits = CaptureLimits()
+    /// A capture finished with an item.
+    public var onCapture: ((CapturedOffer) -> Void)?
+    /// A capture produced nothing (secret, refused, stalled, …).
+    public var onSkip: ((Selection, CaptureSkip) -> Void)?
+    /// A selection lost its owner (the owning client exited) — time to take it over.
+    public var onOwnerGone: ((Selection) -> Void)?
+    /// We owned a selection and another client took it.
+    public var onLostOwnership: ((Selection) -> Void)?
+    /// A reader fetched `target` from an item we serve.
+    public var onServed: ((Selection, String) -> Void)?
+
+    var captures: [Selection: CaptureJob] = [:]
+    var owned: [Selection: OwnedItem] = [:]
+    var outgoing: [OutgoingTransfer] = []
+    private var propertyPool: [Atom] = []
+    private var nextProperty = 0
+    private let watched: Set<Selection>
+
+    /// Opens the display (nil: `$DISPLAY`) and watches the given selections.
+    public init(displayName: String? = nil, watch: Set<Selection> = [.clipboard]) throws(X11Error) {
+        x = try XDisplay(name: displayName)
+        watched = watch
+        let mask = UInt(XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask | XFixesSelectionClientCloseNotifyMask)
+        for selection in watch {
+            XFixesSelectSelectionInput(x.handle, x.root, x.atom(selection.rawValue), mask)
+        }
+        x.flush()
+    }
+
+    /// The X connection's file descriptor, to poll for input.
+    public var fileDescriptor: Int32 { x.fileDescriptor }
+
+    /// The earliest moment `processTimeouts()` has work.
+    public var nextDeadline: Date? {
+        let deadlines = captures.values.map(\.deadline) + outgoing.map(\.deadline)
+        return deadlines.min()
+    }
+
+    /// Handles every queued event.
+    public func processEvents() {
+        while x.pendingEvents > 0 {
+            var event = x.nextEvent()
+            handle(&event)
+        }
+        x.flush()
+    }
+
+    /// Abandons stalled captures and readers.
+    public func processTimeouts(now: Date = Date()) {
+        for (selection, job) in captures where job.deadline <= now {
+            captures[selection] = nil
+            release(job.property)
+            onSkip?(selection, .timedOut(job.currentTarget ?? "TARGETS"))
+        }
+        let stalled = outgoing.filter { $0.deadline <= now }
+        outgoing.removeAll { $0.deadline <= now }
+        for transfer in stalled { XSelectInput(x.handle, transfer.requestor, NoEventMask) }
+        x.flush()
+    }
+
+    // MARK: - Event dispatch
+
+    func handle(_ event: inout XEvent) {
+        let type = event.type
+        if type == x.fixesEventBase + XFixesSelectionNotify {
+            let fixes = pb_x_fixes_event(&event)!.pointee
+            handleOwnerChange(fixes)
+            return
+        }
+        switch type {
+        case SelectionNotify: handleSelectionNotify(event.xselection)
+        case PropertyNotify: handlePropertyNotify(event.xproperty)
+        case SelectionRequest: handleSelectionRequest(event.xselectionrequest)
+        case SelectionClear: handleSelectionClear(event.xselectionclear)
+        default: break
+        }
+    }
+
+    func selection(for atom: Atom) -> Selection? {
+        Selection.allCases.first { x.atom($0.rawValue) == atom }
+    }
+
+    private func handleOwnerChange(_ event: XFixesSelectionNotifyEvent) {
+        guard let selection = selection(for: event.selection) else { return }
+        switch Int32(event.subtype) {
+        case XFixesSetSelectionOwnerNotify:
+            if event.owner == x.window || event.owner == 0 { return }  // our own ownership, or cleared
+            startCapture(selection, owner: event.owner, time: event.selection_timestamp)
+        default:
+            // The owner's window was destroyed or its client closed: the selection has no owner now.
+            if event.owner != x.window && owned[selection] == nil { onOwnerGone?(selection) }
+        }
+    }
+
+    // MARK: - Property atoms for transfers
+
+    func acquireProperty() -> Atom {
+        if let atom = propertyPool.popLast() { return atom }
+        nextProperty += 1
+        return x.atom("PB_TRANSFER_\(nextProperty)")
+    }
+
+    func release(_ property: Atom) {
+        XDeleteProperty(x.handle, x.window, property)
+        propertyPool.append(property)
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// The configuration file: mistakes name the file and line and stop every command that uses the store.
+@Suite struct ConfigurationFileTests {
+    let sandbox: Sandbox
+
+    init() throws {
+        sandbox = try Sandbox()
+    }
+
+    @Test(arguments: [["history"], ["paste"], ["copy"], ["stats"], ["prune"]])
+    func unknownKeyNamesTheFileAndLine(arguments: [String]) async throws {
+        try sandbox.writeConfig("# my settings\nmax-items = 100\nmax-itmes = 5\n")
+        let result = try await sandbox.run(arguments, stdin: Data("text".utf8))
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorLines == [
+            "Error: \(sandbox.configURL.path):3: unknown setting 'max-itmes'. Did you mean 'max-items'?"
+        ])
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("max-items = lots", "max-items needs a whole number."),
+        ("max-bytes = huge", "max-bytes needs a size like 500M or 2G."),
+        ("max-age = forever", "max-age needs a duration like 30d or 12h."),
+        ("just some words", "expected 'key = value', found 'just some words'."),
+    ])
+    func badValuesNameTheFileAndLine(line: String, message: String) async throws {
+        try sandbox.writeConfig("max-items = 10\n\(line)\n")
+        let result = try await sandbox.run(["history"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorLines == ["Error: \(sandbox.configURL.path):2: \(message)"])
+    }
+
+    @Test func doctorReportsTheProblem() async throws {
+        try sandbox.writeConfig("max-age = 30d\nmax_bytes = 1G\n")
+        let result = try await sandbox.run(["doctor"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.outputLines.contains {
+            $0.hasPrefix("config:   PROBLEM: \(sandbox.configURL.path):2: unknown setting 'max_bytes'.")
+        }, "\(result)")
+        #expect(result.errorLines == ["Error: 1 problem found."])
+    }
+
+    @Test func validConfigurationAppliesRetention() async throws {
+        try sandbox.writeConfig("max-items = 2   # keep it small\n\nmax-age = 90d\n")
+        for text in ["c1", "c2", "c3"] { try await sandbox.copy(text) }
+        #expect(try await sandbox.history().map(\.preview) == ["c3", "c2"])
+        let doctor = try await sandbox.run(["doctor"])
+        #expect(doctor.status == 0, "\(doctor)")
+        #expect(doctor.outputLines.last == "All good.")
+    }
+
+    @Test func explicitConfigPathIsHonoured() async throws {
+        let path = try sandbox.file("custom.conf", Data("max-itemz = 3\n".utf8)).path
+        let result = try await sandbox.run(["history"], environment: ["PB_CONFIG": path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("Error: \(path):1: unknown setting 'max-itemz'."), "\(result)")
+    }
+}

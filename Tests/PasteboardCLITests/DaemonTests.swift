@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// `pb daemon` as a real subprocess: it expires items on time, runs once per user, and stops cleanly on SIGTERM.
+@Suite struct DaemonTests {
+    let sandbox: Sandbox
+
+    init() throws {
+        sandbox = try Sandbox()
+    }
+
+    /// Starts `pb daemon` and waits until `pb doctor` reports it running.
+    func startDaemon() async throws -> LaunchedProcess {
+        let daemon = try sandbox.launch(["daemon"])
+        let ready = try await eventually(within: .seconds(10)) {
+            guard daemon.isRunning, FileManager.default.fileExists(atPath: sandbox.socketPath) else { return false }
+            let doctor = try await sandbox.run(["doctor"])
+            return doctor.outputLines.contains { $0.hasPrefix("daemon:   running (pid ") }
+        }
+        try #require(ready, "pb daemon did not come up within 10 s; its stderr: \(daemon.stderrSoFar)")
+        return daemon
+    }
+
+    /// Stops the daemon with SIGTERM and returns how it exited.
+    func stop(_ daemon: LaunchedProcess) async throws -> PBResult {
+        daemon.send(SIGTERM)
+        let exit = try await daemon.waitForExit(timeout: .seconds(10))
+        return try #require(exit, "pb daemon ignored SIGTERM for 10 s; its stderr: \(daemon.stderrSoFar) \((try? String(contentsOfFile: "/proc/\(daemon.processIdentifier)/status", encoding: .utf8)) ?? "")")
+    }
+
+    /// Items in the store, counted with the sqlite3 tool so that no pb command (which drops expired
+    /// items itself when it opens the store) hides what the daemon did or did not do.
+    func storedItemCount() throws -> Int? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [sandbox.databaseURL.path, "SELECT count(*) FROM items;"]
+        let output = try sandbox.file("count-\(UUID().uuidString).out", Data())
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return Int(String(decoding: try Data(contentsOf: output), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test func expiredItemIsRemovedByADaemonStartedLater() async throws {
+        try await sandbox.copy("keeper")
+        try await sandbox.copy("secret token", ["--expire", "1s"])
+        let entries = try await sandbox.history()
+        #expect(entries.map(\.preview) == ["secret token", "keeper"])
+        #expect(entries.first?.hasExpiry == true)
+        #expect(entries.last?.hasExpiry == false)
+        let copied = ContinuousClock.now
+
+        let daemon = try await startDaemon()
+        let removed = try await eventually(within: .seconds(4)) { try storedItemCount() == 1 }
+        #expect(removed, "the expired item is still stored \(ContinuousClock.now - copied) after the copy")
+        #expect(ContinuousClock.now - copied < .seconds(4))
+        #expect(daemon.stderrSoFar.contains("pb daemon: expired 1 item"), "\(daemon.stderrSoFar)")
+        #expect(try await sandbox.history().map(\.preview) == ["keeper"])
+        let paste = try await sandbox.run(["paste"])
+        #expect(paste.stdout != Data("secret token".utf8), "an expired secret must not stay on the clipboard")
+        _ = try await stop(daemon)
+    }
+
+    @Test func runningDaemonExpiresANewCopyOnTime() async throws {
+        let daemon = try await startDaemon()
+        try await sandbox.copy("plain")
+        try await sandbox.copy("one-time password", ["--expire", "1s"])
+        let copied = ContinuousClock.now
+        #expect(try storedItemCount() == 2)
+        let removed = try await eventually(within: .seconds(3)) { try storedItemCount() == 1 }
+        #expect(removed, "the daemon left the expired item in place for \(ContinuousClock.now - copied)")
+        #expect(daemon.stderrSoFar.contains("expired 1 item"), "\(daemon.stderrSoFar)")
+        let paste = try await sandbox.run(["paste"])
+        #expect(paste.stdout != Data("one-time password".utf8))
+        _ = try await stop(daemon)
+    }
+
+    @Test func sigtermStopsCleanlyAndASecondDaemonIsRefused() async throws {
+        let daemon = try await startDaemon()
+        let second = try await sandbox.run(["daemon"], timeout: .seconds(15))
+        #expect(second.status == 1, "\(second)")
+        #expect(second.errorLines.count == 1, "\(second)")
+        #expect(second.stderr.contains("already running"), "\(second)")
+        #expect(daemon.isRunning, "the refused second daemon must not disturb the first")
+        #expect(FileManager.default.fileExists(atPath: sandbox.socketPath))
+
+        let exit = try await stop(daemon)
+        #expect(exit.status == 0, "\(exit)")
+        #expect(!exit.wasSignalled, "\(exit)")
+        #expect(exit.output.contains("Pasteboard daemon 0.1.0 running (headless backend"), "\(exit)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.socketPath), "the socket is removed on exit")
+        let doctor = try await sandbox.run(["doctor"])
+        #expect(doctor.outputLines.contains { $0.hasPrefix("daemon:   not running") }, "\(doctor)")
+    }
+
+    @Test func unknownBackendIsAUsageError() async throws {
+        let result = try await sandbox.run(["daemon", "--backend", "carrier-pigeon"])
+        #expect(result.status == 64)
+        #expect(result.errorLines.first?.hasPrefix("Error: Unknown backend 'carrier-pigeon'. Available: ") == true, "\(result)")
+        #expect(result.errorLines.last == "  See 'pb daemon --help'.")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.socketPath))
+    }
+
+    @Test func doctorWithoutADaemon() async throws {
+        let result = try await sandbox.run(["doctor"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.outputLines.first == "display:  none (headless)")
+        #expect(result.outputLines.contains("store:    \(sandbox.databaseURL.path) (0 items)"))
+        #expect(result.outputLines.contains { $0.hasPrefix("daemon:   not running") })
+        #expect(result.outputLines.last == "All good.")
+    }
+}

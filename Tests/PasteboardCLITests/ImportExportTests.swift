@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// `pb export` and `pb import`: JSON Lines that carry a history from one store to another.
+@Suite struct ImportExportTests {
+    let sandbox: Sandbox
+
+    init() throws {
+        sandbox = try Sandbox()
+    }
+
+    @Test func exportThenImportReproducesTheHistory() async throws {
+        let texts = [Data("oldest, pinned\n".utf8), Data("emoji 🎉 and 漢字\r\n".utf8), Data([0x62, 0x69, 0x6E, 0x00, 0xFF, 0x0A])]
+        try await sandbox.copy(texts[0])
+        try await sandbox.copy(Fixtures.png)
+        try await sandbox.copy(texts[1])
+        try await sandbox.copy(texts[2])
+        let original = try await sandbox.history()
+        #expect(original.count == 4)
+        try await sandbox.succeed(["pin", String(original[3].id)])
+
+        let export = try await sandbox.succeed(["export"])
+        #expect(export.outputLines.count == 4, "\(export)")
+        for line in export.outputLines {
+            #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "\(line)")
+        }
+        #expect(export.outputLines[1].contains("\"base64\":\"\(Fixtures.png.base64EncodedString())\""), "the PNG travels as base64")
+        #expect(export.outputLines[0].contains("\"pinned\":true"))
+
+        let fresh = try Sandbox()
+        let file = try fresh.file("backup.jsonl", export.stdout)
+        let imported = try await fresh.run(["import", file.path])
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.outputLines == ["Imported 4 items from \(file.path)."])
+
+        let copied = try await fresh.history()
+        #expect(copied.map(\.preview) == original.map(\.preview))
+        #expect(copied.map(\.kind) == original.map(\.kind))
+        #expect(copied.map(\.isPinned) == [false, false, false, true])
+        #expect(copied.map(\.types) == original.map(\.types))
+        for (entry, expected) in zip(copied, [texts[2], texts[1], Fixtures.png, texts[0]]) {
+            let bytes = try await fresh.succeed(["decode", String(entry.id)])
+            #expect(bytes.stdout == expected, "item \(entry.id) \(entry.preview)")
+        }
+        let again = try await fresh.succeed(["export"])
+        #expect(again.stdout == export.stdout, "export → import → export is lossless")
+    }
+
+    @Test func importFromStandardInputAndTextShorthand() async throws {
+        let lines = """
+            {"text":"from another manager"}
+            {"text":"second \\u00e9\\t tab","pinned":true}
+
+            {"representations":[{"type":"text/html","text":"<i>html</i>"}],"created":1700000000,"copyCount":3}
+            """
+        let result = try await sandbox.run(["import", "-"], stdin: Data(lines.utf8))
+        #expect(result.status == 0, "\(result)")
+        #expect(result.outputLines == ["Imported 3 items from standard input."])
+        let entries = try await sandbox.history()
+        #expect(entries.count == 3)
+        let second = try #require(entries.first { $0.preview.hasPrefix("second") })
+        #expect(second.isPinned)
+        #expect(try await sandbox.succeed(["decode", String(second.id)]).stdout == Data("second é\t tab".utf8))
+        let html = try #require(entries.first { $0.kind == "html" })
+        #expect(html.types == ["public.html"])
+        #expect(try await sandbox.succeed(["decode", "--type", "html", String(html.id)]).stdout == Data("<i>html</i>".utf8))
+    }
+
+    @Test(arguments: [
+        "{not json",
+        "[1, 2, 3]",
+        #"{"text":""}"#,
+        #"{"nothing":"useful"}"#,
+        #"{"representations":[{"type":"public.png","base64":"%%%"}]}"#,
+        #"{"representations":[]}"#,
+        #"{"text":"ok","created":"yesterday"}"#,
+    ])
+    func badThirdLineImportsNothing(badLine: String) async throws {
+        try await sandbox.copy("already here")
+        let before = try await sandbox.history()
+        let lines = [#"{"text":"good one"}"#, #"{"text":"good two"}"#, badLine, #"{"text":"good four"}"#]
+        let file = try sandbox.file("bad.jsonl", Data(lines.joined(separator: "\n").utf8))
+        let result = try await sandbox.run(["import", file.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.errorLines.count == 1, "\(result)")
+        #expect(result.stderr.hasPrefix("Error: \(file.path):3: "), "\(result)")
+        #expect(result.stderr.contains("Nothing was imported."))
+        #expect(try await sandbox.history() == before)
+    }
+
+    @Test func importOfAMissingFileFails() async throws {
+        let result = try await sandbox.run(["import", "/nonexistent/backup.jsonl"])
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["Error: Cannot read /nonexistent/backup.jsonl: no such file."])
+    }
+
+    @Test func exportFiltersByType() async throws {
+        try await sandbox.copy("text item")
+        try await sandbox.copy(Fixtures.png)
+        let images = try await sandbox.succeed(["export", "--type", "image"])
+        #expect(images.outputLines.count == 1)
+        #expect(images.output.contains("public.png"))
+        let empty = try Sandbox()
+        let nothing = try await empty.succeed(["export"])
+        #expect(nothing.stdout.isEmpty)
+    }
+}

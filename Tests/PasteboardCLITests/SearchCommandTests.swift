@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `pb search`: substring (indexed for three or more characters, scanned below) and regular expressions.
+@Suite struct SearchCommandTests {
+    let sandbox: Sandbox
+
+    init() throws {
+        sandbox = try Sandbox()
+    }
+
+    func copyCorpus() async throws {
+        for text in ["Invoice 2024-001 for ACME", "grocery list: milk, eggs", "https://example.com/invoice", "Ab", "日本語のテキスト"] {
+            try await sandbox.copy(text)
+        }
+    }
+
+    func previews(_ arguments: [String]) async throws -> [String] {
+        let result = try await sandbox.succeed(["search", "--json"] + arguments)
+        return try Sandbox.entries(fromJSON: result.stdout).map(\.preview)
+    }
+
+    @Test(arguments: [
+        ("invoice", ["https://example.com/invoice", "Invoice 2024-001 for ACME"]),
+        ("INVOICE", ["https://example.com/invoice", "Invoice 2024-001 for ACME"]),
+        ("acme", ["Invoice 2024-001 for ACME"]),
+        ("milk, EGGS", ["grocery list: milk, eggs"]),
+        ("テキスト", ["日本語のテキスト"]),
+        ("ab", ["Ab"]),
+        ("AB", ["Ab"]),
+        ("k,", ["grocery list: milk, eggs"]),
+        ("語", ["日本語のテキスト"]),
+    ])
+    func substringSearchIgnoresCase(query: String, expected: [String]) async throws {
+        try await copyCorpus()
+        #expect(try await previews([query]) == expected)
+    }
+
+    @Test func tableOutputAndLimit() async throws {
+        try await copyCorpus()
+        let result = try await sandbox.succeed(["search", "invoice"])
+        #expect(result.outputLines.count == 2, "\(result)")
+        #expect(result.outputLines[0].hasSuffix("https://example.com/invoice"))
+        let limited = try await sandbox.succeed(["search", "--limit", "1", "invoice"])
+        #expect(limited.outputLines.count == 1)
+        let dmenu = try await sandbox.succeed(["search", "--format", "dmenu", "grocery"])
+        #expect(dmenu.outputLines.count == 1)
+        #expect(dmenu.outputLines.first?.hasSuffix("\tgrocery list: milk, eggs") == true)
+    }
+
+    @Test func regexSearch() async throws {
+        try await copyCorpus()
+        #expect(try await previews(["--regex", "^https?://"]) == ["https://example.com/invoice"])
+        #expect(try await previews(["-e", "[0-9]{4}-[0-9]{3}"]) == ["Invoice 2024-001 for ACME"])
+        #expect(try await previews(["--regex", "(?i)^ab$"]) == ["Ab"])
+        let caseSensitive = try await sandbox.run(["search", "--regex", "^ab$"])
+        #expect(caseSensitive.status == 1, "a regex is case-sensitive unless it asks otherwise: \(caseSensitive)")
+    }
+
+    @Test func noMatchExitsOne() async throws {
+        try await copyCorpus()
+        let result = try await sandbox.run(["search", "zebra crossing"])
+        #expect(result.status == 1)
+        #expect(result.errorLines == ["Error: No items match 'zebra crossing'."])
+        #expect(result.stdout.isEmpty)
+        let short = try await sandbox.run(["search", "qz"])
+        #expect(short.status == 1)
+        let regex = try await sandbox.run(["search", "--regex", "^zzz"])
+        #expect(regex.status == 1)
+        let json = try await sandbox.run(["search", "--json", "zebra"])
+        #expect(json.status == 0, "JSON output is an empty array rather than an error")
+        #expect(try JSONSerialization.jsonObject(with: json.stdout) as? [Any] != nil)
+    }
+
+    @Test func invalidRegexFailsClearly() async throws {
+        try await copyCorpus()
+        let result = try await sandbox.run(["search", "--regex", "(unclosed[group"])
+        #expect(result.status == 1, "\(result)")
+        #expect(!result.wasSignalled)
+        #expect(result.errorLines.count == 1, "\(result)")
+        let line = try #require(result.errorLines.first)
+        #expect(line.hasPrefix("Error: "))
+        #expect(line.lowercased().contains("regular expression") || line.lowercased().contains("regex"), "\(result)")
+        #expect(line.contains("(unclosed[group"), "the message names the pattern: \(result)")
+    }
+
+    @Test func emptyQueryIsAUsageError() async throws {
+        let result = try await sandbox.run(["search", ""])
+        #expect(result.status == 64)
+        #expect(result.errorLines.first == "Error: The search text is empty.")
+        let missing = try await sandbox.run(["search"])
+        #expect(missing.status == 64)
+        #expect(missing.errorLines.first == "Error: Missing argument QUERY.")
+    }
+}
