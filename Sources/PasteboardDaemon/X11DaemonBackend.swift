@@ -92,7 +92,8 @@ final class X11DaemonBackend: DaemonBackend {
             var event: [String: Any] = [
                 "event": "captured", "id": result.id, "new": result.isNew, "selection": offer.selection.name,
                 "types": offer.item.types.map(\.identifier), "size": offer.item.byteCount,
-                "time": offer.observedAt.timeIntervalSince1970,
+                "time": offer.observedAt.timeIntervalSince1970, "committed": Date().timeIntervalSince1970,
+                "ownerTime": offer.ownerChangeTime,
             ]
             if let source = offer.sourceApplication { event["source"] = source }
             daemon.broadcast(event)
