@@ -89,7 +89,8 @@ import Testing
 
     @Test func importingADuplicateAddsItsCountAndKeepsAnyPin() throws {
         let id = try store.record(PasteboardItem(string: "twice"), metadata: CaptureMetadata(date: now)).id
-        try store.record(PasteboardItem(string: "twice"), metadata: CaptureMetadata(date: now, copyCount: 3, isPinned: true))
+        try store.record(
+            PasteboardItem(string: "twice"), metadata: CaptureMetadata(date: now, copyCount: 3, isPinned: true))
         var item = try store.item(id: id)
         #expect(item.copyCount == 4)
         #expect(item.isPinned)

@@ -5,7 +5,7 @@ import SQLiteSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct HistoryStoreOpeningTests {

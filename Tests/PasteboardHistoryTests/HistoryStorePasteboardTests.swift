@@ -173,4 +173,3 @@ import Testing
         #expect(try !store.pasteboardExists("reused"))
     }
 }
-

@@ -58,10 +58,18 @@ import Testing
     // MARK: - Max age
 
     @Test func maxAgeDropsUnpinnedItemsLastCopiedTooLongAgo() throws {
-        let ancient = try store.record(PasteboardItem(string: "ancient"), metadata: CaptureMetadata(date: now.addingTimeInterval(-86_400))).id
-        let oldPinned = try store.record(PasteboardItem(string: "old but pinned"), metadata: CaptureMetadata(date: now.addingTimeInterval(-7_200))).id
-        let old = try store.record(PasteboardItem(string: "old"), metadata: CaptureMetadata(date: now.addingTimeInterval(-3_601))).id
-        let recent = try store.record(PasteboardItem(string: "recent"), metadata: CaptureMetadata(date: now.addingTimeInterval(-3_599))).id
+        let ancient = try store.record(
+            PasteboardItem(string: "ancient"), metadata: CaptureMetadata(date: now.addingTimeInterval(-86_400))
+        ).id
+        let oldPinned = try store.record(
+            PasteboardItem(string: "old but pinned"), metadata: CaptureMetadata(date: now.addingTimeInterval(-7_200))
+        ).id
+        let old = try store.record(
+            PasteboardItem(string: "old"), metadata: CaptureMetadata(date: now.addingTimeInterval(-3_601))
+        ).id
+        let recent = try store.record(
+            PasteboardItem(string: "recent"), metadata: CaptureMetadata(date: now.addingTimeInterval(-3_599))
+        ).id
         try store.setPinned(true, id: oldPinned)
 
         #expect(try store.applyRetention(RetentionPolicy(maxAge: 3_600), now: now) == 2)
@@ -72,7 +80,9 @@ import Testing
     }
 
     @Test func copyingAgainRenewsAnItemsAge() throws {
-        let id = try store.record(PasteboardItem(string: "renewed"), metadata: CaptureMetadata(date: now.addingTimeInterval(-10_000))).id
+        let id = try store.record(
+            PasteboardItem(string: "renewed"), metadata: CaptureMetadata(date: now.addingTimeInterval(-10_000))
+        ).id
         try store.record(PasteboardItem(string: "renewed"), metadata: CaptureMetadata(date: now))
         #expect(try store.applyRetention(RetentionPolicy(maxAge: 60), now: now) == 0)
         #expect(try store.item(id: id).copyCount == 2)
@@ -80,7 +90,9 @@ import Testing
 
     // MARK: - Max bytes
 
-    @Test(arguments: [(maxBytes: 350, kept: 3), (maxBytes: 400, kept: 4), (maxBytes: 0, kept: 0), (maxBytes: 10_000, kept: 10)])
+    @Test(arguments: [
+        (maxBytes: 350, kept: 3), (maxBytes: 400, kept: 4), (maxBytes: 0, kept: 0), (maxBytes: 10_000, kept: 10),
+    ])
     func maxBytesDropsOldestUnpinnedUntilUnderTheLimit(maxBytes: Int, kept: Int) throws {
         let pinned = try store.record(PasteboardItem(string: String(repeating: "p", count: 5_000))).id
         try store.setPinned(true, id: pinned)
@@ -99,7 +111,9 @@ import Testing
     }
 
     @Test func combinedLimitsAllApply() throws {
-        let old = try store.record(PasteboardItem(string: "stale"), metadata: CaptureMetadata(date: now.addingTimeInterval(-1_000))).id
+        let old = try store.record(
+            PasteboardItem(string: "stale"), metadata: CaptureMetadata(date: now.addingTimeInterval(-1_000))
+        ).id
         let ids = try recordItems(5, size: 100)
         let policy = RetentionPolicy(maxItems: 4, maxBytes: 250, maxAge: 500)
         #expect(try store.applyRetention(policy, now: now) == 4)
@@ -134,7 +148,8 @@ import Testing
         ).id
         try store.setPinned(true, id: soonPinned)
         let middle = try store.record(
-            PasteboardItem(string: "middle"), metadata: CaptureMetadata(date: now, expiresAt: now.addingTimeInterval(10))
+            PasteboardItem(string: "middle"),
+            metadata: CaptureMetadata(date: now, expiresAt: now.addingTimeInterval(10))
         ).id
         let late = try store.record(
             PasteboardItem(string: "late"), metadata: CaptureMetadata(date: now, expiresAt: now.addingTimeInterval(20))
@@ -161,7 +176,8 @@ import Testing
 
     @Test func copyingAgainWithoutExpiryClearsIt() throws {
         let id = try store.record(
-            PasteboardItem(string: "password"), metadata: CaptureMetadata(date: now, expiresAt: now.addingTimeInterval(30))
+            PasteboardItem(string: "password"),
+            metadata: CaptureMetadata(date: now, expiresAt: now.addingTimeInterval(30))
         ).id
         try store.record(PasteboardItem(string: "password"), metadata: CaptureMetadata(date: now))
         #expect(try store.item(id: id).expiresAt == nil)

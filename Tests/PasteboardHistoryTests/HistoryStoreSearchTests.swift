@@ -61,7 +61,9 @@ import Testing
         #expect(try search("needle", limit: 5, offset: 1).isEmpty)
     }
 
-    @Test(arguments: [("éco", "ÉCOLE"), ("ÉCO", "école"), ("straße", "STRAẞE und Weg"), ("日本語", "これは日本語です")])
+    @Test(arguments: [
+        ("éco", "ÉCOLE"), ("ÉCO", "école"), ("straße", "STRAẞE und Weg"), ("日本語", "これは日本語です"),
+    ])
     func nonASCIIQueriesAreCaseInsensitive(query: String, stored: String) throws {
         let id = try store.record(PasteboardItem(string: stored)).id
         try store.record(PasteboardItem(string: "plain ascii"))
@@ -268,7 +270,8 @@ import Testing
         #expect(Set(ids).count == count)
 
         let milestones = try store.items(HistoryQuery(text: "milestone", limit: 50))
-        #expect(milestones.map(\.preview) == stride(from: 9_000, through: 0, by: -1_000).map { "entry \($0) milestone" })
+        #expect(
+            milestones.map(\.preview) == stride(from: 9_000, through: 0, by: -1_000).map { "entry \($0) milestone" })
 
         #expect(try store.items(HistoryQuery(text: "entry 4242", limit: 50)).map(\.preview) == ["entry 4242"])
         #expect(try search("entry 999", limit: 50).count == 11)  // 999 and 9990–9999

@@ -136,7 +136,10 @@ import Testing
         #expect(try store.count() == 5)
     }
 
-    @Test(arguments: [(limit: 3, offset: 0), (limit: 3, offset: 3), (limit: 4, offset: 8), (limit: 5, offset: 20), (limit: 0, offset: 0)])
+    @Test(arguments: [
+        (limit: 3, offset: 0), (limit: 3, offset: 3), (limit: 4, offset: 8), (limit: 5, offset: 20),
+        (limit: 0, offset: 0),
+    ])
     func limitAndOffsetSelectAWindow(limit: Int, offset: Int) throws {
         let ids = try (0..<10).map { try store.record(PasteboardItem(string: "window \($0)")).id }
         let newestFirst = Array(ids.reversed())
@@ -177,7 +180,9 @@ import Testing
     ]
 
     @Test(arguments: kindCases)
-    func kindIsDerivedFromTheRepresentations(_ testCase: (label: String, item: PasteboardItem, kind: HistoryItem.Kind)) throws {
+    func kindIsDerivedFromTheRepresentations(_ testCase: (label: String, item: PasteboardItem, kind: HistoryItem.Kind))
+        throws
+    {
         let id = try store.record(testCase.item).id
         #expect(try store.item(id: id).kind == testCase.kind, "\(testCase.label)")
     }

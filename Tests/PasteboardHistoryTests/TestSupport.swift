@@ -5,7 +5,7 @@ import SQLiteSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // MARK: - Temporary directories
@@ -86,8 +86,9 @@ func permissions(of url: URL) throws -> Int {
 
 /// Regular files under the blob directory, temporary files excluded.
 func blobFiles(in location: StoreLocation) -> [URL] {
-    guard let enumerator = FileManager.default.enumerator(
-        at: location.blobDirectory, includingPropertiesForKeys: [.isRegularFileKey])
+    guard
+        let enumerator = FileManager.default.enumerator(
+            at: location.blobDirectory, includingPropertiesForKeys: [.isRegularFileKey])
     else { return [] }
     var files: [URL] = []
     for case let url as URL in enumerator {
