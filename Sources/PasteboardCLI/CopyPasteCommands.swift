@@ -36,6 +36,7 @@ enum CopyCommand: Command {
             .init("type", short: "t", value: "TYPE", help: "Content type: identifier, MIME type or extension (default: sniffed)."),
             .init("expire", value: "DURATION", help: "Clear it from the clipboard and the history after DURATION (30s, 5m, 2h, 7d)."),
             .init("once", help: "Serve it to the first paste only, then clear the clipboard (X11)."),
+            .init("pasteboard", short: "p", value: "NAME", help: "Write a named pasteboard kept in the store (find, or any name) instead."),
         ],
         positionals: [.init("FILE", help: "File to copy; '-' or nothing reads standard input.", optional: true)],
         discussion: "EXAMPLES:\n  echo hello | pb copy\n  pb copy photo.png\n  pb copy --type html page.html")
@@ -72,6 +73,10 @@ enum CopyCommand: Command {
         }
         let item = PasteboardItem(data: data, type: type)
         let store = try context.store()
+        if let name = arguments.value("pasteboard"), name != Pasteboard.Name.general.rawValue {
+            try store.writePasteboard([item], to: try PasteCommand.validated(name))
+            return
+        }
         let metadata = CaptureMetadata(source: "pb", selection: "clipboard", expiresAt: expiresAt)
         if case .x11 = backend {
             let result = try store.record(item, metadata: metadata)
@@ -92,6 +97,7 @@ enum PasteCommand: Command {
         options: [
             .init("type", short: "t", value: "TYPE", help: "Write this representation (identifier, MIME type or extension)."),
             .init("list-types", short: "l", help: "List the clipboard's representations instead."),
+            .init("pasteboard", short: "p", value: "NAME", help: "Read a named pasteboard kept in the store (find, or any name)."),
         ],
         discussion: "EXAMPLES:\n  pb paste\n  pb paste --type png > shot.png\n  pb paste --list-types")
 
@@ -100,7 +106,14 @@ enum PasteCommand: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let wanted = try resolveType(arguments.value("type"))
-        let item = try currentItem(wanted: wanted, listOnly: arguments.flag("list-types"), context: context)
+        let item: PasteboardItem
+        if let name = arguments.value("pasteboard"), name != Pasteboard.Name.general.rawValue {
+            let contents = try context.store().pasteboardContents(try validated(name))
+            guard let first = contents.items.first, !first.isEmpty else { throw CommandFailure("The pasteboard '\(name)' is empty.") }
+            item = first
+        } else {
+            item = try currentItem(wanted: wanted, listOnly: arguments.flag("list-types"), context: context)
+        }
         if arguments.flag("list-types") {
             let sizes = (try? context.backend) == .headless
             for representation in item.representations {
@@ -110,6 +123,14 @@ enum PasteCommand: Command {
             return
         }
         try writeBest(of: item, wanted: wanted, context: context, what: "The clipboard")
+    }
+
+    /// A pasteboard name as given on the command line.
+    static func validated(_ name: String) throws -> String {
+        guard !name.isEmpty, name.count <= 200, !name.contains(where: { $0.isNewline || $0 == "\0" }) else {
+            throw CommandUsageError("'\(name)' is not a pasteboard name.")
+        }
+        return name
     }
 
     /// The clipboard's first item: read from the X11 selection, or from the store without a display.

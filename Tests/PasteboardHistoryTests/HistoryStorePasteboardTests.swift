@@ -129,6 +129,35 @@ import Testing
         #expect(blobFiles(in: location).isEmpty)
     }
 
+    @Test func expiredItemAlsoClearsTheHeadlessClipboardStillHoldingIt() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let secret = PasteboardItem(string: "one-time code 123456")
+        try store.writePasteboard(
+            [secret], to: "general", history: CaptureMetadata(date: now, expiresAt: now.addingTimeInterval(30)))
+        #expect(try store.deleteExpired(now: now.addingTimeInterval(10)) == 0)
+        #expect(try store.pasteboardContents("general").items == [secret])
+
+        #expect(try store.deleteExpired(now: now.addingTimeInterval(30)) == 1)
+        #expect(try store.pasteboardContents("general") == PasteboardContents(items: [], changeCount: 2))
+        #expect(try store.count() == 0)
+        #expect(try store.stats().blobCount == 0)
+    }
+
+    @Test func expiredItemLeavesTheClipboardAloneWhenItHoldsSomethingElse() throws {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        try store.writePasteboard(
+            [PasteboardItem(string: "expiring")], to: "general",
+            history: CaptureMetadata(date: now, expiresAt: now.addingTimeInterval(5)))
+        try store.writePasteboard([PasteboardItem(string: "newer")], to: "general", history: CaptureMetadata(date: now))
+        try store.writePasteboard([PasteboardItem(string: "expiring")], to: "notes")
+
+        #expect(try store.deleteExpired(now: now.addingTimeInterval(5)) == 1)
+        #expect(try store.pasteboardContents("general").items == [PasteboardItem(string: "newer")])
+        #expect(try store.pasteboardContents("general").changeCount == 2)
+        #expect(try store.pasteboardContents("notes").items == [PasteboardItem(string: "expiring")])
+        #expect(try store.items(limit: 10).map(\.preview) == ["newer"])
+    }
+
     @Test func nonPersistentPasteboardLivesWhileItsOwnerRuns() throws {
         try store.createPasteboard("mine", persistent: false)
         #expect(try !store.pasteboardIsPersistent("mine"))
