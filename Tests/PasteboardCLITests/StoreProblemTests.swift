@@ -38,8 +38,8 @@ import Testing
 
     @Test func storeFromANewerVersionIsLeftUntouched() async throws {
         try await sandbox.copy("written by this version")
-        try sqlite(sandbox.databaseURL, "PRAGMA user_version = 99;")
-        #expect(try sqlite(sandbox.databaseURL, "PRAGMA user_version;") == "99")
+        try SQLiteTool.run("PRAGMA user_version = 99;", on: sandbox.databaseURL, in: sandbox)
+        #expect(try SQLiteTool.run("PRAGMA user_version;", on: sandbox.databaseURL, in: sandbox) == "99")
         let before = try Data(contentsOf: sandbox.databaseURL)
         for (arguments, stdin) in Self.storeCommands {
             let result = try await sandbox.run(arguments, stdin: stdin)
@@ -51,7 +51,7 @@ import Testing
             #expect(line.contains(sandbox.databaseURL.path), "\(line)")
         }
         #expect(try Data(contentsOf: sandbox.databaseURL) == before)
-        #expect(try sqlite(sandbox.databaseURL, "PRAGMA user_version;") == "99")
+        #expect(try SQLiteTool.run("PRAGMA user_version;", on: sandbox.databaseURL, in: sandbox) == "99")
     }
 
     @Test func dataDirectoryBelowARegularFileFailsClearly() async throws {
@@ -88,21 +88,5 @@ import Testing
         let paste = try await sandbox.run(["paste"], environment: ["PB_STORE_DIR": elsewhere.path])
         #expect(paste.stdout == Data("moved".utf8))
         #expect(try await sandbox.run(["paste"]).status == 1)
-    }
-
-    /// Runs the sqlite3 command-line tool on `database` and returns its trimmed output.
-    @discardableResult
-    func sqlite(_ database: URL, _ sql: String) throws -> String {
-        let tool = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let path = try #require(tool, "the sqlite3 command-line tool is needed to forge a newer store")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = [database.path, sql]
-        let output = try sandbox.file("sqlite3-\(UUID().uuidString).out", Data())
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        try process.run()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "sqlite3 \(sql) failed")
-        return String(decoding: try Data(contentsOf: output), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
