@@ -33,7 +33,7 @@ let package = Package(
 
         .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit"]),
         .testTarget(name: "SQLiteSupportTests", dependencies: ["SQLiteSupport"]),
-        .testTarget(name: "PasteboardHistoryTests", dependencies: ["PasteboardHistory", "PasteboardKit"]),
+        .testTarget(name: "PasteboardHistoryTests", dependencies: ["PasteboardHistory", "PasteboardKit", "SQLiteSupport"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardKit"]),
         .testTarget(name: "PasteboardCLITests", dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardKit"]),

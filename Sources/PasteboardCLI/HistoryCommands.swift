@@ -234,6 +234,8 @@ enum PruneCommand: Command {
         }
         let expired = try store.deleteExpired()
         let dropped = try store.applyRetention(policy)
+        let orphaned = try store.collectOrphanedFiles()
+        if orphaned > 0 { context.stdout.line("Removed \(ByteCountFormatting.string(orphaned)) of unreferenced payload files.") }
         if arguments.flag("vacuum") { try store.vacuum() }
         context.stdout.line("Deleted \(dropped + expired) item\(dropped + expired == 1 ? "" : "s").")
     }

@@ -66,6 +66,10 @@ public final class Daemon {
             throw DaemonError(error.message)
         }
         try housekeeping()
+        if let store {
+            let freed = try store.collectOrphanedFiles()
+            if freed > 0 { log("removed \(freed) bytes of unreferenced payload files") }
+        }
         try listen()
         defer { stopListening() }
         try installSignalHandlers()

@@ -16,6 +16,8 @@ public struct HistoryError: Error, Sendable, CustomStringConvertible {
         public static let full = Code(name: "full")
         /// No item has the requested id.
         public static let noSuchItem = Code(name: "noSuchItem")
+        /// No pasteboard has the requested name.
+        public static let noSuchPasteboard = Code(name: "noSuchPasteboard")
         /// The input could not be used (bad import line, empty item, …).
         public static let invalidInput = Code(name: "invalidInput")
         /// Another process holds the database longer than the busy timeout.

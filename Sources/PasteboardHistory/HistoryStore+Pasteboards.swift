@@ -155,10 +155,7 @@ extension HistoryStore {
             let pid = row.int("owner_pid")
         else { return }
         if Self.processStartTime(pid) == row.string("owner_start") && Self.processStartTime(pid) != nil { return }
-        pendingFileRemovals.removeAll()
-        try db.transaction { try removePasteboardInTransaction(name) }
-        for hash in pendingFileRemovals { files.remove(hash: hash) }
-        pendingFileRemovals.removeAll()
+        try write { try removePasteboardInTransaction(name) }  // joins an open transaction if there is one
     }
 
     /// The start time of a process (field 22 of /proc/PID/stat), to tell a live owner from a reused pid.

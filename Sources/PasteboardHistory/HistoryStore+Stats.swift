@@ -1,4 +1,7 @@
-import Foundation
+public import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import SQLiteSupport
 
 extension HistoryStore {
@@ -44,5 +47,65 @@ extension HistoryStore {
     /// Returns free pages to the file system.
     public func vacuum() throws(HistoryError) {
         try perform { try db.execute("VACUUM") }
+    }
+}
+
+extension HistoryStore {
+    /// Removes blob files no row refers to (left by a transaction that rolled back, e.g. an interrupted
+    /// import) and returns how many bytes that freed. Files younger than a minute are left alone: another
+    /// process may be about to commit the row that refers to them.
+    @discardableResult
+    public func collectOrphanedFiles(now: Date = Date()) throws(HistoryError) -> Int {
+        let directory = location.blobDirectory
+        guard let shards = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
+        var freed = 0
+        for shard in shards {
+            let shardPath = directory.appendingPathComponent(shard).path
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: shardPath) else { continue }
+            for name in names {
+                let path = shardPath + "/" + name
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+                    let modified = attributes[.modificationDate] as? Date, now.timeIntervalSince(modified) > 60
+                else { continue }
+                let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+                if name.hasPrefix(".tmp-") {
+                    unlink(path)
+                    freed += size
+                    continue
+                }
+                guard let hash = Data(hexString: name) else { continue }
+                let referenced = try perform { try db.row("SELECT 1 FROM blobs WHERE hash = ?", hash) != nil }
+                if !referenced {
+                    unlink(path)
+                    freed += size
+                }
+            }
+        }
+        return freed
+    }
+}
+
+extension Data {
+    /// Bytes from lowercase or uppercase hexadecimal; nil for anything else.
+    init?(hexString: String) {
+        let digits = Array(hexString.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(digits.count / 2)
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case 48...57: return digit - 48
+            case 97...102: return digit - 87
+            case 65...70: return digit - 55
+            default: return nil
+            }
+        }
+        var index = 0
+        while index < digits.count {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        self.init(bytes)
     }
 }

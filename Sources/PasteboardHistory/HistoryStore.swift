@@ -116,6 +116,8 @@ public final class HistoryStore {
             throw error
         } catch let error as SQLiteError {
             throw HistoryError.from(error, path: location.databaseURL.path)
+        } catch let error as PasteboardError where error.code == .noSuchPasteboard {
+            throw HistoryError(.noSuchPasteboard, error.message, underlying: error)
         } catch {
             throw HistoryError(.io, "\(error)")
         }
