@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "PasteboardKit", targets: ["PasteboardKit"]),
         .library(name: "PasteboardHistory", targets: ["PasteboardHistory"]),
+        .library(name: "PasteboardSystem", targets: ["PasteboardSystem"]),
         .executable(name: "pb", targets: ["pb"]),
     ],
     targets: [
@@ -26,10 +27,17 @@ let package = Package(
         .target(name: "ArgumentParsing"),
         .target(name: "PasteboardDaemon", dependencies: ["PasteboardKit", "PasteboardHistory", "X11Backend", "CSystemShim"]),
         .target(
+            name: "PasteboardSystem",
+            dependencies: ["PasteboardKit", "PasteboardHistory", "PasteboardDaemon", "X11Backend"]
+        ),
+        .target(
             name: "PasteboardCLI",
             dependencies: ["PasteboardKit", "PasteboardHistory", "ArgumentParsing", "PasteboardDaemon", "X11Backend"]
         ),
         .executableTarget(name: "pb", dependencies: ["PasteboardCLI"]),
+        .executableTarget(name: "recent-history", dependencies: ["PasteboardHistory"], path: "Examples/RecentHistory"),
+        .executableTarget(
+            name: "clipboard-text", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/ClipboardText"),
 
         .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit"]),
         .testTarget(name: "SQLiteSupportTests", dependencies: ["SQLiteSupport"]),

@@ -5,7 +5,7 @@ public enum Suggestion {
     public static func nearest(to input: String, among candidates: [String]) -> String? {
         let prefixed = candidates.filter { $0.hasPrefix(input) }
         if input.count >= 2, prefixed.count == 1 { return prefixed[0] }
-        let limit = max(1, min(3, input.count / 3 + 1))
+        let limit = input.count <= 4 ? 1 : (input.count <= 8 ? 2 : 3)
         var best: (String, Int)?
         for candidate in candidates {
             let distance = editDistance(input.lowercased(), candidate.lowercased())

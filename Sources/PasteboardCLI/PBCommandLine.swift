@@ -52,7 +52,11 @@ public enum PBCommandLine {
                 context.stdout.write(command.spec.help(program: "pb"))
                 return 0
             }
-            if rest.count > 1 { return usageFailure("Unknown command '\(rest[1])'.", usage: "pb help <command>", see: "pb --help", context: context) }
+            if rest.count > 1 {
+                var message = "Unknown command '\(rest[1])'."
+                if let near = Suggestion.nearest(to: rest[1], among: commands.map { $0.spec.name }) { message += " Did you mean '\(near)'?" }
+                return usageFailure(message, usage: "pb help <command>", see: "pb --help", context: context)
+            }
             context.stdout.write(overview())
             return 0
         default:

@@ -149,6 +149,12 @@ public final class Daemon {
         }
         signal(SIGTERM, handler)
         signal(SIGINT, handler)
+        // A process spawned from a thread that blocks signals (Dispatch workers do) inherits that mask.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        guard sigprocmask(SIG_UNBLOCK, &stopSignals, nil) == 0 else { throw DaemonError("Cannot unblock SIGTERM and SIGINT.") }
         signal(SIGPIPE, SIG_IGN)
     }
 

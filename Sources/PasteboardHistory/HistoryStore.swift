@@ -136,8 +136,22 @@ public final class HistoryStore {
     /// Runs `body` as one transaction: every change inside it lands together or not at all.
     ///
     /// Used by `pb import` so that a bad line leaves the history exactly as it was.
-    public func transaction<T>(_ body: () throws -> T) throws(HistoryError) -> T {
-        try write(body)
+    /// Errors thrown by `body` come out unchanged; SQLite errors become `HistoryError`s.
+    public func transaction<T>(_ body: () throws -> T) throws -> T {
+        var bodyError: (any Error)?
+        do {
+            return try write {
+                do {
+                    return try body()
+                } catch {
+                    bodyError = error
+                    throw error
+                }
+            }
+        } catch {
+            if let bodyError, !(bodyError is SQLiteError) { throw bodyError }
+            throw error
+        }
     }
 
     // MARK: - Content types

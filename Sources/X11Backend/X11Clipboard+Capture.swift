@@ -143,6 +143,8 @@ extension X11Clipboard {
                     onSkip?(selection, .secret)
                     return
                 }
+            } else if target == "TIMESTAMP" {
+                lastTimestampReply = DataAtoms.values(data, format: format).first
             } else if let type = TargetPlan.contentType(forTarget: target) {
                 job.totalBytes += data.count
                 if data.count <= limits.maxRepresentationBytes && job.totalBytes <= limits.maxItemBytes {

@@ -96,3 +96,16 @@ extension X11Clipboard {
         x.flush()
     }
 }
+
+extension X11Clipboard {
+    /// When the current owner of `selection` took it (its TIMESTAMP target), or nil when there is no owner
+    /// or it does not say.
+    public func currentOwnerTime(_ selection: Selection, timeout: TimeInterval = 1) -> UInt? {
+        if let owned = owned[selection] { return owned.time }
+        lastTimestampReply = nil
+        _ = read(selection, timeout: timeout) { targets in
+            targets.contains("TIMESTAMP") ? .fetch(["TIMESTAMP"]) : .nothing
+        }
+        return lastTimestampReply
+    }
+}

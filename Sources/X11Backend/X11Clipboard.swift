@@ -55,8 +55,14 @@ public final class X11Clipboard {
     public var onLostOwnership: ((Selection) -> Void)?
     /// A reader fetched `target` from an item we serve.
     public var onServed: ((Selection, String) -> Void)?
+    /// Any change of a watched selection's owner (ours included), with the X server time of the change.
+    public var onOwnerChange: ((Selection, UInt) -> Void)?
+    /// Whether an owner change starts a capture (the daemon); a client that only counts changes turns it off.
+    public var capturesOnChange = true
 
     var captures: [Selection: CaptureJob] = [:]
+    /// The value of the last TIMESTAMP conversion read.
+    var lastTimestampReply: UInt?
     var owned: [Selection: OwnedItem] = [:]
     var outgoing: [OutgoingTransfer] = []
     private var propertyPool: [Atom] = []
@@ -129,9 +135,11 @@ public final class X11Clipboard {
 
     private func handleOwnerChange(_ event: XFixesSelectionNotifyEvent) {
         guard let selection = selection(for: event.selection) else { return }
+        onOwnerChange?(selection, UInt(event.selection_timestamp))
         switch Int32(event.subtype) {
         case XFixesSetSelectionOwnerNotify:
             if event.owner == x.window || event.owner == 0 { return }  // our own ownership, or cleared
+            if !capturesOnChange { return }
             startCapture(selection, owner: event.owner, time: event.selection_timestamp)
         default:
             // The owner's window was destroyed or its client closed: the selection has no owner now.
