@@ -29,7 +29,7 @@ import Testing
         let db = try Connection(path: path)
         try db.execute("CREATE TABLE t(b BLOB)")
         try db.run("INSERT INTO t VALUES (?)", Data())
-        #expect(try db.row("SELECT b IS NULL AS isNull FROM t")?.int("isNull") == 0)
+        #expect(try db.row("SELECT b IS NULL AS missing FROM t")?.int("missing") == 0)
     }
 
     @Test func failedTransactionRollsBack() throws {
