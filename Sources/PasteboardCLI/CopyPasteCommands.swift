@@ -15,18 +15,24 @@ func resolveType(_ text: String?) throws -> ContentType? {
     return type
 }
 
-/// Reads a FILE argument, or standard input for none or `-`.
-func readInput(_ path: String?, context: Context) throws -> Data {
+/// Reads a FILE argument (at most `limit` bytes of it), or standard input for none or `-`.
+func readInput(_ path: String?, context: Context, limit: Int? = nil) throws -> Data {
     guard let path, path != "-" else { return context.readInput() }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         throw CommandFailure("Cannot read \(path): no such file.")
     }
     if isDirectory.boolValue { throw CommandFailure("Cannot copy \(path): it is a directory.") }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
         throw CommandFailure("Cannot read \(path): permission denied or unreadable.")
     }
-    return data
+    defer { try? handle.close() }  // read-only: closing cannot lose anything
+    do {
+        if let limit { return try handle.read(upToCount: limit) ?? Data() }
+        return try handle.readToEnd() ?? Data()
+    } catch {
+        throw CommandFailure("Cannot read \(path): \(error.localizedDescription)")
+    }
 }
 
 enum CopyCommand: Command {
@@ -54,7 +60,20 @@ enum CopyCommand: Command {
         }
         let backend = try context.backend
         let path = arguments.positionals.first
-        let data = try readInput(path, context: context)
+        // A file is kept as a file (hashed and copied in chunks), so huge files never sit in memory;
+        // its first 64 KiB decide its type.
+        var fileRepresentationURL: URL?
+        let data: Data
+        if let path, path != "-" {
+            let url = URL(fileURLWithPath: path)
+            let probe = try readInput(path, context: context, limit: 64 * 1024)
+            data = probe
+            if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0 > probe.count {
+                fileRepresentationURL = url
+            }
+        } else {
+            data = try readInput(path, context: context)
+        }
         if data.isEmpty {
             throw CommandFailure("Nothing to copy: the input is empty. The clipboard was left as it was.")
         }
@@ -71,7 +90,8 @@ enum CopyCommand: Command {
         } else {
             type = InputClassifier.type(of: data, fileName: path == "-" ? nil : path)
         }
-        let item = PasteboardItem(data: data, type: type)
+        var item = PasteboardItem(data: data, type: type)
+        if let fileRepresentationURL { try item.setFile(fileRepresentationURL, forType: type) }
         let store = try context.store()
         if let name = arguments.value("pasteboard"), name != Pasteboard.Name.general.rawValue {
             try store.writePasteboard([item], to: try PasteCommand.validated(name))
@@ -189,13 +209,23 @@ enum PasteCommand: Command {
         } else {
             type = item.bestType(among: textPreference) ?? item.types[0]
         }
-        let data = item.data(forType: type) ?? Data()
-        if wanted == nil && context.stdinIsTerminal && isatty(1) == 1 && !type.isText && !InputClassifier.isMostlyText(data) {
+        guard let representation = item.representations.first(where: { $0.type == type }) else { return }
+        let head = representation.prefix(64 * 1024)
+        if wanted == nil && context.stdinIsTerminal && isatty(1) == 1 && !type.isText && !InputClassifier.isMostlyText(head) {
             throw CommandFailure(
-                "\(what) holds \(type.localizedDescription) (\(ByteCountFormatting.string(data.count))); "
+                "\(what) holds \(type.localizedDescription) (\(ByteCountFormatting.string(representation.byteCount))); "
                     + "redirect it to a file, e.g. 'pb paste > file.\(type.preferredFilenameExtension ?? "bin")'.")
         }
-        context.stdout.write(data)
+        guard let url = representation.fileURL, let handle = try? FileHandle(forReadingFrom: url) else {
+            context.stdout.write(representation.data)
+            return
+        }
+        // A file-backed payload streams out in chunks.
+        defer { try? handle.close() }  // read-only: closing cannot lose anything
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            context.stdout.write(chunk)
+            context.stdout.flush()
+        }
     }
 }
 

@@ -73,3 +73,58 @@ struct BlobFiles {
         return HistoryError(code, "Cannot \(action) \(path): \(reason).")
     }
 }
+
+extension BlobFiles {
+    /// Copies a file into the blob directory in chunks, hashing as it goes; returns its address and size.
+    /// Memory stays bounded by the chunk size whatever the file's size.
+    func copy(from source: URL) throws(HistoryError) -> (hash: Data, size: Int) {
+        if mkdir(directory.path, 0o700) != 0 && errno != EEXIST { throw HistoryError(.notWritable, "Cannot create \(directory.path).") }
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        if input < 0 { throw HistoryError(.invalidInput, "Cannot read \(source.path): \(String(cString: strerror(errno))).") }
+        defer { close(input) }
+        let temporary = directory.appendingPathComponent(".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
+        let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if output < 0 { throw HistoryError(.notWritable, "Cannot create \(temporary.path): \(String(cString: strerror(errno))).") }
+        var hasher = SHA256()
+        var size = 0
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var failure: HistoryError?
+        copying: while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                failure = HistoryError(.io, "Cannot read \(source.path): \(String(cString: strerror(errno))).")
+                break
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            var offset = 0
+            while offset < count {
+                let written = buffer.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, count - offset) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = HistoryError(errno == ENOSPC ? .full : .io, "Cannot write \(temporary.path): \(String(cString: strerror(errno))).")
+                    break copying
+                }
+                offset += written
+            }
+            size += count
+        }
+        if failure == nil && fsync(output) != 0 { failure = HistoryError(.io, "Cannot flush \(temporary.path).") }
+        close(output)
+        let hash = hasher.finalize().prefix(16)
+        if failure == nil {
+            let target = url(forHash: hash)
+            if mkdir(target.deletingLastPathComponent().path, 0o700) != 0 && errno != EEXIST {
+                failure = HistoryError(.notWritable, "Cannot create \(target.deletingLastPathComponent().path).")
+            } else if rename(temporary.path, target.path) != 0 {
+                failure = HistoryError(.io, "Cannot store \(target.path): \(String(cString: strerror(errno))).")
+            }
+        }
+        if let failure {
+            unlink(temporary.path)
+            throw failure
+        }
+        return (Data(hash), size)
+    }
+}

@@ -26,8 +26,8 @@ extension HistoryStore {
                     items.append(PasteboardItem())
                     current = index
                 }
-                items[items.count - 1].setData(
-                    try blobData(row.int("blob_id") ?? 0), forType: try type(forID: row.int("type_id") ?? 0))
+                items[items.count - 1].setRepresentation(
+                    try blobRepresentation(row.int("blob_id") ?? 0, type: try type(forID: row.int("type_id") ?? 0)))
             }
             return PasteboardContents(items: items, changeCount: Int(board.int("change_count") ?? 0))
         }
@@ -45,7 +45,7 @@ extension HistoryStore {
         _ items: [PasteboardItem], to name: String, history: CaptureMetadata? = nil
     ) throws(HistoryError) -> (changeCount: Int, record: RecordResult?) {
         let prepared = try items.map { item throws(HistoryError) in
-            try item.representations.map { rep throws(HistoryError) in (rep.type, try prepareBlob(rep.data)) }
+            try item.representations.map { rep throws(HistoryError) in (rep.type, try prepareBlob(rep)) }
         }
         let count = try write { () throws -> Int in
             let now = Date().timeIntervalSince1970

@@ -82,7 +82,7 @@ extension HistoryStore {
             var item = PasteboardItem()
             for rep in reps {
                 guard let typeID = rep.int("type_id"), let blobID = rep.int("blob_id") else { continue }
-                item.setData(try blobData(blobID), forType: try type(forID: typeID))
+                item.setRepresentation(try blobRepresentation(blobID, type: try type(forID: typeID)))
             }
             return item
         }

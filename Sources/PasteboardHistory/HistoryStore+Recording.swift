@@ -13,7 +13,7 @@ extension HistoryStore {
             throw HistoryError(.invalidInput, "Nothing to record: the item has no content.")
         }
         let prepared = try item.representations.map { representation throws(HistoryError) in
-            (representation.type, try prepareBlob(representation.data))
+            (representation.type, try prepareBlob(representation))
         }
         let identity = Self.identity(of: prepared.map { ($0.0, $0.1.hash) })
         let textType = ItemText.textType(of: item)
@@ -69,10 +69,10 @@ extension HistoryStore {
             }
             if let textBlob {
                 let text: String
-                if let textType, let data = item.data(forType: textType) {
-                    text = ItemText.indexString(data)
+                if let textType, let representation = item.representation(forType: textType) {
+                    text = ItemText.indexString(representation.prefix(ItemText.indexedPrefix))
                 } else {
-                    text = ItemText.indexString(derived?.data ?? Data())
+                    text = ItemText.indexString(derived?.inline ?? Data())
                 }
                 _ = textBlob
                 try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)

@@ -183,14 +183,28 @@ public final class HistoryStore {
     /// A payload hashed and, when large, already written to its file: ready to be referenced in a transaction.
     struct PreparedBlob {
         let hash: Data
-        let data: Data
-        var isFile: Bool { data.count >= BlobFiles.fileThreshold }
+        let size: Int
+        /// The bytes, for a payload kept inside the database; nil for one in a file.
+        let inline: Data?
+        var isFile: Bool { inline == nil }
     }
 
     func prepareBlob(_ data: Data) throws(HistoryError) -> PreparedBlob {
-        let blob = PreparedBlob(hash: SHA256.address(data), data: data)
-        if blob.isFile { try files.write(data, hash: blob.hash) }
-        return blob
+        let hash = SHA256.address(data)
+        if data.count >= BlobFiles.fileThreshold {
+            try files.write(data, hash: hash)
+            return PreparedBlob(hash: hash, size: data.count, inline: nil)
+        }
+        return PreparedBlob(hash: hash, size: data.count, inline: data)
+    }
+
+    /// Prepares a representation; a large file-backed one is hashed and copied in chunks, never held whole.
+    func prepareBlob(_ representation: PasteboardItem.Representation) throws(HistoryError) -> PreparedBlob {
+        guard let url = representation.fileURL, representation.byteCount >= BlobFiles.fileThreshold else {
+            return try prepareBlob(representation.data)
+        }
+        let (hash, size) = try files.copy(from: url)
+        return PreparedBlob(hash: hash, size: size, inline: nil)
     }
 
     /// Adds one reference to the blob, inserting it if new; returns its id.
@@ -199,7 +213,7 @@ public final class HistoryStore {
             """
             INSERT INTO blobs(hash, size, data, refcount) VALUES (?, ?, ?, 1)
             ON CONFLICT(hash) DO UPDATE SET refcount = refcount + 1 RETURNING id
-            """, blob.hash, blob.data.count, blob.isFile ? nil : blob.data)
+            """, blob.hash, blob.size, blob.inline)
         guard let id = row?.int("id") else { throw HistoryError(.io, "A payload could not be stored.") }
         // Referenced again in the same transaction after its last reference went (a pasteboard rewritten
         // with the same payload): its file must stay.
@@ -224,6 +238,20 @@ public final class HistoryStore {
         if case .blob(let data) = row["data"] { return data }
         guard let hash = row.data("hash") else { throw HistoryError(.corrupt, "Blob \(id) has no hash.") }
         return try files.read(hash: hash)
+    }
+
+    /// A blob as a representation: inline bytes, or the blob file itself (read only when asked).
+    func blobRepresentation(_ id: Int64, type: ContentType) throws -> PasteboardItem.Representation {
+        guard let row = try db.row("SELECT hash, data FROM blobs WHERE id = ?", id) else {
+            throw HistoryError(.corrupt, "The history store lost a payload (blob \(id)).")
+        }
+        if case .blob(let data) = row["data"] { return PasteboardItem.Representation(type: type, data: data) }
+        guard let hash = row.data("hash") else { throw HistoryError(.corrupt, "Blob \(id) has no hash.") }
+        do {
+            return try PasteboardItem.Representation(type: type, fileURL: files.url(forHash: hash))
+        } catch {
+            throw HistoryError(.io, "A stored payload is missing: \(files.url(forHash: hash).path).")
+        }
     }
 
     /// The first bytes of a blob, enough to rebuild its index string.

@@ -10,7 +10,7 @@ enum ItemText {
     static func kind(of item: PasteboardItem) -> HistoryItem.Kind {
         let types = item.types
         if types.contains(where: { $0.conforms(to: .fileURL) || $0 == .gnomeCopiedFiles }) { return .file }
-        if let uriList = item.data(forType: .uriList),
+        if let uriList = item.representation(forType: .uriList),
             String(decoding: uriList.prefix(8), as: UTF8.self).hasPrefix("file://")
         {
             return .file
@@ -18,7 +18,11 @@ enum ItemText {
         if types.contains(where: { $0.conforms(to: .image) }) && textType(of: item) == nil { return .image }
         if types.contains(.html) { return .html }
         if types.contains(where: { $0.conforms(to: .url) }) { return .url }
-        if let type = textType(of: item), let data = item.data(forType: type), looksLikeURL(data) { return .url }
+        if let type = textType(of: item), let text = item.representation(forType: type), text.byteCount < 8192,
+            looksLikeURL(text.data)
+        {
+            return .url
+        }
         if textType(of: item) != nil { return .text }
         if types.contains(where: { $0.conforms(to: .image) }) { return .image }
         return .data
@@ -40,7 +44,9 @@ enum ItemText {
 
     /// Text derived when no representation is plain text (HTML without a plain version, images, data).
     static func derivedText(of item: PasteboardItem) -> String {
-        if let html = item.data(forType: .html) { return strippingTags(String(decoding: html.prefix(indexedPrefix), as: UTF8.self)) }
+        if let html = item.representation(forType: .html) {
+            return strippingTags(String(decoding: html.prefix(indexedPrefix), as: UTF8.self))
+        }
         return item.types.map { $0.localizedDescription }.joined(separator: ", ")
     }
 

@@ -11,14 +11,71 @@ public import Foundation
 /// item.bestType(among: [.html, .plainText])  // .html
 /// ```
 public struct PasteboardItem: Sendable, Hashable {
-    /// One representation: a content type and its bytes.
+    /// One representation: a content type and its bytes, held in memory or in a file.
+    ///
+    /// A file-backed representation keeps large payloads out of memory: its bytes are read only when `data`
+    /// is asked for, and stores and transfers copy the file in chunks.
     public struct Representation: Sendable, Hashable {
-        public let type: ContentType
-        public let data: Data
+        enum Storage: Sendable, Hashable {
+            case bytes(Data)
+            case file(URL, size: Int)
+        }
 
+        public let type: ContentType
+        let storage: Storage
+
+        /// A representation holding `data` in memory.
         public init(type: ContentType, data: Data) {
             self.type = type
-            self.data = data
+            self.storage = .bytes(data)
+        }
+
+        /// A representation whose bytes are the file at `fileURL` (not read now).
+        public init(type: ContentType, fileURL: URL) throws {
+            let attributes: [FileAttributeKey: Any]
+            do {
+                attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
+            } catch {
+                throw PasteboardError(.invalidContent, "Cannot read \(fileURL.path): no such file or no permission.")
+            }
+            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else {
+                throw PasteboardError(.invalidContent, "\(fileURL.path) is a directory, not a file.")
+            }
+            self.type = type
+            self.storage = .file(fileURL, size: (attributes[.size] as? NSNumber)?.intValue ?? 0)
+        }
+
+        /// The bytes (read from the file for a file-backed representation; empty if the file went away).
+        public var data: Data {
+            switch storage {
+            case .bytes(let data): return data
+            case .file(let url, _): return (try? Data(contentsOf: url)) ?? Data()
+            }
+        }
+
+        /// The file holding the bytes, for a file-backed representation.
+        public var fileURL: URL? {
+            if case .file(let url, _) = storage { return url }
+            return nil
+        }
+
+        /// The size in bytes, without reading a file.
+        public var byteCount: Int {
+            switch storage {
+            case .bytes(let data): return data.count
+            case .file(_, let size): return size
+            }
+        }
+
+        /// At most the first `count` bytes, reading no more of a file than that.
+        public func prefix(_ count: Int) -> Data {
+            switch storage {
+            case .bytes(let data): return data.prefix(count)
+            case .file(let url, _):
+                guard let handle = try? FileHandle(forReadingFrom: url) else { return Data() }
+                defer { try? handle.close() }  // a read-only handle: closing cannot lose data
+                return (try? handle.read(upToCount: count)) ?? Data()
+            }
         }
     }
 
@@ -31,7 +88,7 @@ public struct PasteboardItem: Sendable, Hashable {
     /// An item with the given representations; a later duplicate of a type replaces the earlier one.
     public init(_ representations: [Representation]) {
         self.representations = []
-        for representation in representations { setData(representation.data, forType: representation.type) }
+        for representation in representations { setRepresentation(representation) }
     }
 
     /// An item holding one representation.
@@ -48,18 +105,33 @@ public struct PasteboardItem: Sendable, Hashable {
     public var types: [ContentType] { representations.map(\.type) }
 
     /// The total size of all representations in bytes.
-    public var byteCount: Int { representations.reduce(0) { $0 + $1.data.count } }
+    public var byteCount: Int { representations.reduce(0) { $0 + $1.byteCount } }
 
     /// Whether the item has no representation.
     public var isEmpty: Bool { representations.isEmpty }
 
     /// Sets or replaces the bytes for `type`.
     public mutating func setData(_ data: Data, forType type: ContentType) {
-        if let index = representations.firstIndex(where: { $0.type == type }) {
-            representations[index] = Representation(type: type, data: data)
+        setRepresentation(Representation(type: type, data: data))
+    }
+
+    /// Sets or replaces the representation of its type.
+    public mutating func setRepresentation(_ representation: Representation) {
+        if let index = representations.firstIndex(where: { $0.type == representation.type }) {
+            representations[index] = representation
         } else {
-            representations.append(Representation(type: type, data: data))
+            representations.append(representation)
         }
+    }
+
+    /// Sets or replaces the representation of `type` with the file at `fileURL`, which is not read now.
+    public mutating func setFile(_ fileURL: URL, forType type: ContentType) throws {
+        setRepresentation(try Representation(type: type, fileURL: fileURL))
+    }
+
+    /// The representation of exactly `type`, or else of the first type conforming to it.
+    public func representation(forType type: ContentType) -> Representation? {
+        representations.first(where: { $0.type == type }) ?? representations.first(where: { $0.type.conforms(to: type) })
     }
 
     /// Sets UTF-8 text.

@@ -17,8 +17,9 @@ extension X11Clipboard {
             if let next = nextDeadline { wait = min(wait, max(0, next.timeIntervalSince(now))) }
             var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
             _ = poll(&descriptor, 1, Int32(min(wait * 1000 + 1, Double(Int32.max))))
-            processEvents()
+            // processEvents last: processTimeouts flushes, which can queue events that poll() would not see.
             processTimeouts()
+            processEvents()
         }
         return true
     }

@@ -91,11 +91,13 @@ public final class X11Clipboard {
 
     /// Handles every queued event.
     public func processEvents() {
+        // XPending flushes our requests, then queues what the server sent. No XFlush after the loop: Xlib on XCB
+        // reads events into its queue during XFlush too (`_XFlush` calls `_XEventsQueued`), and an event queued
+        // there never wakes the caller's poll(). The last XPending returned 0 after flushing, so nothing waits.
         while x.pendingEvents > 0 {
             var event = x.nextEvent()
             handle(&event)
         }
-        x.flush()
     }
 
     /// Abandons stalled captures and readers.

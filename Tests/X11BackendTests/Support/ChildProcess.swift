@@ -64,7 +64,7 @@ final class ChildProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, stdoutURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, stderrURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // Descriptors the test runner holds (sockets, pipes) must not leak into Xvfb, xclip or pb.
-        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
+        if let closeFrom = Self.addCloseFrom { _ = closeFrom(&actions, 3) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -91,6 +91,14 @@ final class ChildProcess: Sendable {
         }
         pid = child
     }
+
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module does not import.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        // unsafeBitCast: the symbol is glibc's C function
+        // `int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int)`, exactly this type.
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
+    }()
 
     deinit {
         if reaped.withLock({ $0 }) == nil {

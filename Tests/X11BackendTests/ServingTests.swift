@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+
+extension X11IntegrationTests {
+    /// `pb` puts items on the X11 clipboard that other applications read: through the daemon or a short-lived
+    /// owner, once, for a while, or until taken; and the daemon keeps a copy alive when its application exits.
+    @Suite struct Serving {
+        let session: X11Session
+
+        init() async throws {
+            session = try await X11Session()
+        }
+
+        /// Whether an `xclip -o`/`xsel -o` result means "nothing on the clipboard".
+        func isEmpty(_ result: ProcessResult) -> Bool { !result.succeeded || result.stdout.isEmpty }
+
+        @Test(arguments: [true, false])
+        func xclipAndXselReadWhatPbCopyServes(withDaemon: Bool) async throws {
+            let daemon = withDaemon ? try await session.startDaemon() : nil
+            let text = Data("served by pb — ünïcödé ✓ 漢字 🎉 \(UUID().uuidString)\n".utf8)
+            try await session.pbSucceeding(["copy"], stdin: text)
+
+            let xclip = try await session.xclipPaste()
+            #expect(xclip.succeeded && xclip.stdout == text, "\(xclip)")
+            let xsel = try await session.xselPaste()
+            #expect(xsel.succeeded && xsel.stdout == text, "\(xsel)")
+            #expect(try await session.pbSucceeding(["paste"]).stdout == text)
+            let targets = try await session.xclipPaste(target: "TARGETS").output.split(separator: "\n").map(String.init)
+            #expect(Set(["TARGETS", "TIMESTAMP", "UTF8_STRING"]).isSubset(of: targets), "\(targets)")
+            if let daemon { try await session.stop(daemon: daemon) }
+        }
+
+        @Test(arguments: [true, false])
+        func copyOnceServesTheFirstPasteOnly(withDaemon: Bool) async throws {
+            let daemon = withDaemon ? try await session.startDaemon() : nil
+            let text = Data("one-time code 482913".utf8)
+            try await session.pbSucceeding(["copy", "--once"], stdin: text)
+
+            let first = try await session.xclipPaste()
+            #expect(first.succeeded && first.stdout == text, "\(first)")
+            let second = try await session.xclipPaste()
+            #expect(isEmpty(second), "a second paste still got something: \(second)")
+            if let daemon { try await session.stop(daemon: daemon) }
+        }
+
+        @Test(arguments: [true, false])
+        func copyWithExpiryLeavesClipboardAndHistoryAfterItsTime(withDaemon: Bool) async throws {
+            let daemon = withDaemon ? try await session.startDaemon() : nil
+            let text = Data("expiring token \(UUID().uuidString)".utf8)
+            try await session.pbSucceeding(["copy", "--expire", "1s"], stdin: text)
+            let copied = ContinuousClock.now
+
+            let fresh = try await session.xclipPaste()
+            #expect(fresh.succeeded && fresh.stdout == text, "\(fresh)")
+            #expect(try await session.storedItemCount() == 1)
+            var last: ProcessResult?
+            let cleared = try await eventually(within: .seconds(4), every: .milliseconds(100)) {
+                last = try await session.xclipPaste()
+                if !isEmpty(last!) { return false }
+                return try await session.storedItemCount() == 0
+            }
+            let elapsed = ContinuousClock.now - copied
+            let remaining = try await session.storedItemCount()
+            #expect(cleared, "after \(elapsed): clipboard \(String(describing: last)), \(remaining) items stored")
+            #expect(elapsed > .milliseconds(800), "cleared before its time")
+            if let daemon { try await session.stop(daemon: daemon) }
+        }
+
+        @Test(arguments: [true, false])
+        func takeURLPrintsItAndClearsTheClipboardButLeavesOtherText(withDaemon: Bool) async throws {
+            let daemon = withDaemon ? try await session.startDaemon() : nil
+            let url = "https://example.com/read?id=\(UUID().uuidString)"
+            try await session.xclipCopy(url)
+            if withDaemon { #expect(try await session.waitForEntry { $0.preview == url } != nil) }
+
+            let take = try await session.pb(["take", "--url"])
+            #expect(take.succeeded && take.output == url + "\n", "\(take)")
+            let after = try await session.xclipPaste()
+            #expect(isEmpty(after), "the clipboard still holds something after take: \(after)")
+
+            let words = "just some words, not a link"
+            try await session.xclipCopy(words)
+            if withDaemon { #expect(try await session.waitForEntry { $0.preview == words } != nil) }
+            let refused = try await session.pb(["take", "--url"])
+            #expect(refused.status == 1 && !refused.wasSignalled && refused.stdout.isEmpty, "\(refused)")
+            #expect(refused.stderr.contains("no URL"), "\(refused)")
+            let kept = try await session.xclipPaste()
+            #expect(kept.succeeded && kept.output == words, "\(kept)")
+            if let daemon { try await session.stop(daemon: daemon) }
+        }
+
+        @Test func clipboardOutlivesAnXclipThatExits() async throws {
+            let daemon = try await session.startDaemon()
+            let text = Data("still here after xclip left — 残る".utf8)
+            // -loops 1: xclip exits after serving one request, which is the daemon's own read.
+            try await session.xclipCopy(text, extra: ["-loops", "1"])
+            #expect(try await session.waitForEntry { $0.size == text.count } != nil, "daemon log: \(daemon.stderr)")
+            let tookOver = try await eventually(within: .seconds(5)) { daemon.stderr.contains("the owner exited; now serving its content") }
+            #expect(tookOver, "daemon log: \(daemon.stderr)")
+
+            let paste = try await session.xclipPaste()
+            #expect(paste.succeeded && paste.stdout == text, "\(paste)")
+            let targets = try await session.xclipPaste(target: "TARGETS").output
+            #expect(targets.contains("MULTIPLE"), "the daemon, not xclip, should own the clipboard now: \(targets)")
+            try await session.stop(daemon: daemon)
+        }
+
+        @Test func everyRepresentationOutlivesAnOwnerThatExits() async throws {
+            let daemon = try await session.startDaemon()
+            let html = Data("<i>kept</i> after exit ✓".utf8)
+            let text = Data("kept after exit ✓".utf8)
+            // The daemon reads both targets, then the owner exits.
+            let owner = try await session.startOwner([("UTF8_STRING", text), ("text/html", html)], [.exitAfterServing(2)])
+            #expect(try await session.waitForEntry { $0.types.contains("public.html") } != nil, "daemon log: \(daemon.stderr)")
+            #expect(try await owner.waitForExit(timeout: .seconds(5)) == .init(status: 0, wasSignalled: false))
+            let tookOver = try await eventually(within: .seconds(5)) { daemon.stderr.contains("the owner exited; now serving its content") }
+            #expect(tookOver, "daemon log: \(daemon.stderr)")
+
+            let pastedHTML = try await session.xclipPaste(target: "text/html")
+            #expect(pastedHTML.succeeded && pastedHTML.stdout == html, "\(pastedHTML)")
+            let pastedText = try await session.xselPaste()
+            #expect(pastedText.succeeded && pastedText.stdout == text, "\(pastedText)")
+            try await session.stop(daemon: daemon)
+        }
+    }
+}
