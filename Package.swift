@@ -38,6 +38,9 @@ let package = Package(
         .executableTarget(name: "recent-history", dependencies: ["PasteboardHistory"], path: "Examples/RecentHistory"),
         .executableTarget(
             name: "clipboard-text", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/ClipboardText"),
+        .executableTarget(name: "profile", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/Profile"),
+        .executableTarget(name: "csv-archive", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/CSVArchive"),
+        .executableTarget(name: "video-file", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/VideoFile"),
 
         .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit"]),
         .testTarget(name: "SQLiteSupportTests", dependencies: ["SQLiteSupport"]),

@@ -1,3 +1,5 @@
+import Foundation
+
 extension PasteboardItem {
     /// An item holding every representation `value` exports, in declaration order.
     ///
@@ -23,9 +25,13 @@ extension PasteboardItem {
         representations.reserveCapacity(exported.count)
         for representation in exported {
             try Task.checkCancellation()
-            // For now the item holds bytes only; a file is read here, at the last moment.
-            representations.append(
-                Representation(type: representation.contentType, data: try representation.payload.loadData()))
+            // A file stays a file: stores and transfers copy it in chunks, never holding it whole.
+            if case .file(let url, _) = representation.payload {
+                representations.append(try Representation(type: representation.contentType, fileURL: url))
+            } else {
+                representations.append(
+                    Representation(type: representation.contentType, data: try representation.payload.loadData()))
+            }
         }
         self.init(representations)
     }
@@ -45,10 +51,16 @@ extension PasteboardItem {
     ///   because the bytes are not a valid encoding of `T`.
     public func value<T: Transferable>(as type: T.Type) async throws -> sending T? {
         let resolved = ResolvedTransferRepresentation<T>()
-        guard let match = resolved.importMatch(among: types), let data = data(forType: match.type) else {
+        guard let match = resolved.importMatch(among: types), let representation = representation(forType: match.type) else {
             return nil
         }
-        return try await resolved.importValue(entryIndex: match.entryIndex, payload: .data(data))
+        if let url = representation.fileURL {
+            guard FileManager.default.isReadableFile(atPath: url.path) else {
+                throw PasteboardError(.unavailable, "The \(match.type.identifier) payload's file is gone: \(url.path).")
+            }
+            return try await resolved.importValue(entryIndex: match.entryIndex, payload: .file(url, allowsAccessingOriginal: false))
+        }
+        return try await resolved.importValue(entryIndex: match.entryIndex, payload: .data(representation.data))
     }
 
     /// Whether the item has a content type that `type` imports.

@@ -49,7 +49,15 @@ package enum TransferPayload: Sendable {
                     .storage, "Could not write a temporary file for the import: \(error.localizedDescription)")
             }
         case .file(let url, _):
-            file = try ReceivedTransferredFile(url, isOriginalFile: false).copy(to: directory)
+            let copied = try ReceivedTransferredFile(url, isOriginalFile: false).copy(to: directory)
+            // Stored payloads are named by content hash: give the copy the representation's file name.
+            let named = directory.appendingPathComponent(fileName, isDirectory: false)
+            do {
+                try FileManager.default.moveItem(at: copied, to: named)
+                file = named
+            } catch {
+                file = copied  // the content is intact under its stored name; only the name is lost
+            }
         }
         return try await body(ReceivedTransferredFile(file, isOriginalFile: false))
     }
