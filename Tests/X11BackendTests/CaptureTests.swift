@@ -144,25 +144,56 @@ extension X11IntegrationTests {
             #expect(paste.stderr.contains("Could not read the clipboard"), "\(paste)")
         }
 
-        @Test func ignoreRulesKeepMatchingCopiesOutOfTheHistory() async throws {
-            try session.writeConfig("ignore-text = ^secret-\nignore-app = PBIgnoredApp\n")
+        @Test func captureRulesInTheConfigurationKeepMatchingCopiesOutOfTheHistory() async throws {
+            try session.writeConfig(
+                """
+                ignore-text = ^secret-
+                ignore-app = PBIgnoredApp
+                ignore-type = image/*
+                max-item-size = 1K
+                """)
             let daemon = try await session.startDaemon()
-
-            try await session.xclipCopy("secret-123456")
-            let textIgnored = try await eventually(within: .seconds(5)) {
-                daemon.stderr.contains("not recorded (text matches an ignore-text rule)")
+            /// Makes one copy and waits for the daemon to say why it did not record it.
+            func expectNotRecorded(_ reason: String, _ copy: () async throws -> Void) async throws {
+                try await copy()
+                let said = try await eventually(within: .seconds(5)) { daemon.stderr.contains("not recorded (\(reason))") }
+                #expect(said, "expected 'not recorded (\(reason))'; daemon log: \(daemon.stderr)")
             }
-            #expect(textIgnored, "daemon log: \(daemon.stderr)")
 
-            _ = try await session.startOwner([("UTF8_STRING", Data("copied in an ignored app".utf8))], [.windowClass("PBIgnoredApp")])
-            let appIgnored = try await eventually(within: .seconds(5)) {
-                daemon.stderr.contains("not recorded (application PBIgnoredApp is ignored)")
+            try await expectNotRecorded("text matches an ignore-text rule") { try await session.xclipCopy("secret-123456") }
+            try await expectNotRecorded("application PBIgnoredApp is ignored") {
+                _ = try await session.startOwner([("UTF8_STRING", Data("copied in an ignored app".utf8))], [.windowClass("PBIgnoredApp")])
             }
-            #expect(appIgnored, "daemon log: \(daemon.stderr)")
+            try await expectNotRecorded("type public.png is ignored") { try await session.xclipCopy(Payloads.png, target: "image/png") }
+            try await expectNotRecorded("item larger than max-item-size") { try await session.xclipCopy(String(repeating: "x", count: 2048)) }
 
             try await session.xclipCopy("public-7890")
             #expect(try await session.waitForEntry { $0.preview == "public-7890" } != nil, "daemon log: \(daemon.stderr)")
             #expect(try await session.history().map(\.preview) == ["public-7890"])
+            try await session.stop(daemon: daemon)
+        }
+
+        @Test func primarySelectionIsIgnoredByDefault() async throws {
+            let daemon = try await session.startDaemon()
+            try await session.xclipCopy("selected with the mouse", selection: "primary")
+            try await session.xclipCopy("copied with ctrl-c")
+            #expect(try await session.waitForEntry { $0.preview == "copied with ctrl-c" } != nil)
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await session.history().map(\.preview) == ["copied with ctrl-c"])
+            try await session.stop(daemon: daemon)
+        }
+
+        @Test func primarySelectionIsRecordedWhenEnabledAndAGrowingSelectionBecomesOneItem() async throws {
+            try session.writeConfig("primary = on\n")
+            let daemon = try await session.startDaemon()
+            for step in ["grow", "growing", "growing selection"] {
+                try await session.xclipCopy(step, selection: "primary")
+                #expect(try await session.waitForEntry { $0.preview == step } != nil, "daemon log: \(daemon.stderr)")
+            }
+            #expect(try await session.history().map(\.preview) == ["growing selection"])
+            try await session.xclipCopy("something unrelated", selection: "primary")
+            #expect(try await session.waitForEntry { $0.preview == "something unrelated" } != nil)
+            #expect(try await session.history().map(\.preview) == ["something unrelated", "growing selection"])
             try await session.stop(daemon: daemon)
         }
 

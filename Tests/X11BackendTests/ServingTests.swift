@@ -95,11 +95,10 @@ extension X11IntegrationTests {
             // -loops 1: xclip exits after serving one request, which is the daemon's own read.
             try await session.xclipCopy(text, extra: ["-loops", "1"])
             #expect(try await session.waitForEntry { $0.size == text.count } != nil, "daemon log: \(daemon.stderr)")
-            let tookOver = try await eventually(within: .seconds(5)) { daemon.stderr.contains("the owner exited; now serving its content") }
-            #expect(tookOver, "daemon log: \(daemon.stderr)")
 
-            let paste = try await session.xclipPaste()
-            #expect(paste.succeeded && paste.stdout == text, "\(paste)")
+            let paste = try await session.waitForClipboard(text)
+            #expect(paste?.succeeded == true && paste?.stdout == text, "\(String(describing: paste)); daemon log: \(daemon.stderr)")
+            // xclip offers TARGETS and UTF8_STRING only; MULTIPLE says the daemon answers now.
             let targets = try await session.xclipPaste(target: "TARGETS").output
             #expect(targets.contains("MULTIPLE"), "the daemon, not xclip, should own the clipboard now: \(targets)")
             try await session.stop(daemon: daemon)
@@ -113,9 +112,11 @@ extension X11IntegrationTests {
             let owner = try await session.startOwner([("UTF8_STRING", text), ("text/html", html)], [.exitAfterServing(2)])
             #expect(try await session.waitForEntry { $0.types.contains("public.html") } != nil, "daemon log: \(daemon.stderr)")
             #expect(try await owner.waitForExit(timeout: .seconds(5)) == .init(status: 0, wasSignalled: false))
-            let tookOver = try await eventually(within: .seconds(5)) { daemon.stderr.contains("the owner exited; now serving its content") }
-            #expect(tookOver, "daemon log: \(daemon.stderr)")
 
+            let targets = try await eventually(within: .seconds(5)) {
+                try await session.xclipPaste(target: "TARGETS").output.contains("MULTIPLE")  // the daemon's answer
+            }
+            #expect(targets, "nobody took over the clipboard; daemon log: \(daemon.stderr)")
             let pastedHTML = try await session.xclipPaste(target: "text/html")
             #expect(pastedHTML.succeeded && pastedHTML.stdout == html, "\(pastedHTML)")
             let pastedText = try await session.xselPaste()

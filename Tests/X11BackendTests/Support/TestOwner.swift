@@ -14,6 +14,8 @@ enum TestOwner {
         case exitAfterMilliseconds(Int)
         case windowClass(String)
         case selection(String)
+        /// Replies larger than this many bytes go out through INCR, in chunks of this size.
+        case incrThreshold(Int)
 
         var arguments: [String] {
             switch self {
@@ -23,6 +25,7 @@ enum TestOwner {
             case .exitAfterMilliseconds(let milliseconds): return ["--exit-after-ms", String(milliseconds)]
             case .windowClass(let name): return ["--class", name]
             case .selection(let name): return ["--selection", name]
+            case .incrThreshold(let bytes): return ["--incr-threshold", String(bytes)]
             }
         }
     }
@@ -49,6 +52,7 @@ enum TestOwner {
         guard let compiler = executableOnPath("cc") ?? executableOnPath("gcc") ?? executableOnPath("clang") else {
             return .failure(SetupFailure("No C compiler (cc) found to build \(source.lastPathComponent)."))
         }
+        removeStaleBuilds()
         let directory = URL(fileURLWithPath: "/tmp/pb-x11-owner-\(getpid())", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -71,6 +75,17 @@ enum TestOwner {
             return .success(output)
         } catch {
             return .failure(SetupFailure("Cannot compile \(source.lastPathComponent): \(error)"))
+        }
+    }
+
+    /// Removes the owners earlier test runs built (`/tmp/pb-x11-owner-PID` of processes that are gone).
+    private static func removeStaleBuilds() {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []
+        for name in names where name.hasPrefix("pb-x11-owner-") {
+            guard let pid = Int32(name.dropFirst("pb-x11-owner-".count)), pid != getpid() else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH {
+                try? FileManager.default.removeItem(atPath: "/tmp/" + name)  // best effort: another run may race us
+            }
         }
     }
 }

@@ -161,18 +161,18 @@ final class X11Session: Sendable {
 
     // MARK: - xclip and xsel
 
-    /// `xclip -selection clipboard -i` of `data` (as `target`, with `extra` options); returns once the launching
+    /// `xclip -selection SELECTION -i` of `data` (as `target`, with `extra` options); returns once the launching
     /// xclip has exited, leaving its forked owner in the background.
-    func xclipCopy(_ data: Data, target: String? = nil, extra: [String] = []) async throws {
+    func xclipCopy(_ data: Data, target: String? = nil, selection: String = "clipboard", extra: [String] = []) async throws {
         let input = try file(data)
-        var arguments = ["-selection", "clipboard"] + extra
+        var arguments = ["-selection", selection] + extra
         if let target { arguments += ["-t", target] }
         let result = try await run(xclip, arguments + ["-i", input.path], timeout: .seconds(10))
         guard result.succeeded else { throw CommandFailed(result: result) }
     }
 
-    func xclipCopy(_ text: String, extra: [String] = []) async throws {
-        try await xclipCopy(Data(text.utf8), extra: extra)
+    func xclipCopy(_ text: String, selection: String = "clipboard", extra: [String] = []) async throws {
+        try await xclipCopy(Data(text.utf8), selection: selection, extra: extra)
     }
 
     /// `xclip -selection clipboard -o [-t target]`.
