@@ -48,6 +48,7 @@ let package = Package(
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardKit"]),
         .testTarget(name: "PasteboardCLITests", dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardKit"]),
+        .testTarget(name: "PasteboardSystemTests", dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory"]),
     ]
 )
 

@@ -143,21 +143,22 @@ def group_rss(pids):
 # MARK: - X server and clients
 
 def start_xvfb(session):
-    read_fd, write_fd = os.pipe()
-    process = session.start("Xvfb", ["Xvfb", "-displayfd", str(write_fd), "-screen", "0", "1024x768x24",
-                                     "-nolisten", "tcp"], dict(os.environ), pass_fds=(write_fd,))
-    os.close(write_fd)
-    number = b""
-    deadline = time.time() + 10
-    while not number.endswith(b"\n") and time.time() < deadline:
-        chunk = os.read(read_fd, 16)
-        if not chunk:
-            break
-        number += chunk
-    os.close(read_fd)
-    if not number.strip():
-        raise SystemExit("Xvfb did not start")
-    return ":" + number.decode().strip()
+    """Xvfb on a free display picked at random from :200-:999 (fixed low numbers are what other tools pick)."""
+    for number in random.sample(range(200, 1000), 40):
+        if os.path.exists(f"/tmp/.X{number}-lock") or os.path.exists(f"/tmp/.X11-unix/X{number}"):
+            continue
+        process = session.start("Xvfb", ["Xvfb", f":{number}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                                dict(os.environ))
+        deadline = time.time() + 10
+        while process.poll() is None and time.time() < deadline:
+            if os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                probe = subprocess.run(["xclip", "-o", "-selection", "clipboard"], env=dict(os.environ,
+                                       DISPLAY=f":{number}"), capture_output=True, timeout=5)
+                if b"Can't open display" not in probe.stderr:
+                    return process, f":{number}"
+            time.sleep(0.05)
+        session.stop(process)
+    raise SystemExit("could not start Xvfb on a free display")
 
 
 def xclip_copy(text, env):
@@ -189,7 +190,7 @@ def run_storm(storm, env, rate, count, prefix, linger_ms=500, start_ms=0):
         if parts[0] == "change":
             changes.append({"index": int(parts[1]), "set": int(parts[2]) / 1e6, "server_time": int(parts[3]),
                             "targets": int(parts[4]), "served": int(parts[5]), "refused": int(parts[6]),
-                            "text": parts[7]})
+                            "first_data": int(parts[7]) / 1e6, "text": parts[8]})
         elif parts[0] == "summary":
             info = dict(item.split("=") for item in parts[1:])
     return changes, {k: int(v) for k, v in info.items()}
@@ -658,21 +659,32 @@ def main():
     tag = "%06x" % random.randrange(16 ** 6)
     try:
         storm = compile_storm(session)
-        display = start_xvfb(session)
+        xvfb, display = start_xvfb(session)
+
+        def check_alive(*processes):
+            """Another program on a shared machine may end our processes: stop rather than report nonsense."""
+            for label, process in (("Xvfb", xvfb),) + processes:
+                if process is not None and process.poll() is not None:
+                    raise SystemExit(f"{label} (pid {process.pid}) exited unexpectedly with status "
+                                     f"{process.returncode}; the numbers would be wrong")
         x_env = dict(os.environ, DISPLAY=display)
         log(f"Xvfb on {display}; floor: {floor_count} xclip -i + xclip -o")
         floor = measure_floor(x_env, floor_count, f"floor-{tag}")
+        check_alive()
 
         results = {"pb": {}, "copyq": {}}
         pb = Pasteboard(session, args.pb, display)
         pb.start()
         log(f"pb: latency with the in-process owner ({latency_count} changes at 10/s)")
         results["pb"]["latency_storm"] = latency_storm_pb(pb, storm, latency_count, tag)
+        check_alive(("pb daemon", pb.daemon), ("pb watch", pb.watch))
         log(f"pb: latency driven by xclip ({xclip_count} copies at 10/s)")
         results["pb"]["latency_xclip"] = latency_xclip_pb(pb, xclip_count, tag)
+        check_alive(("pb daemon", pb.daemon), ("pb watch", pb.watch))
         log(f"pb: completeness at {args.rates} changes/s, {seconds:.0f} s each")
         results["pb"]["completeness"] = completeness_pb(pb, storm, args.rates, seconds, tag)
         results["pb"]["rss_after_kib"] = group_rss(pb.pids())
+        check_alive(("pb daemon", pb.daemon), ("pb watch", pb.watch))
 
         copyq = CopyQ(session, display)
         copyq.start()
@@ -683,6 +695,7 @@ def main():
         time.sleep(args.idle)
         idle = {"pb": idle_delta(pb_before, group_sample(pb.pids())),
                 "copyq": idle_delta(cq_before, group_sample(copyq.pids())), "seconds": args.idle}
+        check_alive(("pb daemon", pb.daemon), ("copyq", copyq.server))
         pb_log = pb.stderr_lines()
         pb.stop()
 
@@ -693,6 +706,7 @@ def main():
         log(f"CopyQ: completeness at {args.rates} changes/s, {seconds:.0f} s each")
         results["copyq"]["completeness"] = completeness_copyq(copyq, storm, args.rates, seconds, tag)
         results["copyq"]["rss_after_kib"] = group_rss(copyq.pids())
+        check_alive(("copyq", copyq.server))
         copyq.stop()
 
         report(args, display, floor, results, idle)

@@ -23,10 +23,11 @@
  * content it asked for is gone, as it would be with a separate owner program that exited.
  *
  * Output, after the last change and the linger (nothing is printed during the storm):
- *   change INDEX SET_USEC SERVER_TIME TARGETS_SERVED DATA_SERVED REFUSED TEXT
+ *   change INDEX SET_USEC SERVER_TIME TARGETS_SERVED DATA_SERVED REFUSED FIRST_DATA_USEC TEXT
  *   summary changes=N served=M refused=R lost_ownership=L late_max_us=U
  * DATA_SERVED counts UTF8_STRING conversions answered while this change was current; REFUSED counts stale
- * requests that arrived while it was current (they were asking for an earlier change).
+ * requests that arrived while it was current (they were asking for an earlier change). FIRST_DATA_USEC is the
+ * CLOCK_REALTIME time (microseconds) of the first UTF8_STRING answer for this change, 0 when there was none.
  * Exit status: 0, 1 on a runtime failure (no display), 2 on a usage error.
  */
 #include <X11/Xatom.h>
@@ -46,6 +47,7 @@ struct change {
     long targets_served;
     long data_served;
     long refused;
+    long long first_data_usec;
 };
 
 static Display *display;
@@ -124,7 +126,7 @@ static void answer(const XSelectionRequestEvent *request) {
     } else if (request->target == utf8_atom) {
         XChangeProperty(display, request->requestor, property, utf8_atom, 8, PropModeReplace, (unsigned char *)text,
                         (int)strlen(text));
-        changes[current].data_served++;
+        if (changes[current].data_served++ == 0) changes[current].first_data_usec = clock_usec(CLOCK_REALTIME);
     } else {
         notify(request, None);
         return;
@@ -244,9 +246,9 @@ int main(int argc, char **argv) {
 
     long served = 0, refused = 0;
     for (long i = 0; i < count; i++) {
-        printf("change %ld %lld %lu %ld %ld %ld %s-%06ld\n", i, changes[i].set_usec,
+        printf("change %ld %lld %lu %ld %ld %ld %lld %s-%06ld\n", i, changes[i].set_usec,
                (unsigned long)changes[i].server_time, changes[i].targets_served, changes[i].data_served,
-               changes[i].refused, prefix, i);
+               changes[i].refused, changes[i].first_data_usec, prefix, i);
         if (changes[i].data_served > 0) served++;
         refused += changes[i].refused;
     }

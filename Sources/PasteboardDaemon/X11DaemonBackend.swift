@@ -104,6 +104,9 @@ final class X11DaemonBackend: DaemonBackend {
 
     private func skip(_ selection: Selection, _ reason: CaptureSkip) {
         skipped += 1
+        // The clipboard holds something else now than the item last read: never bring that one back when this
+        // owner exits. (A superseded capture is followed by a newer one, which decides.)
+        if reason != .superseded { lastItem[selection] = nil }
         switch reason {
         case .secret:
             lastItem[selection] = nil

@@ -144,7 +144,13 @@ public final class X11Clipboard {
             if !capturesOnChange { return }
             startCapture(selection, owner: event.owner, time: event.selection_timestamp)
         default:
-            // The owner's window was destroyed or its client closed: the selection has no owner now.
+            // The owner's window was destroyed or its client closed: the selection has no owner now. A capture still
+            // reading from that owner (XFixes reports this only for the current owner) will get no more answers.
+            if let job = captures[selection] {
+                captures[selection] = nil
+                release(job.property)
+                onSkip?(selection, .ownerRefused(job.currentTarget ?? "TARGETS"))
+            }
             if event.owner != x.window && owned[selection] == nil { onOwnerGone?(selection) }
         }
     }

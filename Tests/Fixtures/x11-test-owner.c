@@ -6,6 +6,8 @@
  * client takes the selection (then it exits 0) or a --exit-* condition holds.
  *
  * Build:   cc -O2 -o x11-test-owner x11-test-owner.c -lX11
+ * Example: DISPLAY=:99 x11-test-owner --target text/html=page.html --target UTF8_STRING=page.txt \
+ *              --exit-after-serving 2      # offer HTML and text, exit once a reader fetched both
  *
  * Usage:   x11-test-owner [options] --target NAME=FILE [--target NAME=FILE ...]
  *
@@ -20,6 +22,7 @@
  *   --incr-threshold BYTES    replies larger than this go out through INCR, in chunks of this size
  *                             (default 262144; capped below the server's maximum request size)
  *   --class NAME              WM_CLASS class of the owner window (default X11TestOwner)
+ *   --verbose                 log each request and how it was answered on stderr
  *
  * Answers TARGETS, TIMESTAMP and every offered target; refuses MULTIPLE and anything else, and refuses requests
  * stamped before it took the selection (ICCCM 2.2). Exit status: 0 after losing the selection or an --exit-*
@@ -62,13 +65,24 @@ static int offer_count;
 static struct transfer transfers[MAX_TRANSFERS];
 static long served_limit = -1;
 static long served;
+static int verbose;
+
+/* With --verbose: one line per request on stderr, e.g. "request UTF8_STRING from 0x200001: 12 bytes". */
+static void trace(Display *display, const XSelectionRequestEvent *request, const char *outcome) {
+    if (!verbose) return;
+    char *name = XGetAtomName(display, request->target);
+    fprintf(stderr, "request %s from 0x%lx at %lu: %s\n", name ? name : "?", (unsigned long)request->requestor,
+            (unsigned long)request->time, outcome);
+    if (name) XFree(name);
+}
+
+static const char usage_text[] =
+    "usage: x11-test-owner [--selection NAME] [--secret] [--stall] [--exit-after-serving N]\n"
+    "                      [--exit-after-ms N] [--incr-threshold BYTES] [--class NAME] [--verbose]\n"
+    "                      --target NAME=FILE [--target NAME=FILE ...]\n";
 
 static void usage(const char *message) {
-    fprintf(stderr, "x11-test-owner: %s\n", message);
-    fprintf(stderr,
-            "usage: x11-test-owner [--selection NAME] [--secret] [--stall] [--exit-after-serving N]\n"
-            "                      [--exit-after-ms N] [--incr-threshold BYTES] [--class NAME]\n"
-            "                      --target NAME=FILE [--target NAME=FILE ...]\n");
+    fprintf(stderr, "x11-test-owner: %s\n%s", message, usage_text);
     exit(2);
 }
 
@@ -120,9 +134,16 @@ static int ignore_errors(Display *display, XErrorEvent *event) {
     return 0;
 }
 
-static void count_served(void) {
+/* Exits 0 once every request sent so far has reached the server: XCloseDisplay waits for that (XSync), where
+ * exit() right after XFlush can lose the last SelectionNotify when unread events make the socket close abort. */
+static void finish(Display *display) {
+    XCloseDisplay(display);
+    exit(0);
+}
+
+static void count_served(Display *display) {
     served++;
-    if (served_limit >= 0 && served >= served_limit) exit(0);
+    if (served_limit >= 0 && served >= served_limit) finish(display);
 }
 
 static void notify(Display *display, const XSelectionRequestEvent *request, Atom property) {
@@ -144,6 +165,7 @@ static void answer(Display *display, const XSelectionRequestEvent *request, Time
     /* Obsolete clients pass None as the property: use the target atom (ICCCM 2.2). */
     Atom property = request->property != None ? request->property : request->target;
     if (request->time != CurrentTime && request->time < owned_since) {
+        trace(display, request, "refused: stamped before we took the selection");
         notify(display, request, None);
         return;
     }
@@ -155,6 +177,7 @@ static void answer(Display *display, const XSelectionRequestEvent *request, Time
         for (int i = 0; i < offer_count; i++) atoms[count++] = (long)offers[i].atom;
         XChangeProperty(display, request->requestor, property, XA_ATOM, 32, PropModeReplace, (unsigned char *)atoms,
                         count);
+        trace(display, request, "targets");
         notify(display, request, property);
         return;
     }
@@ -162,6 +185,7 @@ static void answer(Display *display, const XSelectionRequestEvent *request, Time
         long value = (long)owned_since;
         XChangeProperty(display, request->requestor, property, XA_INTEGER, 32, PropModeReplace,
                         (unsigned char *)&value, 1);
+        trace(display, request, "timestamp");
         notify(display, request, property);
         return;
     }
@@ -170,14 +194,16 @@ static void answer(Display *display, const XSelectionRequestEvent *request, Time
         if (offers[i].atom == request->target) offer = &offers[i];
     }
     if (!offer) {
+        trace(display, request, "refused: not offered");
         notify(display, request, None);
         return;
     }
     if (offer->size <= chunk) {
         XChangeProperty(display, request->requestor, property, request->target, 8, PropModeReplace, offer->data,
                         (int)offer->size);
+        trace(display, request, "sent at once");
         notify(display, request, property);
-        count_served();
+        count_served(display);
         return;
     }
     struct transfer *slot = NULL;
@@ -185,7 +211,8 @@ static void answer(Display *display, const XSelectionRequestEvent *request, Time
         if (!transfers[i].active) slot = &transfers[i];
     }
     if (!slot) {
-        notify(display, request, None); /* too many readers at once */
+        trace(display, request, "refused: too many INCR transfers at once");
+        notify(display, request, None);
         return;
     }
     *slot = (struct transfer){1, request->requestor, property, request->target, offer->data, offer->size, 0, 0};
@@ -194,6 +221,7 @@ static void answer(Display *display, const XSelectionRequestEvent *request, Time
     long size = (long)offer->size;
     XChangeProperty(display, request->requestor, property, incr_atom, 32, PropModeReplace, (unsigned char *)&size,
                     1);
+    trace(display, request, "INCR started");
     notify(display, request, property);
 }
 
@@ -203,10 +231,11 @@ static void continue_transfer(Display *display, const XPropertyEvent *event, siz
         struct transfer *transfer = &transfers[i];
         if (!transfer->active || transfer->requestor != event->window || transfer->property != event->atom) continue;
         if (transfer->finished) {
+            if (verbose) fprintf(stderr, "INCR to 0x%lx finished\n", (unsigned long)transfer->requestor);
             transfer->active = 0;
             XSelectInput(display, transfer->requestor, NoEventMask);
             XFlush(display);
-            count_served();
+            count_served(display);
             return;
         }
         size_t length = transfer->size - transfer->offset;
@@ -242,8 +271,11 @@ int main(int argc, char **argv) {
             secret = 1;
         } else if (!strcmp(option, "--stall")) {
             stall = 1;
+        } else if (!strcmp(option, "--verbose")) {
+            verbose = 1;
         } else if (!strcmp(option, "--help") || !strcmp(option, "-h")) {
-            usage("a scriptable X11 selection owner");
+            fputs(usage_text, stdout);
+            return 0;
         } else if (!value) {
             char message[256];
             snprintf(message, sizeof message, "unknown option or missing value: %s", option);
@@ -344,11 +376,13 @@ int main(int argc, char **argv) {
             XNextEvent(display, &event);
             switch (event.type) {
             case SelectionRequest:
+                if (stall) trace(display, &event.xselectionrequest, "ignored (--stall)");
                 if (!stall) answer(display, &event.xselectionrequest, owned_since, chunk, targets_atom,
                                    timestamp_atom, incr_atom);
                 break;
             case SelectionClear:
-                if (event.xselectionclear.selection == selection) return 0; /* another client copied */
+                if (verbose) fprintf(stderr, "lost the selection\n");
+                if (event.xselectionclear.selection == selection) finish(display); /* another client copied */
                 break;
             case PropertyNotify:
                 continue_transfer(display, &event.xproperty, chunk);
@@ -360,7 +394,7 @@ int main(int argc, char **argv) {
         int timeout = -1;
         if (deadline >= 0) {
             long long left = deadline - now_ms();
-            if (left <= 0) return 0;
+            if (left <= 0) finish(display);
             timeout = (int)left;
         }
         struct pollfd descriptor = {fd, POLLIN, 0};

@@ -24,7 +24,8 @@ extension X11IntegrationTests {
             let found = try await session.waitForEntry { $0.types.contains("public.utf8-plain-text") }
             let entry = try #require(found, "the daemon did not record the copy; its log: \(daemon.stderr)")
             #expect(entry.size == bytes.count)
-            #expect(try await session.pbSucceeding(["decode", String(entry.id)]).stdout == bytes, "stored bytes differ")
+            #expect(
+                try await session.pbSucceeding(["decode", String(entry.id)]).stdout == bytes, "stored bytes differ")
             #expect(try await session.pbSucceeding(["paste"]).stdout == bytes, "pasted bytes differ")
             #expect(try await session.history().count == 1)
             try await session.stop(daemon: daemon)
@@ -59,7 +60,9 @@ extension X11IntegrationTests {
             #expect(pastedHTML.succeeded && pastedHTML.stdout == html, "\(pastedHTML)")
             #expect(pastedText.succeeded && pastedText.stdout == text, "\(pastedText)")
             let targets = try await session.xclipPaste(target: "TARGETS").output.split(separator: "\n").map(String.init)
-            #expect(Set(["TARGETS", "TIMESTAMP", "MULTIPLE", "text/html", "UTF8_STRING"]).isSubset(of: targets), "\(targets)")
+            #expect(
+                Set(["TARGETS", "TIMESTAMP", "MULTIPLE", "text/html", "UTF8_STRING"]).isSubset(of: targets),
+                "\(targets)")
             try await session.stop(daemon: daemon)
         }
 
@@ -73,7 +76,9 @@ extension X11IntegrationTests {
             #expect(entry.types == ["public.png"])
             #expect(entry.size == png.count)
             #expect(try await session.pbSucceeding(["paste", "--type", "png"]).stdout == png, "pasted PNG differs")
-            #expect(try await session.pbSucceeding(["decode", String(entry.id), "--type", "png"]).stdout == png, "stored PNG differs")
+            #expect(
+                try await session.pbSucceeding(["decode", String(entry.id), "--type", "png"]).stdout == png,
+                "stored PNG differs")
             try await session.stop(daemon: daemon)
         }
 
@@ -93,7 +98,9 @@ extension X11IntegrationTests {
             let marker = "PB-SECRET-" + UUID().uuidString
             let owner = try await session.startOwner(
                 [("UTF8_STRING", Data(marker.utf8))] + extraTargets.map { ($0, Data()) }, modes)
-            let skipped = try await eventually(within: .seconds(5)) { daemon.stderr.contains("skipped a concealed (secret) offer") }
+            let skipped = try await eventually(within: .seconds(5)) {
+                daemon.stderr.contains("skipped a concealed (secret) offer")
+            }
             #expect(skipped, "the daemon did not report skipping the secret; its log: \(daemon.stderr)")
 
             // The password manager exits: the daemon must not serve the secret, nor resurrect the older copy.
@@ -101,7 +108,8 @@ extension X11IntegrationTests {
             #expect(try await owner.waitForExit(timeout: .seconds(5)) != nil)
             try await Task.sleep(for: .milliseconds(300))
             let afterExit = try await session.xclipPaste()
-            #expect(!afterExit.succeeded || afterExit.stdout.isEmpty, "the clipboard still serves something: \(afterExit)")
+            #expect(
+                !afterExit.succeeded || afterExit.stdout.isEmpty, "the clipboard still serves something: \(afterExit)")
 
             try await session.xclipCopy("copied after the secret")
             #expect(try await session.waitForEntry { $0.preview == "copied after the secret" } != nil)
@@ -156,19 +164,29 @@ extension X11IntegrationTests {
             /// Makes one copy and waits for the daemon to say why it did not record it.
             func expectNotRecorded(_ reason: String, _ copy: () async throws -> Void) async throws {
                 try await copy()
-                let said = try await eventually(within: .seconds(5)) { daemon.stderr.contains("not recorded (\(reason))") }
+                let said = try await eventually(within: .seconds(5)) {
+                    daemon.stderr.contains("not recorded (\(reason))")
+                }
                 #expect(said, "expected 'not recorded (\(reason))'; daemon log: \(daemon.stderr)")
             }
 
-            try await expectNotRecorded("text matches an ignore-text rule") { try await session.xclipCopy("secret-123456") }
-            try await expectNotRecorded("application PBIgnoredApp is ignored") {
-                _ = try await session.startOwner([("UTF8_STRING", Data("copied in an ignored app".utf8))], [.windowClass("PBIgnoredApp")])
+            try await expectNotRecorded("text matches an ignore-text rule") {
+                try await session.xclipCopy("secret-123456")
             }
-            try await expectNotRecorded("type public.png is ignored") { try await session.xclipCopy(Payloads.png, target: "image/png") }
-            try await expectNotRecorded("item larger than max-item-size") { try await session.xclipCopy(String(repeating: "x", count: 2048)) }
+            try await expectNotRecorded("application PBIgnoredApp is ignored") {
+                _ = try await session.startOwner(
+                    [("UTF8_STRING", Data("copied in an ignored app".utf8))], [.windowClass("PBIgnoredApp")])
+            }
+            try await expectNotRecorded("type public.png is ignored") {
+                try await session.xclipCopy(Payloads.png, target: "image/png")
+            }
+            try await expectNotRecorded("item larger than max-item-size") {
+                try await session.xclipCopy(String(repeating: "x", count: 2048))
+            }
 
             try await session.xclipCopy("public-7890")
-            #expect(try await session.waitForEntry { $0.preview == "public-7890" } != nil, "daemon log: \(daemon.stderr)")
+            #expect(
+                try await session.waitForEntry { $0.preview == "public-7890" } != nil, "daemon log: \(daemon.stderr)")
             #expect(try await session.history().map(\.preview) == ["public-7890"])
             try await session.stop(daemon: daemon)
         }
@@ -204,7 +222,8 @@ extension X11IntegrationTests {
             try await session.xclipCopy(text)
 
             let found = try await stream.first(within: .seconds(10)) { $0.event == "captured" }
-            let event = try #require(found, "no captured event; watch printed \(stream.events.map(\.line)); daemon log: \(daemon.stderr)")
+            let event = try #require(
+                found, "no captured event; watch printed \(stream.events.map(\.line)); daemon log: \(daemon.stderr)")
             #expect(event.types == ["public.utf8-plain-text"])
             #expect(event.size == text.utf8.count)
             #expect(event.line.contains("\"committed\":"), "\(event.line)")
@@ -227,7 +246,9 @@ extension X11IntegrationTests {
                 try await session.xclipCopy("change \(index) of run \(run)")
                 let seen = try await stream.count(atLeast: index + 1, within: .seconds(5)) { $0.event == "captured" }
                 guard seen == index + 1 else {
-                    Issue.record("copy \(index) was not captured within 5 s (\(seen) captured); daemon log: \(daemon.stderr.suffix(2000))")
+                    Issue.record(
+                        "copy \(index) was not captured within 5 s (\(seen) captured); daemon log: \(daemon.stderr.suffix(2000))"
+                    )
                     break
                 }
             }

@@ -33,7 +33,8 @@ extension X11IntegrationTests {
             let text = Payloads.largeText(count: 300_000)
             let html = Data("<pre>".utf8) + Payloads.largeText(count: 200_000) + Data("</pre>".utf8)
             // 4 KiB chunks: about 120 PropertyNotify round trips for the two targets.
-            let owner = try await session.startOwner([("UTF8_STRING", text), ("text/html", html)], [.incrThreshold(4096)])
+            let owner = try await session.startOwner(
+                [("UTF8_STRING", text), ("text/html", html)], [.incrThreshold(4096)])
 
             let found = try await session.waitForEntry(within: .seconds(30)) { $0.types.contains("public.html") }
             let entry = try #require(found, "the daemon did not record the INCR offer; its log: \(daemon.stderr)")

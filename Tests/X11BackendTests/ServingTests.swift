@@ -97,10 +97,28 @@ extension X11IntegrationTests {
             #expect(try await session.waitForEntry { $0.size == text.count } != nil, "daemon log: \(daemon.stderr)")
 
             let paste = try await session.waitForClipboard(text)
-            #expect(paste?.succeeded == true && paste?.stdout == text, "\(String(describing: paste)); daemon log: \(daemon.stderr)")
+            #expect(
+                paste?.succeeded == true && paste?.stdout == text,
+                "\(String(describing: paste)); daemon log: \(daemon.stderr)")
             // xclip offers TARGETS and UTF8_STRING only; MULTIPLE says the daemon answers now.
             let targets = try await session.xclipPaste(target: "TARGETS").output
             #expect(targets.contains("MULTIPLE"), "the daemon, not xclip, should own the clipboard now: \(targets)")
+            try await session.stop(daemon: daemon)
+        }
+
+        @Test func anOwnerThatExitsBeforeItWasReadDoesNotBringBackTheCopyBefore() async throws {
+            let daemon = try await session.startDaemon()
+            try await session.xclipCopy("the copy before")
+            #expect(try await session.waitForEntry { $0.preview == "the copy before" } != nil)
+            // Never answers the daemon, then exits: what it held is lost, and the clipboard is empty.
+            let owner = try await session.startOwner(
+                [("UTF8_STRING", Data("never read".utf8))], [.stall, .exitAfterMilliseconds(300)])
+            #expect(try await owner.waitForExit(timeout: .seconds(5)) == .init(status: 0, wasSignalled: false))
+            try await Task.sleep(for: .milliseconds(200))
+
+            let paste = try await session.xclipPaste()
+            #expect(isEmpty(paste), "the clipboard went back to an older copy the user had replaced: \(paste)")
+            #expect(try await session.history().map(\.preview) == ["the copy before"])
             try await session.stop(daemon: daemon)
         }
 
@@ -109,8 +127,11 @@ extension X11IntegrationTests {
             let html = Data("<i>kept</i> after exit ✓".utf8)
             let text = Data("kept after exit ✓".utf8)
             // The daemon reads both targets, then the owner exits.
-            let owner = try await session.startOwner([("UTF8_STRING", text), ("text/html", html)], [.exitAfterServing(2)])
-            #expect(try await session.waitForEntry { $0.types.contains("public.html") } != nil, "daemon log: \(daemon.stderr)")
+            let owner = try await session.startOwner(
+                [("UTF8_STRING", text), ("text/html", html)], [.exitAfterServing(2)])
+            #expect(
+                try await session.waitForEntry { $0.types.contains("public.html") } != nil,
+                "daemon log: \(daemon.stderr)")
             #expect(try await owner.waitForExit(timeout: .seconds(5)) == .init(status: 0, wasSignalled: false))
 
             let targets = try await eventually(within: .seconds(5)) {

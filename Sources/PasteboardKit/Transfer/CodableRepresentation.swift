@@ -59,8 +59,12 @@ public struct CodableRepresentation<Item: Transferable & Codable, Encoder: Trans
 }
 
 extension CodableRepresentation where Encoder == JSONEncoder, Decoder == JSONDecoder {
-    /// A representation that encodes as JSON with a default `JSONEncoder` and `JSONDecoder`.
+    /// A representation that encodes as JSON (keys sorted) with a `JSONEncoder` and a default `JSONDecoder`.
     public init(for itemType: Item.Type = Item.self, contentType: ContentType) {
-        self.init(for: itemType, contentType: contentType, encoder: JSONEncoder(), decoder: JSONDecoder())
+        // Sorted keys make the bytes the same in every process: a default JSONEncoder's key order varies from
+        // run to run on Linux, so the same value copied twice was recorded as two different history items.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        self.init(for: itemType, contentType: contentType, encoder: encoder, decoder: JSONDecoder())
     }
 }

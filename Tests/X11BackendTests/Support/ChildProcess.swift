@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a child process ended, and what it wrote.
@@ -28,7 +29,9 @@ struct ProcessTimeout: Error, CustomStringConvertible {
     let command: String
     let timeout: Duration
     let stderr: String
-    var description: String { "\(command) ran longer than \(timeout) and was killed; stderr: \(stderr.suffix(2000).debugDescription)" }
+    var description: String {
+        "\(command) ran longer than \(timeout) and was killed; stderr: \(stderr.suffix(2000).debugDescription)"
+    }
 }
 
 /// A process started with `posix_spawn`: standard input from a file (or /dev/null), standard output and error
@@ -74,7 +77,9 @@ final class ChildProcess: Sendable {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, number) }
+        for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] {
+            sigaddset(&defaults, number)
+        }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
@@ -93,12 +98,15 @@ final class ChildProcess: Sendable {
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module does not import.
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        // unsafeBitCast: the symbol is glibc's C function
-        // `int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int)`, exactly this type.
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
-    }()
+    private static let addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+            else { return nil }
+            // unsafeBitCast: the symbol is glibc's C function
+            // `int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int)`, exactly this type.
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
+        }()
 
     deinit {
         if reaped.withLock({ $0 }) == nil {
@@ -118,7 +126,9 @@ final class ChildProcess: Sendable {
             guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
             // <sys/wait.h>'s macros are not imported: the low 7 bits are the signal, the next byte the status.
             let signal = status & 0x7F
-            cached = signal == 0 ? Termination(status: (status >> 8) & 0xFF, wasSignalled: false)
+            cached =
+                signal == 0
+                ? Termination(status: (status >> 8) & 0xFF, wasSignalled: false)
                 : Termination(status: signal, wasSignalled: true)
             return cached
         }
@@ -135,7 +145,8 @@ final class ChildProcess: Sendable {
     /// The result, once the process has exited.
     var result: ProcessResult? {
         guard let exit = termination else { return nil }
-        return ProcessResult(command: command, status: exit.status, wasSignalled: exit.wasSignalled, stdout: stdout, stderr: stderr)
+        return ProcessResult(
+            command: command, status: exit.status, wasSignalled: exit.wasSignalled, stdout: stdout, stderr: stderr)
     }
 
     // MARK: - Control
@@ -179,33 +190,4 @@ final class ChildProcess: Sendable {
             while isRunning { usleep(2_000) }
         }
     }
-}
-
-/// Something the tests need could not be set up (a missing tool, a server that would not start).
-struct SetupFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-func eventually(
-    within timeout: Duration, every pause: Duration = .milliseconds(20), _ condition: () async throws -> Bool
-) async throws -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while true {
-        if try await condition() { return true }
-        if clock.now >= deadline { return false }
-        try await Task.sleep(for: pause)
-    }
-}
-
-/// The executable named `name` on `PATH`, or nil.
-func executableOnPath(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
-    let directories = (path ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin", "/usr/local/bin"]
-    for directory in directories {
-        let candidate = "\(directory)/\(name)"
-        if access(candidate, X_OK) == 0 { return candidate }
-    }
-    return nil
 }

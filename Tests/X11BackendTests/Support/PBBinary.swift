@@ -25,7 +25,8 @@ enum PBBinary {
         let environment = ProcessInfo.processInfo.environment
         if let explicit = environment["PB_BINARY"], !explicit.isEmpty {
             guard isExecutableFile(explicit) else {
-                return .failure(NotFound(description: "PB_BINARY is set to '\(explicit)', which is not an executable file."))
+                return .failure(
+                    NotFound(description: "PB_BINARY is set to '\(explicit)', which is not an executable file."))
             }
             return .success(URL(fileURLWithPath: explicit))
         }
@@ -50,13 +51,15 @@ enum PBBinary {
         }
         // Tests/X11BackendTests/Support/PBBinary.swift → the package root.
         let packageRoot = URL(fileURLWithPath: filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         let fallback = packageRoot.appendingPathComponent(".build/debug/pb")
         searched.append(fallback.path)
         if isExecutableFile(fallback.path) { return .success(fallback) }
         return .failure(
             NotFound(
-                description: "The built 'pb' executable was not found (looked at: \(searched.joined(separator: ", "))). "
+                description:
+                    "The built 'pb' executable was not found (looked at: \(searched.joined(separator: ", "))). "
                     + "Build it with 'swift build --build-tests', or set PB_BINARY to its path."))
     }
 

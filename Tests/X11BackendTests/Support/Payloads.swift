@@ -10,8 +10,10 @@ enum Payloads {
         ihdr.append(bigEndian: 2)  // height
         ihdr.append(contentsOf: [8, 6, 0, 0, 0])  // 8 bits per channel, RGBA, deflate, adaptive filter, no interlace
         // Two scanlines, each: filter type 0, then two RGBA pixels.
-        let pixels: [UInt8] = [0, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF,
-                               0, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x80]
+        let pixels: [UInt8] = [
+            0, 0xFF, 0x00, 0x00, 0xFF, 0x00, 0xFF, 0x00, 0xFF,
+            0, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x80,
+        ]
         var zlib = Data([0x78, 0x01])  // deflate, 32K window, no dictionary; (0x7801 % 31 == 0)
         let length = UInt16(pixels.count)
         zlib.append(0x01)  // final block, stored
@@ -30,7 +32,8 @@ enum Payloads {
         var data = Data(capacity: count)
         var line = 0
         while data.count < count {
-            data.append(contentsOf: "line \(line): the quick brown fox jumps over the lazy dog \(line &* 2_654_435_761)\n".utf8)
+            data.append(
+                contentsOf: "line \(line): the quick brown fox jumps over the lazy dog \(line &* 2_654_435_761)\n".utf8)
             line += 1
         }
         return data.prefix(count)
@@ -58,7 +61,9 @@ enum Payloads {
 
 extension Data {
     fileprivate mutating func append(bigEndian value: UInt32) {
-        append(contentsOf: [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+        append(contentsOf: [
+            UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF),
+        ])
     }
 
     fileprivate mutating func appendChunk(_ type: String, _ body: Data) {

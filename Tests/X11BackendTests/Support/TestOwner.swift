@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `Tests/Fixtures/x11-test-owner.c`, a scriptable selection owner, compiled once per test run with `cc … -lX11`.
@@ -59,7 +60,10 @@ enum TestOwner {
             let output = directory.appendingPathComponent("x11-test-owner")
             let process = try ChildProcess(
                 executable: compiler,
-                arguments: ["-std=c11", "-D_POSIX_C_SOURCE=200809L", "-O2", "-Wall", "-Wextra", "-Werror", "-o", output.path, source.path, "-lX11"],
+                arguments: [
+                    "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-O2", "-Wall", "-Wextra", "-Werror", "-o", output.path,
+                    source.path, "-lX11",
+                ],
                 environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
                 stdin: nil, ioDirectory: directory)
             let deadline = ContinuousClock.now + .seconds(60)
@@ -69,8 +73,9 @@ enum TestOwner {
                 return .failure(SetupFailure("Compiling \(source.lastPathComponent) took longer than 60 s."))
             }
             guard exit == .init(status: 0, wasSignalled: false) else {
-                return .failure(SetupFailure(
-                    "Compiling \(source.lastPathComponent) failed (is libx11-dev installed?): \(process.stderr)"))
+                return .failure(
+                    SetupFailure(
+                        "Compiling \(source.lastPathComponent) failed (is libx11-dev installed?): \(process.stderr)"))
             }
             return .success(output)
         } catch {

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A private `Xvfb` server for one test: a free display number in 90…199, no TCP, torn down with the test.
@@ -20,7 +21,8 @@ final class VirtualDisplay: Sendable {
     /// Starts Xvfb and waits until it accepts connections.
     init(ioDirectory: URL) async throws {
         guard let xvfb = executableOnPath("Xvfb") else {
-            let required = ProcessInfo.processInfo.environment["PB_REQUIRE_DISPLAY"] == "1" ? " (PB_REQUIRE_DISPLAY=1)" : ""
+            let required =
+                ProcessInfo.processInfo.environment["PB_REQUIRE_DISPLAY"] == "1" ? " (PB_REQUIRE_DISPLAY=1)" : ""
             throw SetupFailure(
                 "Xvfb is not installed, so the X11 integration tests cannot run\(required). "
                     + "Install it with 'apt-get install -y xvfb xclip xsel'.")
@@ -89,7 +91,9 @@ final class VirtualDisplay: Sendable {
             for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
         }
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         } == 0
     }
 }

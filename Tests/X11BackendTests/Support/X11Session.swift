@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One entry of `pb history --json`.
@@ -42,9 +43,15 @@ final class X11Session: Sendable {
         root = URL(fileURLWithPath: "/tmp/pbx11-" + UUID().uuidString.prefix(8).lowercased(), isDirectory: true)
         io = root.appendingPathComponent("io", isDirectory: true)
         for name in ["data", "config", "run", "home", "io", "files"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(name), withIntermediateDirectories: true)
         }
-        display = try await VirtualDisplay(ioDirectory: io)
+        do {
+            display = try await VirtualDisplay(ioDirectory: io)
+        } catch {
+            try? FileManager.default.removeItem(at: root)  // best effort, as in deinit, which will not run
+            throw error
+        }
         environment = [
             "DISPLAY": display.name,
             "XDG_DATA_HOME": root.appendingPathComponent("data").path,
@@ -60,7 +67,9 @@ final class X11Session: Sendable {
     deinit {
         // Children first (a daemon a failed test left running), then the X server (released after this body),
         // which takes every remaining client (forked xclip owners, `pb __serve`) with it.
-        for child in children.withLock({ $0 }).reversed() where child.isRunning { child.terminate(grace: .milliseconds(500)) }
+        for child in children.withLock({ $0 }).reversed() where child.isRunning {
+            child.terminate(grace: .milliseconds(500))
+        }
         try? FileManager.default.removeItem(at: root)  // best effort: a leftover temp directory harms nobody
     }
 
@@ -84,19 +93,27 @@ final class X11Session: Sendable {
 
     /// Every regular file under the store directory (database, WAL, shared memory, blobs).
     func storeFiles() -> [URL] {
-        guard let walker = FileManager.default.enumerator(at: storeDirectory, includingPropertiesForKeys: [.isRegularFileKey]) else {
+        guard
+            let walker = FileManager.default.enumerator(
+                at: storeDirectory, includingPropertiesForKeys: [.isRegularFileKey])
+        else {
             return []
         }
-        return walker.compactMap { $0 as? URL }.filter { (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true }
+        return walker.compactMap { $0 as? URL }.filter {
+            (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
+        }
     }
 
     /// Items in the store, counted with the sqlite3 tool: every pb command drops expired items itself when it
     /// opens the store, which would hide whether the daemon or the owner did.
     func storedItemCount() async throws -> Int {
-        guard let sqlite = executableOnPath("sqlite3") else { throw SetupFailure("sqlite3 is needed: apt-get install -y sqlite3") }
+        guard let sqlite = executableOnPath("sqlite3") else {
+            throw SetupFailure("sqlite3 is needed: apt-get install -y sqlite3")
+        }
         let database = storeDirectory.appendingPathComponent("history.sqlite").path
         // A writer (the daemon, `pb __serve` deleting expired items) may hold the lock for a moment: wait for it.
-        let result = try await run(sqlite, ["-cmd", ".timeout 5000", database, "SELECT count(*) FROM items;"], timeout: .seconds(10))
+        let result = try await run(
+            sqlite, ["-cmd", ".timeout 5000", database, "SELECT count(*) FROM items;"], timeout: .seconds(10))
         guard result.succeeded, let count = Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw SetupFailure("sqlite3 could not count the items: \(result)")
         }
@@ -106,30 +123,39 @@ final class X11Session: Sendable {
     // MARK: - Processes
 
     /// Starts `executable` in this session's environment (changed by `changes`; nil removes a variable).
-    func launch(_ executable: String, _ arguments: [String], stdin: Data? = nil, environment changes: [String: String?] = [:]) throws -> ChildProcess {
+    func launch(
+        _ executable: String, _ arguments: [String], stdin: Data? = nil, environment changes: [String: String?] = [:]
+    ) throws -> ChildProcess {
         var environment = self.environment
         for (key, value) in changes { environment[key] = value }
         let input = try stdin.map { try file($0, name: "stdin-\(UUID().uuidString)") }
-        let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, stdin: input, ioDirectory: io)
+        let child = try ChildProcess(
+            executable: executable, arguments: arguments, environment: environment, stdin: input, ioDirectory: io)
         children.withLock { $0.append(child) }
         return child
     }
 
     /// Runs `executable` to its end (killed after `timeout`).
-    func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(30))
+        async throws -> ProcessResult
+    {
         try await launch(executable, arguments, stdin: stdin).finish(timeout: timeout)
     }
 
     /// Runs the built `pb`.
     func pb(
-        _ arguments: [String], stdin: Data? = nil, environment changes: [String: String?] = [:], timeout: Duration = .seconds(60)
+        _ arguments: [String], stdin: Data? = nil, environment changes: [String: String?] = [:],
+        timeout: Duration = .seconds(60)
     ) async throws -> ProcessResult {
-        try await launch(try PBBinary.url().path, arguments, stdin: stdin, environment: changes).finish(timeout: timeout)
+        try await launch(try PBBinary.url().path, arguments, stdin: stdin, environment: changes).finish(
+            timeout: timeout)
     }
 
     /// Runs `pb` and throws, with its output, unless it exits 0.
     @discardableResult
-    func pbSucceeding(_ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(60)) async throws -> ProcessResult {
+    func pbSucceeding(_ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(60)) async throws
+        -> ProcessResult
+    {
         let result = try await pb(arguments, stdin: stdin, timeout: timeout)
         guard result.succeeded else { throw CommandFailed(result: result) }
         return result
@@ -150,7 +176,9 @@ final class X11Session: Sendable {
     }
 
     /// Polls the history until an entry satisfies `condition`; nil after `timeout`.
-    func waitForEntry(within timeout: Duration = .seconds(10), where condition: (HistoryEntry) -> Bool) async throws -> HistoryEntry? {
+    func waitForEntry(within timeout: Duration = .seconds(10), where condition: (HistoryEntry) -> Bool) async throws
+        -> HistoryEntry?
+    {
         var found: HistoryEntry?
         _ = try await eventually(within: timeout, every: .milliseconds(50)) {
             found = try await history().first(where: condition)
@@ -163,7 +191,9 @@ final class X11Session: Sendable {
 
     /// `xclip -selection SELECTION -i` of `data` (as `target`, with `extra` options); returns once the launching
     /// xclip has exited, leaving its forked owner in the background.
-    func xclipCopy(_ data: Data, target: String? = nil, selection: String = "clipboard", extra: [String] = []) async throws {
+    func xclipCopy(_ data: Data, target: String? = nil, selection: String = "clipboard", extra: [String] = [])
+        async throws
+    {
         let input = try file(data)
         var arguments = ["-selection", selection] + extra
         if let target { arguments += ["-t", target] }
@@ -207,7 +237,8 @@ final class X11Session: Sendable {
         }
         guard ready, owner.stdout.starts(with: Data("ready ".utf8)) else {
             owner.terminate(grace: .milliseconds(200))
-            throw SetupFailure("x11-test-owner did not take the selection: \(owner.result.map(\.description) ?? owner.stderr)")
+            throw SetupFailure(
+                "x11-test-owner did not take the selection: \(owner.result.map(\.description) ?? owner.stderr)")
         }
         return owner
     }
@@ -223,7 +254,8 @@ final class X11Session: Sendable {
         }
         guard ready, daemon.isRunning else {
             daemon.terminate(grace: .seconds(1))
-            throw SetupFailure("pb daemon did not come up within 15 s: \(daemon.result.map(\.description) ?? daemon.stderr)")
+            throw SetupFailure(
+                "pb daemon did not come up within 15 s: \(daemon.result.map(\.description) ?? daemon.stderr)")
         }
         let recorded = try await history()
         guard recorded.isEmpty else { throw SetupFailure("A fresh daemon already recorded \(recorded.map(\.preview))") }
@@ -234,7 +266,10 @@ final class X11Session: Sendable {
     func stop(daemon: ChildProcess, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         daemon.send(SIGTERM)
         let exit = try await daemon.waitForExit(timeout: .seconds(10))
-        #expect(exit == .init(status: 0, wasSignalled: false), "pb daemon after SIGTERM: \(String(describing: exit)); stderr: \(daemon.stderr.suffix(2000))", sourceLocation: sourceLocation)
+        #expect(
+            exit == .init(status: 0, wasSignalled: false),
+            "pb daemon after SIGTERM: \(String(describing: exit)); stderr: \(daemon.stderr.suffix(2000))",
+            sourceLocation: sourceLocation)
     }
 
     /// Starts `pb watch` and waits until the daemon delivers events to it (a probe sent through the control socket
@@ -244,10 +279,13 @@ final class X11Session: Sendable {
         let token = UUID().uuidString
         let connected = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
             _ = ControlSocket.send(["command": "notify", "event": ["event": "probe", "token": token]], to: socketPath)
-            return stream.events.contains { $0.event == "probe" && $0.line.contains(token) } || !stream.process.isRunning
+            return stream.events.contains { $0.event == "probe" && $0.line.contains(token) }
+                || !stream.process.isRunning
         }
         guard connected, stream.process.isRunning else {
-            throw SetupFailure("pb watch did not start receiving events: \(stream.process.result.map(\.description) ?? stream.process.stderr)")
+            throw SetupFailure(
+                "pb watch did not start receiving events: \(stream.process.result.map(\.description) ?? stream.process.stderr)"
+            )
         }
         return stream
     }
