@@ -7,9 +7,10 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev
+TEST_PACKAGES := xvfb xclip xsel
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run build test deps install uninstall bench clean
+.PHONY: run build test test-deps deps install uninstall bench clean
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -25,7 +26,14 @@ run: build
 	@echo "pb is at $$(pwd)/.build/release/pb (or 'make install' to put it on your PATH)."
 	.build/release/pb daemon
 
-test: deps
+test-deps:
+	@missing=""; for p in $(DEB_PACKAGES) $(TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 

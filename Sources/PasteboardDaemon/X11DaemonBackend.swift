@@ -69,12 +69,14 @@ final class X11DaemonBackend: DaemonBackend {
 
     private func record(_ offer: CapturedOffer) {
         guard let daemon, let store = daemon.openStore else { return }
-        lastItem[offer.selection] = offer.item
         if let reason = policy.rejection(of: offer.item, application: offer.sourceApplication) {
+            // Not recorded, and not kept alive either: an ignored application's copy dies with it.
+            lastItem[offer.selection] = nil
             skipped += 1
             daemon.logLine("\(offer.selection.name): not recorded (\(reason))")
             return
         }
+        lastItem[offer.selection] = offer.item
         do {
             var metadata = CaptureMetadata(source: offer.sourceApplication, selection: offer.selection.name, date: offer.observedAt)
             if offer.selection == .primary, let text = offer.item.string, let previous = lastPrimary,

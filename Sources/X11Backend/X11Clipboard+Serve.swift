@@ -133,7 +133,10 @@ extension X11Clipboard {
             return true
         default:
             guard let representation = owned.targets[target] else { return false }
-            let data = representation.data
+            var data = representation.data
+            if target == "STRING" && representation.type == .utf8PlainText {
+                data = Latin1.fromUTF8(data)  // ICCCM: STRING is ISO Latin-1
+            }
             if data.count > x.maxPropertyBytes {
                 XSelectInput(x.handle, requestor, PropertyChangeMask)
                 x.setAtoms([UInt(data.count)], property: property, type: x.atom("INCR"), on: requestor)
@@ -202,5 +205,18 @@ extension X11Clipboard {
         guard let selection = selection(for: event.selection), owned[selection] != nil else { return }
         owned[selection] = nil
         onLostOwnership?(selection)
+    }
+}
+
+/// ICCCM's STRING target is ISO Latin-1: UTF-8 text is converted, characters outside Latin-1 become '?'.
+enum Latin1 {
+    static func fromUTF8(_ data: Data) -> Data {
+        let text = String(decoding: data, as: UTF8.self)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(data.count)
+        for scalar in text.unicodeScalars {
+            bytes.append(scalar.value < 256 ? UInt8(scalar.value) : 0x3F)
+        }
+        return Data(bytes)
     }
 }
