@@ -444,15 +444,21 @@ def latency_storm_pb(pb, storm, count, tag):
     with pb.condition:
         events = [e for _, e in pb.events[start:]]
     by_owner_time = {e["ownerTime"]: e for e in events}
-    committed, noticed = [], []
+    committed, noticed, served, slow = [], [], [], []
     for change in changes:
         event = by_owner_time.get(change["server_time"])
         if event:
             committed.append((event["committed"] - change["set"]) * 1000)
             noticed.append((event["time"] - change["set"]) * 1000)
+            if change["first_data"]:
+                served.append((change["first_data"] - change["set"]) * 1000)
+            if committed[-1] > 10:  # which side was slow: pb noticing, the owner answering, or pb committing
+                slow.append({"index": change["index"], "noticed_ms": round(noticed[-1], 2),
+                             "text_served_ms": round((change["first_data"] - change["set"]) * 1000, 2)
+                             if change["first_data"] else None, "committed_ms": round(committed[-1], 2)})
     pb.clear()
-    return {"committed": summary(committed), "noticed": summary(noticed), "changes": len(changes),
-            "matched": len(committed), "storm": info}
+    return {"committed": summary(committed), "noticed": summary(noticed), "text_served": summary(served),
+            "slow": slow, "changes": len(changes), "matched": len(committed), "storm": info}
 
 
 def latency_storm_copyq(copyq, storm, count, tag):
@@ -602,8 +608,15 @@ def report(args, display, floor, results, idle):
         s = floor[key]
         print(f"| {label} | {s['p50']:.1f} ms | {s['p90']:.1f} ms | {s['p99']:.1f} ms |")
     print()
-    print(f"Floor: {floor['round_trip']['n']} round trips; {floor['stale_reads']} `xclip -o` read the previous text "
-          f"(`xclip -i` returns before its child has flushed the ownership) and were repeated.")
+    storm = pb["latency_storm"]
+    print(f"pb with the in-process owner: noticed p50 {ms(storm['noticed'], 'p50')}, owner handed the text over "
+          f"p50 {ms(storm['text_served'], 'p50')}, committed p50 {ms(storm['committed'], 'p50')} after "
+          f"XSetSelectionOwner; changes committed later than 10 ms: "
+          + (", ".join(f"#{s['index']} (noticed {s['noticed_ms']} ms, text served {s['text_served_ms']} ms, "
+                       f"committed {s['committed_ms']} ms)" for s in storm["slow"]) or "none") + ".")
+    print()
+    print(f"Floor: {floor['round_trip']['n']} round trips; `xclip -o` read the previous text {floor['stale_reads']} "
+          f"time(s) (`xclip -i` returns before its child has flushed the ownership) and was run again.")
     print()
     print("| completeness detail | changes | recorded | text served | reached | served, not recorded | "
           "replaced mid-read | dropped after a stale refusal | never reached | stale requests refused | "

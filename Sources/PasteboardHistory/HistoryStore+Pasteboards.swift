@@ -71,7 +71,8 @@ extension HistoryStore {
         }
         var record: RecordResult?
         if let history, let first = items.first, !first.isEmpty {
-            record = try self.record(first, metadata: history)
+            // The payloads are stored already: hashing and copying a large file again would double the work.
+            record = try self.record(first, metadata: history, prepared: prepared[0])
         }
         return (count, record)
     }

@@ -15,6 +15,14 @@ extension HistoryStore {
         let prepared = try item.representations.map { representation throws(HistoryError) in
             (representation.type, try prepareBlob(representation))
         }
+        return try record(item, metadata: metadata, prepared: prepared)
+    }
+
+    /// Records a copied item whose payloads are already in the store (`prepared`, one per representation, in
+    /// order), so that a caller which just stored them does not hash and copy them a second time.
+    func record(
+        _ item: PasteboardItem, metadata: CaptureMetadata, prepared: [(ContentType, PreparedBlob)]
+    ) throws(HistoryError) -> RecordResult {
         let identity = Self.identity(of: prepared.map { ($0.0, $0.1.hash) })
         let textType = ItemText.textType(of: item)
         let derived: PreparedBlob? = textType == nil ? try prepareBlob(Data(ItemText.derivedText(of: item).utf8)) : nil

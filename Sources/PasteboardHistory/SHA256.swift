@@ -48,13 +48,14 @@ struct SHA256 {
             offset = take
             if buffer.count == 64 {
                 let block = buffer
-                block.withUnsafeBytes { compress($0) }
+                block.withUnsafeBytes { compress($0, blocks: 1) }
                 buffer.removeAll(keepingCapacity: true)
             }
         }
-        while bytes.count - offset >= 64 {
-            compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 64]))
-            offset += 64
+        let whole = (bytes.count - offset) / 64
+        if whole > 0 {
+            compress(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + whole * 64]), blocks: whole)
+            offset += whole * 64
         }
         if offset < bytes.count { buffer.append(contentsOf: bytes[offset...]) }
     }
@@ -65,13 +66,7 @@ struct SHA256 {
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        tail.withUnsafeBytes { all in
-            var offset = 0
-            while offset < all.count {
-                compress(UnsafeRawBufferPointer(rebasing: all[offset..<offset + 64]))
-                offset += 64
-            }
-        }
+        tail.withUnsafeBytes { compress($0, blocks: $0.count / 64) }
         var out = Data(capacity: 32)
         for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
             out.append(UInt8(word >> 24))
@@ -82,43 +77,53 @@ struct SHA256 {
         return out
     }
 
-    @inline(__always)
-    private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-
-    private mutating func compress(_ block: UnsafeRawBufferPointer) {
-        var schedule: [UInt32] = []
-        swap(&schedule, &w)
-        defer { swap(&schedule, &w) }
-        var state = self.state
-        defer { self.state = state }
-        schedule.withUnsafeMutableBufferPointer { w in
-            for i in 0..<16 {
-                let b = i * 4
-                w[i] = UInt32(block[b]) << 24 | UInt32(block[b + 1]) << 16 | UInt32(block[b + 2]) << 8 | UInt32(block[b + 3])
-            }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, h) = state
-            Self.k.withUnsafeBufferPointer { k in
-                for i in 0..<64 {
-                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                    let ch = (e & f) ^ (~e & g)
-                    let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
-                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                    let maj = (a & b) ^ (a & c) ^ (b & c)
-                    let t2 = s0 &+ maj
-                    h = g; g = f; f = e; e = d &+ t1
-                    d = c; c = b; b = a; a = t1 &+ t2
+    /// Compresses `blocks` consecutive 64-byte blocks of `input`.
+    ///
+    /// Written to stay fast in unoptimized (debug) builds as well, where it was 20 times slower: no calls inside
+    /// the rounds (rotations spelled out), wrapping (`&`) arithmetic and masking shifts so that no overflow checks
+    /// run, plain pointers instead of buffer subscripts, and one closure per call rather than per block.
+    private mutating func compress(_ input: UnsafeRawBufferPointer, blocks: Int) {
+        precondition(input.count >= blocks * 64)  // a programmer error: callers pass whole blocks only
+        guard blocks > 0, let base = input.baseAddress else { return }
+        var (h0, h1, h2, h3, h4, h5, h6, h7) = state
+        Self.k.withUnsafeBufferPointer { kBuffer in
+            w.withUnsafeMutableBufferPointer { wBuffer in
+                let k = kBuffer.baseAddress!  // 64 constants
+                let w = wBuffer.baseAddress!  // 64 words, allocated in init
+                var p = base.assumingMemoryBound(to: UInt8.self)
+                for _ in 0..<blocks {
+                    var i = 0
+                    while i < 16 {
+                        w[i] = UInt32(p[0]) &<< 24 | UInt32(p[1]) &<< 16 | UInt32(p[2]) &<< 8 | UInt32(p[3])
+                        p = p + 4
+                        i &+= 1
+                    }
+                    while i < 64 {
+                        let x = w[i &- 15]
+                        let y = w[i &- 2]
+                        let s0 = (x &>> 7 | x &<< 25) ^ (x &>> 18 | x &<< 14) ^ (x &>> 3)
+                        let s1 = (y &>> 17 | y &<< 15) ^ (y &>> 19 | y &<< 13) ^ (y &>> 10)
+                        w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
+                        i &+= 1
+                    }
+                    var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
+                    i = 0
+                    while i < 64 {
+                        let s1 = (e &>> 6 | e &<< 26) ^ (e &>> 11 | e &<< 21) ^ (e &>> 25 | e &<< 7)
+                        let ch = (e & f) ^ (~e & g)
+                        let t1 = h &+ s1 &+ ch &+ k[i] &+ w[i]
+                        let s0 = (a &>> 2 | a &<< 30) ^ (a &>> 13 | a &<< 19) ^ (a &>> 22 | a &<< 10)
+                        let maj = (a & b) ^ (a & c) ^ (b & c)
+                        h = g; g = f; f = e; e = d &+ t1
+                        d = c; c = b; b = a; a = t1 &+ s0 &+ maj
+                        i &+= 1
+                    }
+                    h0 = h0 &+ a; h1 = h1 &+ b; h2 = h2 &+ c; h3 = h3 &+ d
+                    h4 = h4 &+ e; h5 = h5 &+ f; h6 = h6 &+ g; h7 = h7 &+ h
                 }
             }
-            state = (
-                state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d,
-                state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h
-            )
         }
+        state = (h0, h1, h2, h3, h4, h5, h6, h7)
     }
 }
 

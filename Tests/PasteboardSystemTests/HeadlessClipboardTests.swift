@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Without a display, `Pasteboard.general` is the store: what one process copies, another pastes.
-@Suite struct HeadlessClipboardTests {
+@Suite(.timeLimit(.minutes(2))) struct HeadlessClipboardTests {
     let sandbox: Sandbox
 
     init() throws {

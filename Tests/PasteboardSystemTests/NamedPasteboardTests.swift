@@ -2,13 +2,14 @@ import Foundation
 import PasteboardHistory
 import PasteboardKit
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Named pasteboards kept in the store are shared by every process of the user; non-persistent ones belong to
 /// the process that created them.
-@Suite struct NamedPasteboardTests {
+@Suite(.timeLimit(.minutes(2))) struct NamedPasteboardTests {
     let sandbox: Sandbox
     let server: StorePasteboardServer
 
@@ -31,7 +32,7 @@ import Glibc
     }
 
     @Test func writeByAnotherProcessIsSeenAsAChange() async throws {
-        let board = try #require(try Pasteboard(name: .init("shared"), server: server))
+        let board = try #require(try Pasteboard(name: .init("shared"), create: true, server: server))
         let before = try board.changeCount
         let changes = board.changes
         try await sandbox.succeed(.pb, ["copy", "-p", "shared"], stdin: Data("first".utf8))
@@ -42,7 +43,7 @@ import Glibc
     }
 
     @Test func writeHereIsReadByAnotherProcess() async throws {
-        let board = try #require(try Pasteboard(name: .init("outgoing"), server: server))
+        let board = try #require(try Pasteboard(name: .init("outgoing"), create: true, server: server))
         try board.setString("written here")
 
         let paste = try await sandbox.succeed(.pb, ["paste", "-p", "outgoing"])
@@ -74,7 +75,8 @@ import Glibc
         let creator = try sandbox.launch(sleep, ["30"])
         let start = try #require(Self.startTime(of: creator.pid))
         try await sandbox.sqlite(
-            "UPDATE pasteboards SET owner_pid = \(creator.pid), owner_start = '\(start)' WHERE name = '\(board.name.rawValue)';")
+            "UPDATE pasteboards SET owner_pid = \(creator.pid), owner_start = '\(start)' WHERE name = '\(board.name.rawValue)';"
+        )
         #expect(try server.exists(board.name.rawValue), "the creator still runs")
         let whileAlive = try await sandbox.run(.pb, ["paste", "-p", board.name.rawValue])
         #expect(whileAlive.output == "owned by the child", "\(whileAlive)")
@@ -85,7 +87,8 @@ import Glibc
         let afterExit = try await sandbox.run(.pb, ["paste", "-p", board.name.rawValue])
         #expect(afterExit.status != 0 && afterExit.stdout.isEmpty, "\(afterExit)")
         #expect(try !server.exists(board.name.rawValue))
-        #expect(try await sandbox.sqlite("SELECT count(*) FROM pasteboards WHERE name = '\(board.name.rawValue)';") == "0")
+        #expect(
+            try await sandbox.sqlite("SELECT count(*) FROM pasteboards WHERE name = '\(board.name.rawValue)';") == "0")
     }
 
     /// Field 22 of /proc/PID/stat, as the store records it.
@@ -95,22 +98,5 @@ import Glibc
         else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return fields.count > 19 ? String(fields[19]) : nil
-    }
-}
-
-/// The first value `stream` yields, or nil when none comes within `timeout`.
-func firstValue(of stream: AsyncStream<Int>, within timeout: Duration) async throws -> Int? {
-    try await withThrowingTaskGroup(of: Int?.self) { group in
-        group.addTask {
-            for await value in stream { return value }
-            return nil
-        }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = try await group.next() ?? nil
-        group.cancelAll()
-        return first
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How a child process ended, and what it wrote.
@@ -28,7 +29,9 @@ struct ProcessTimeout: Error, CustomStringConvertible {
     let command: String
     let timeout: Duration
     let stderr: String
-    var description: String { "\(command) ran longer than \(timeout) and was killed; stderr: \(stderr.suffix(2000).debugDescription)" }
+    var description: String {
+        "\(command) ran longer than \(timeout) and was killed; stderr: \(stderr.suffix(2000).debugDescription)"
+    }
 }
 
 /// A process started with `posix_spawn`: standard input from a file (or /dev/null), standard output and error
@@ -74,15 +77,17 @@ final class ChildProcess: Sendable {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         var defaults = sigset_t()
         sigemptyset(&defaults)
-        for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] { sigaddset(&defaults, number) }
+        for number in [SIGTERM, SIGINT, SIGHUP, SIGPIPE, SIGCHLD, SIGQUIT, SIGUSR1, SIGUSR2] {
+            sigaddset(&defaults, number)
+        }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
 
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
+            for pointer in argv { free(pointer) }
+            for pointer in envp { free(pointer) }
         }
         var child: pid_t = 0
         let status = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
@@ -93,12 +98,15 @@ final class ChildProcess: Sendable {
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module does not import.
-    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        // unsafeBitCast: the symbol is glibc's C function
-        // `int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int)`, exactly this type.
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
-    }()
+    private static let addCloseFrom:
+        (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+            else { return nil }
+            // unsafeBitCast: the symbol is glibc's C function
+            // `int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int)`, exactly this type.
+            return unsafeBitCast(
+                symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32).self)
+        }()
 
     deinit {
         if reaped.withLock({ $0 }) == nil {
@@ -118,7 +126,9 @@ final class ChildProcess: Sendable {
             guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
             // <sys/wait.h>'s macros are not imported: the low 7 bits are the signal, the next byte the status.
             let signal = status & 0x7F
-            cached = signal == 0 ? Termination(status: (status >> 8) & 0xFF, wasSignalled: false)
+            cached =
+                signal == 0
+                ? Termination(status: (status >> 8) & 0xFF, wasSignalled: false)
                 : Termination(status: signal, wasSignalled: true)
             return cached
         }
@@ -135,7 +145,8 @@ final class ChildProcess: Sendable {
     /// The result, once the process has exited.
     var result: ProcessResult? {
         guard let exit = termination else { return nil }
-        return ProcessResult(command: command, status: exit.status, wasSignalled: exit.wasSignalled, stdout: stdout, stderr: stderr)
+        return ProcessResult(
+            command: command, status: exit.status, wasSignalled: exit.wasSignalled, stdout: stdout, stderr: stderr)
     }
 
     // MARK: - Control

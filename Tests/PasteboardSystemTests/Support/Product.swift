@@ -33,7 +33,8 @@ enum Product: String, Sendable, CaseIterable {
         if let explicit = environment["PB_BINARY"], !explicit.isEmpty {
             if product == .pb {
                 guard isExecutableFile(explicit) else {
-                    return .failure(NotFound(description: "PB_BINARY is set to '\(explicit)', which is not an executable file."))
+                    return .failure(
+                        NotFound(description: "PB_BINARY is set to '\(explicit)', which is not an executable file."))
                 }
                 return .success(explicit)
             }
@@ -57,7 +58,8 @@ enum Product: String, Sendable, CaseIterable {
         }
         // Tests/PasteboardSystemTests/Support/Product.swift → the package root.
         let packageRoot = URL(fileURLWithPath: filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         directories.append(packageRoot.appendingPathComponent(".build/debug"))
         var searched: [String] = []
         for directory in directories {
@@ -68,7 +70,8 @@ enum Product: String, Sendable, CaseIterable {
         }
         return .failure(
             NotFound(
-                description: "The built '\(product.rawValue)' executable was not found (looked at: \(searched.joined(separator: ", "))). "
+                description:
+                    "The built '\(product.rawValue)' executable was not found (looked at: \(searched.joined(separator: ", "))). "
                     + "Build it with 'swift build --build-tests', or set PB_BINARY to the built pb next to it."))
     }
 

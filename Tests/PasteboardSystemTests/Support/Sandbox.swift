@@ -2,8 +2,9 @@ import Foundation
 import PasteboardHistory
 import Synchronization
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A command the test ran to set something up failed.
@@ -34,7 +35,8 @@ final class Sandbox: Sendable {
     convenience init(displayLifetime: VirtualDisplay.Lifetime) async throws {
         let root = try Self.makeRoot()
         do {
-            let display = try await VirtualDisplay(ioDirectory: root.appendingPathComponent("io"), lifetime: displayLifetime)
+            let display = try await VirtualDisplay(
+                ioDirectory: root.appendingPathComponent("io"), lifetime: displayLifetime)
             try self.init(root: root, display: display)
         } catch {
             try? FileManager.default.removeItem(at: root)  // best effort: a leftover temp directory harms nobody
@@ -63,7 +65,8 @@ final class Sandbox: Sendable {
     private static func makeRoot() throws -> URL {
         let root = URL(fileURLWithPath: "/tmp/pbsys-" + UUID().uuidString.prefix(8).lowercased(), isDirectory: true)
         for name in ["data", "config", "run", "home", "io", "files"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(name), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: root.appendingPathComponent(name), withIntermediateDirectories: true)
         }
         return root
     }
@@ -71,7 +74,9 @@ final class Sandbox: Sendable {
     deinit {
         // Children first (a daemon or a holding `profile` a failed test left running), then the X server
         // (released after this body), which takes every remaining client with it.
-        for child in children.withLock({ $0 }).reversed() where child.isRunning { child.terminate(grace: .milliseconds(500)) }
+        for child in children.withLock({ $0 }).reversed() where child.isRunning {
+            child.terminate(grace: .milliseconds(500))
+        }
         try? FileManager.default.removeItem(at: root)  // best effort: a leftover temp directory harms nobody
     }
 
@@ -103,7 +108,8 @@ final class Sandbox: Sendable {
         var environment = self.environment
         for (key, value) in changes { environment[key] = value }
         let input = try stdin.map { try file($0, name: "stdin-\(UUID().uuidString)") }
-        let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, stdin: input, ioDirectory: io)
+        let child = try ChildProcess(
+            executable: executable, arguments: arguments, environment: environment, stdin: input, ioDirectory: io)
         children.withLock { $0.append(child) }
         return child
     }
@@ -114,18 +120,24 @@ final class Sandbox: Sendable {
     }
 
     /// Runs `executable` to its end; kills it and throws `ProcessTimeout` after `timeout`.
-    func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(30))
+        async throws -> ProcessResult
+    {
         try await launch(executable, arguments, stdin: stdin).finish(timeout: timeout)
     }
 
     /// Runs a built product to its end.
-    func run(_ product: Product, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    func run(_ product: Product, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(30))
+        async throws -> ProcessResult
+    {
         try await run(try product.path(), arguments, stdin: stdin, timeout: timeout)
     }
 
     /// Runs a built product and throws, with its output, unless it exits 0.
     @discardableResult
-    func succeed(_ product: Product, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(30)) async throws -> ProcessResult {
+    func succeed(_ product: Product, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(30))
+        async throws -> ProcessResult
+    {
         let result = try await run(product, arguments, stdin: stdin, timeout: timeout)
         guard result.succeeded else { throw CommandFailed(result: result) }
         return result
@@ -136,7 +148,8 @@ final class Sandbox: Sendable {
     /// The path of a tool the tests need, or a `SetupFailure` saying how to install it.
     static func tool(_ name: String, package: String) throws -> String {
         guard let path = executableOnPath(name) else {
-            throw SetupFailure("'\(name)' is needed by the PasteboardSystem integration tests: apt-get install -y \(package)")
+            throw SetupFailure(
+                "'\(name)' is needed by the PasteboardSystem integration tests: apt-get install -y \(package)")
         }
         return path
     }
@@ -144,7 +157,8 @@ final class Sandbox: Sendable {
     /// `xclip -selection clipboard -o [-t target]`.
     func xclipPaste(target: String? = nil) async throws -> ProcessResult {
         let xclip = try Self.tool("xclip", package: "xclip")
-        return try await run(xclip, ["-selection", "clipboard", "-o"] + (target.map { ["-t", $0] } ?? []), timeout: .seconds(10))
+        return try await run(
+            xclip, ["-selection", "clipboard", "-o"] + (target.map { ["-t", $0] } ?? []), timeout: .seconds(10))
     }
 
     /// Starts `xclip -quiet -i` owning the clipboard with `text`: it stays in the foreground (so the sandbox can
@@ -159,7 +173,8 @@ final class Sandbox: Sendable {
     @discardableResult
     func sqlite(_ sql: String) async throws -> String {
         let sqlite3 = try Self.tool("sqlite3", package: "sqlite3")
-        let result = try await run(sqlite3, ["-cmd", ".timeout 5000", storeLocation.databaseURL.path, sql], timeout: .seconds(10))
+        let result = try await run(
+            sqlite3, ["-cmd", ".timeout 5000", storeLocation.databaseURL.path, sql], timeout: .seconds(10))
         guard result.succeeded else { throw CommandFailed(result: result) }
         return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -183,7 +198,8 @@ final class Sandbox: Sendable {
         }
         guard ready, daemon.isRunning else {
             daemon.terminate(grace: .seconds(1))
-            throw SetupFailure("pb daemon did not come up within 15 s: \(daemon.result.map(\.description) ?? daemon.stderr)")
+            throw SetupFailure(
+                "pb daemon did not come up within 15 s: \(daemon.result.map(\.description) ?? daemon.stderr)")
         }
         return daemon
     }
