@@ -16,6 +16,18 @@ public struct PasteboardItem: Sendable, Hashable {
     /// A file-backed representation keeps large payloads out of memory: its bytes are read only when `data`
     /// is asked for, and stores and transfers copy the file in chunks.
     public struct Representation: Sendable, Hashable {
+        /// Two representations are equal when their types and bytes are, wherever the bytes are kept.
+        public static func == (lhs: Representation, rhs: Representation) -> Bool {
+            guard lhs.type == rhs.type, lhs.byteCount == rhs.byteCount else { return false }
+            if case .file(let left, _) = lhs.storage, case .file(let right, _) = rhs.storage, left == right { return true }
+            return lhs.data == rhs.data
+        }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(type)
+            hasher.combine(byteCount)
+        }
+
         enum Storage: Sendable, Hashable {
             case bytes(Data)
             case file(URL, size: Int)
@@ -36,10 +48,10 @@ public struct PasteboardItem: Sendable, Hashable {
             do {
                 attributes = try FileManager.default.attributesOfItem(atPath: fileURL.path)
             } catch {
-                throw PasteboardError(.invalidContent, "Cannot read \(fileURL.path): no such file or no permission.")
+                throw PasteboardError(.storage, "Cannot read \(fileURL.path): no such file or no permission.")
             }
             guard (attributes[.type] as? FileAttributeType) != .typeDirectory else {
-                throw PasteboardError(.invalidContent, "\(fileURL.path) is a directory, not a file.")
+                throw PasteboardError(.storage, "\(fileURL.path) is a directory, not a file.")
             }
             self.type = type
             self.storage = .file(fileURL, size: (attributes[.size] as? NSNumber)?.intValue ?? 0)
