@@ -6,7 +6,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev
+DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev pkg-config
 TEST_PACKAGES := xvfb xclip xsel
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
