@@ -21,6 +21,8 @@ struct CaptureJob {
     var incoming: Data?
     var incomingType: Atom = 0
     var deadline: Date
+    /// When the owner last answered; a quiet spell makes the engine check for an answer Xlib may be holding.
+    var lastProgress = Date()
     var totalBytes = 0
     /// Set when a client (`pb paste`) reads instead of the watcher; it may choose the targets itself.
     var isRequest = false
@@ -33,12 +35,19 @@ struct CaptureJob {
 }
 
 extension X11Clipboard {
+    /// Gives up a capture whose owner may still answer a request in flight: its property is kept out of use for
+    /// a while, so a late reply cannot land in the next capture's property.
+    func abandon(_ job: CaptureJob) {
+        XDeleteProperty(x.handle, x.window, job.property)
+        quarantine.append((job.property, Date().addingTimeInterval(limits.stallTimeout * 2)))
+    }
+
     func startCapture(
         _ selection: Selection, owner: Window, time: Time, isRequest: Bool = false,
         chooser: (([String]) -> TargetPlan.Decision)? = nil
     ) {
         if let previous = captures[selection] {
-            release(previous.property)
+            abandon(previous)
             onSkip?(selection, .superseded)
         }
         let property = acquireProperty()
@@ -55,6 +64,10 @@ extension X11Clipboard {
         guard event.requestor == x.window, let selection = selection(for: event.selection),
             var job = captures[selection], event.property == job.property || event.property == 0
         else { return }
+        // Only the answer to the request in flight counts: a late reply (or refusal) to a conversion of an
+        // earlier, superseded capture names another target or time and must not be taken for this one.
+        let expected = job.currentTarget ?? "TARGETS"
+        guard event.target == x.atom(expected), event.time == job.time || event.time == UInt(CurrentTime) else { return }
         let target = x.name(of: event.target) ?? ""
         if event.property == 0 {
             // The owner refused this conversion: skip that target, or give up when TARGETS itself failed.
@@ -76,6 +89,7 @@ extension X11Clipboard {
             return
         }
         job.deadline = Date().addingTimeInterval(limits.stallTimeout)
+        job.lastProgress = Date()
         if property.type == x.atom("INCR") {
             job.incoming = Data()
             job.incomingType = 0
@@ -93,6 +107,7 @@ extension X11Clipboard {
         else { return false }
         guard let chunk = x.property(event.atom, of: x.window, delete: true) else { return true }
         job.deadline = Date().addingTimeInterval(limits.stallTimeout)
+        job.lastProgress = Date()
         if chunk.data.isEmpty {
             let data = job.incoming ?? Data()
             job.incoming = nil

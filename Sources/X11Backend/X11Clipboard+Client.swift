@@ -56,7 +56,7 @@ extension X11Clipboard {
         x.flush()
         let finished = run(until: { result != nil }, deadline: Date().addingTimeInterval(timeout))
         if !finished {
-            if let job = captures[selection] { release(job.property) }
+            if let job = captures[selection] { abandon(job) }
             captures[selection] = nil
             return .failed(.timedOut("the selection owner did not answer"))
         }

@@ -66,6 +66,8 @@ public final class X11Clipboard {
     var owned: [Selection: OwnedItem] = [:]
     var outgoing: [OutgoingTransfer] = []
     private var propertyPool: [Atom] = []
+    /// Properties of abandoned captures, kept out of the pool until a late reply can no longer arrive.
+    var quarantine: [(property: Atom, until: Date)] = []
     private var nextProperty = 0
     private let watched: Set<Selection>
 
@@ -85,9 +87,14 @@ public final class X11Clipboard {
 
     /// The earliest moment `processTimeouts()` has work.
     public var nextDeadline: Date? {
-        let deadlines = captures.values.map(\.deadline) + outgoing.map(\.deadline)
+        var deadlines = captures.values.map(\.deadline) + outgoing.map(\.deadline)
+        deadlines += captures.values.map { $0.lastProgress.addingTimeInterval(Self.nudgeInterval) }
+        deadlines += quarantine.map(\.until)
         return deadlines.min()
     }
+
+    /// How long a capture waits for an answer before making sure Xlib is not sitting on one.
+    static let nudgeInterval: TimeInterval = 0.02
 
     /// Handles every queued event.
     public func processEvents() {
@@ -104,9 +111,20 @@ public final class X11Clipboard {
     public func processTimeouts(now: Date = Date()) {
         for (selection, job) in captures where job.deadline <= now {
             captures[selection] = nil
-            release(job.property)
+            abandon(job)
             onSkip?(selection, .timedOut(job.currentTarget ?? "TARGETS"))
         }
+        // An owner's answer can already have been read off the socket and still not be reported by XPending
+        // (seen with libX11 1.8.4 about once in 250 captures). A round trip makes Xlib queue everything it has.
+        let quiet = captures.filter { now.timeIntervalSince($0.value.lastProgress) >= Self.nudgeInterval }
+        if !quiet.isEmpty {
+            XSync(x.handle, 0)
+            for selection in quiet.keys { captures[selection]?.lastProgress = now }
+            processEvents()
+        }
+        let reusable = quarantine.filter { $0.until <= now }
+        quarantine.removeAll { $0.until <= now }
+        propertyPool += reusable.map(\.property)
         let stalled = outgoing.filter { $0.deadline <= now }
         outgoing.removeAll { $0.deadline <= now }
         for transfer in stalled { XSelectInput(x.handle, transfer.requestor, NoEventMask) }
@@ -148,7 +166,7 @@ public final class X11Clipboard {
             // reading from that owner (XFixes reports this only for the current owner) will get no more answers.
             if let job = captures[selection] {
                 captures[selection] = nil
-                release(job.property)
+                abandon(job)
                 onSkip?(selection, .ownerRefused(job.currentTarget ?? "TARGETS"))
             }
             if event.owner != x.window && owned[selection] == nil { onOwnerGone?(selection) }
