@@ -135,31 +135,42 @@ extension HistoryStore {
     func indexedSearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
         let phrase = Self.trigramQuery(text)
         let needle = text.lowercased()
-        var conditions = ["i.position = ?"]
+        var conditions: [String] = []
         if query.pinnedOnly { conditions.append("i.pinned") }
         if let typeFilter { conditions.append(Self.typeCondition(typeFilter)) }
-        let candidateSQL = "SELECT i.id, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
-            + "FROM items i JOIN blobs b ON b.id = i.text_blob WHERE " + conditions.joined(separator: " AND ")
+        let filter = conditions.map { " AND " + $0 }.joined()
         var ids: [Int64] = []
         var skipped = 0
         var below = Int64.max
-        let page = max(64, (query.limit + query.offset) * 2)
+        // Small first page (the newest matches usually come first), then larger ones for rare phrases.
+        var page = max(64, (query.limit + query.offset) * 2)
         search: while ids.count < query.limit {
             let positions = try db.rows(
                 "SELECT rowid FROM item_text WHERE item_text MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?",
                 phrase, below, page
             ).compactMap { $0.int(0) }
+            if positions.isEmpty { break }
+            // One query per page of candidates (positions are integers from the index: safe to inline).
+            let list = positions.map(String.init).joined(separator: ",")
+            var candidates: [Int64: Row] = [:]
+            for row in try db.rows(
+                "SELECT i.id, i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
+                    + "FROM items i JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
+            {
+                if let position = row.int("position") { candidates[position] = row }
+            }
             for position in positions {
-                guard let row = try db.row(candidateSQL, position), let id = row.int("id") else { continue }
+                guard let row = candidates[position], let id = row.int("id") else { continue }
                 var head = row.data("head") ?? Data()
                 if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
-                guard ItemText.indexString(head).lowercased().contains(needle) else { continue }
+                guard ItemText.contains(head, needle: needle) else { continue }
                 if skipped < query.offset { skipped += 1; continue }
                 ids.append(id)
                 if ids.count == query.limit { break search }
             }
             if positions.count < page { break }
             below = positions.last ?? 0
+            page = min(page * 4, 4096)
         }
         return try ids.compactMap { try db.row(Self.itemColumns + " WHERE i.id = ?", $0).map(historyItem) }
     }

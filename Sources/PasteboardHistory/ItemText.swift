@@ -56,6 +56,41 @@ enum ItemText {
         String(decoding: bytes.prefix(indexedPrefix), as: UTF8.self)
     }
 
+    /// Whether the indexed text of `bytes` contains `needle` (already lowercased), ignoring case.
+    ///
+    /// An ASCII needle is searched for in the bytes directly (fast: no string is built); any other goes through
+    /// Unicode lowercasing.
+    static func contains(_ bytes: Data, needle: String) -> Bool {
+        let pattern = Array(needle.utf8)
+        guard pattern.allSatisfy({ $0 < 0x80 }), !pattern.isEmpty else {
+            return indexString(bytes).lowercased().contains(needle)
+        }
+        let limit = min(bytes.count, indexedPrefix)
+        if limit < pattern.count { return false }
+        return bytes.withUnsafeBytes { raw -> Bool in
+            let haystack = raw.bindMemory(to: UInt8.self)
+            let first = pattern[0]
+            let firstUpper = first >= 0x61 && first <= 0x7A ? first - 0x20 : first
+            var index = 0
+            let last = limit - pattern.count
+            while index <= last {
+                let byte = haystack[index]
+                if byte == first || byte == firstUpper {
+                    var matched = 1
+                    while matched < pattern.count {
+                        var candidate = haystack[index + matched]
+                        if candidate >= 0x41 && candidate <= 0x5A { candidate += 0x20 }
+                        if candidate != pattern[matched] { break }
+                        matched += 1
+                    }
+                    if matched == pattern.count { return true }
+                }
+                index += 1
+            }
+            return false
+        }
+    }
+
     /// A one-line preview of text: whitespace runs collapsed, at most `limit` characters.
     static func preview(_ bytes: Data, limit: Int = 200) -> String {
         let text = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
