@@ -42,13 +42,23 @@ let package = Package(
         .executableTarget(name: "csv-archive", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/CSVArchive"),
         .executableTarget(name: "video-file", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/VideoFile"),
 
+        .target(name: "PasteboardTestSupport", path: "Tests/Support"),
         .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit"]),
         .testTarget(name: "SQLiteSupportTests", dependencies: ["SQLiteSupport"]),
-        .testTarget(name: "PasteboardHistoryTests", dependencies: ["PasteboardHistory", "PasteboardKit", "SQLiteSupport"]),
+        .testTarget(
+            name: "PasteboardHistoryTests",
+            dependencies: ["PasteboardHistory", "PasteboardKit", "SQLiteSupport", "PasteboardTestSupport"]
+        ),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
-        .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardKit"]),
-        .testTarget(name: "PasteboardCLITests", dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardKit"]),
-        .testTarget(name: "PasteboardSystemTests", dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory"]),
+        .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardKit", "PasteboardTestSupport"]),
+        .testTarget(
+            name: "PasteboardCLITests",
+            dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardKit", "PasteboardTestSupport"]
+        ),
+        .testTarget(
+            name: "PasteboardSystemTests",
+            dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory", "PasteboardTestSupport"]
+        ),
     ]
 )
 

@@ -61,8 +61,9 @@ public final class HistoryStore {
                         + "this pb understands up to \(Schema.migrator.latestVersion)). It was left untouched; upgrade pb.")
             }
             if !readOnly {
-                let mode = try db.row("PRAGMA journal_mode")?.string("journal_mode")
-                if mode != "wal" { _ = try db.row("PRAGMA journal_mode = WAL") }
+                // Switching to WAL needs a moment alone with the file; a process opening the same new store at the
+                // same time may hold it briefly, so retry for up to the busy timeout.
+                try Self.switchToWAL(db)
             }
             try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY")
             if !readOnly && version < Schema.migrator.latestVersion { try Schema.migrator.migrate(db) }
@@ -72,6 +73,19 @@ public final class HistoryStore {
             throw HistoryError.from(error, path: path)
         } catch {
             throw HistoryError(.io, "Cannot open the history store \(path): \(error)")
+        }
+    }
+
+    /// Puts the database in WAL mode, retrying while another process holds the brand-new file.
+    private static func switchToWAL(_ db: Connection) throws(SQLiteError) {
+        var attempts = 0
+        while try db.row("PRAGMA journal_mode")?.string("journal_mode") != "wal" {
+            let result = Result { () throws(SQLiteError) in _ = try db.row("PRAGMA journal_mode = WAL") }
+            if case .failure(let error) = result {
+                guard error.isBusy, attempts < 100 else { throw error }
+                attempts += 1
+                usleep(50_000)
+            }
         }
     }
 

@@ -38,6 +38,8 @@ public struct Migrator: Sendable {
         if current > latestVersion { throw NewerSchemaError(found: current, supported: latestVersion) }
         for migration in migrations where migration.version > current {
             try connection.transaction {
+                // Another process may have migrated between the check above and this write lock: look again.
+                guard try Self.version(of: connection) < migration.version else { return }
                 try connection.execute(migration.sql)
                 try connection.execute("PRAGMA user_version = \(migration.version)")
             }

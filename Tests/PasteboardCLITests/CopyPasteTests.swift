@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 /// `pb copy` and `pb paste` through the built executable: bytes in, the same bytes out.
@@ -26,7 +27,7 @@ import Testing
             name: "mostly text, one stray byte",
             bytes: Data("caf".utf8) + Data([0xE9]) + Data(" au lait, mostly plain text here".utf8)),
         Payload(name: "leading spaces, no trailing newline", bytes: Data("   indented".utf8)),
-        Payload(name: "PNG", bytes: Fixtures.png),
+        Payload(name: "PNG", bytes: Payloads.png),
     ]
 
     @Test(arguments: payloads)
@@ -42,21 +43,21 @@ import Testing
     }
 
     @Test func pngIsRecognisedAndPastedByType() async throws {
-        try await sandbox.copy(Fixtures.png)
+        try await sandbox.copy(Payloads.png)
         let types = try await sandbox.succeed(["paste", "--list-types"])
         let first = try #require(types.outputLines.first)
         #expect(first.split(separator: "\t").first == "public.png", "\(types)")
-        #expect(first.hasSuffix("\t\(Fixtures.png.count)"))
-        #expect(try await sandbox.paste(["--type", "png"]) == Fixtures.png)
-        #expect(try await sandbox.paste(["--type", "image/png"]) == Fixtures.png)
-        #expect(try await sandbox.paste(["-t", "public.png"]) == Fixtures.png)
+        #expect(first.hasSuffix("\t\(Payloads.png.count)"))
+        #expect(try await sandbox.paste(["--type", "png"]) == Payloads.png)
+        #expect(try await sandbox.paste(["--type", "image/png"]) == Payloads.png)
+        #expect(try await sandbox.paste(["-t", "public.png"]) == Payloads.png)
         let entry = try #require(try await sandbox.history().first)
         #expect(entry.kind == "image")
         #expect(entry.types == ["public.png"])
     }
 
     @Test func fiveMebibytesRoundTrip() async throws {
-        let payload = Fixtures.largeText(count: 5 << 20)
+        let payload = Payloads.largeText(count: 5 << 20)
         try await sandbox.copy(payload)
         let pasted = try await sandbox.paste()
         #expect(pasted.count == payload.count)
@@ -72,9 +73,9 @@ import Testing
         let copy = try await sandbox.run(["copy", url.path])
         #expect(copy.status == 0, "\(copy)")
         #expect(try await sandbox.paste() == text)
-        let png = try sandbox.file("picture.png", Fixtures.png)
+        let png = try sandbox.file("picture.png", Payloads.png)
         try await sandbox.succeed(["copy", png.path])
-        #expect(try await sandbox.paste(["--type", "png"]) == Fixtures.png)
+        #expect(try await sandbox.paste(["--type", "png"]) == Payloads.png)
     }
 
     @Test func dashReadsStandardInput() async throws {
@@ -114,7 +115,7 @@ import Testing
     @Test func binaryAsTextIsRefused() async throws {
         try await sandbox.copy("kept")
         let before = try await sandbox.history()
-        let result = try await sandbox.run(["copy", "--type", "text"], stdin: Fixtures.png)
+        let result = try await sandbox.run(["copy", "--type", "text"], stdin: Payloads.png)
         #expect(result.status == 1, "\(result)")
         #expect(result.errorLines.count == 1)
         #expect(result.stderr.hasPrefix("Error: The input is "), "\(result)")

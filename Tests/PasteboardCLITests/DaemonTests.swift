@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 /// `pb daemon` as a real subprocess: it expires items on time, runs once per user, and stops cleanly on SIGTERM.
@@ -12,7 +13,7 @@ import Testing
     /// Starts `pb daemon` and waits until `pb doctor` reports it running.
     func startDaemon() async throws -> LaunchedProcess {
         let daemon = try sandbox.launch(["daemon"])
-        let ready = try await eventually(within: .seconds(10)) {
+        let ready = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
             guard daemon.isRunning, FileManager.default.fileExists(atPath: sandbox.socketPath) else { return false }
             let doctor = try await sandbox.run(["doctor"])
             return doctor.outputLines.contains { $0.hasPrefix("daemon:   running (pid ") }
@@ -44,7 +45,7 @@ import Testing
 
         let daemon = try await startDaemon()
         let started = ContinuousClock.now
-        let removed = try await eventually(within: .seconds(3)) { try storedItemCount() == 1 }
+        let removed = try await eventually(within: .seconds(3), every: .milliseconds(50)) { try storedItemCount() == 1 }
         #expect(removed, "the expired item is still stored \(ContinuousClock.now - started) after the daemon started")
         #expect(try storedItemCount(expiring: true) == 0)
         #expect(daemon.stderrSoFar.contains("pb daemon: expired 1 item"), "\(daemon.stderrSoFar)")
@@ -60,7 +61,7 @@ import Testing
         try await sandbox.copy("one-time password", ["--expire", "1s"])
         let copied = ContinuousClock.now
         // Not checked before it is due: on a loaded machine the second already passed by now.
-        let removed = try await eventually(within: .seconds(3)) { try storedItemCount() == 1 }
+        let removed = try await eventually(within: .seconds(3), every: .milliseconds(50)) { try storedItemCount() == 1 }
         #expect(removed, "the daemon left the expired item in place for \(ContinuousClock.now - copied)")
         #expect(daemon.stderrSoFar.contains("expired 1 item"), "\(daemon.stderrSoFar)")
         let paste = try await sandbox.run(["paste"])

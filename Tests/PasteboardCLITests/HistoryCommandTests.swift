@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 /// `pb history`, `show`, `pin`, `unpin`, `delete`, `clear`, `restore` and `decode` through the built executable.
@@ -83,7 +84,7 @@ import Testing
 
     @Test func typeFilterSelectsImages() async throws {
         try await sandbox.copy("some text")
-        try await sandbox.copy(Fixtures.png)
+        try await sandbox.copy(Payloads.png)
         try await sandbox.copy("more text")
         let images = try await sandbox.history(["--type", "image"])
         #expect(images.count == 1)
@@ -212,11 +213,11 @@ import Testing
     }
 
     @Test func restoreOfAnImageKeepsItsBytes() async throws {
-        try await sandbox.copy(Fixtures.png)
+        try await sandbox.copy(Payloads.png)
         try await sandbox.copy("text on top")
         let imageID = try #require(try await sandbox.history(["--type", "image"]).first?.id)
         try await sandbox.succeed(["restore", String(imageID)])
-        #expect(try await sandbox.paste(["--type", "png"]) == Fixtures.png)
+        #expect(try await sandbox.paste(["--type", "png"]) == Payloads.png)
         let missing = try await sandbox.run(["restore", "777"])
         #expect(missing.status == 1)
         #expect(missing.errorLines == ["Error: No history item with id 777."])
@@ -238,10 +239,10 @@ import Testing
     }
 
     @Test func decodeWritesImageBytes() async throws {
-        try await sandbox.copy(Fixtures.png)
+        try await sandbox.copy(Payloads.png)
         let menu = try await sandbox.succeed(["history", "--format", "dmenu"])
         let line = try #require(menu.outputLines.first)
-        #expect(try await sandbox.succeed(["decode"], stdin: Data(line.utf8)).stdout == Fixtures.png)
+        #expect(try await sandbox.succeed(["decode"], stdin: Data(line.utf8)).stdout == Payloads.png)
     }
 
     @Test(arguments: ["not an id\tpreview\n", "\n", "", "12abc\tx\n"])

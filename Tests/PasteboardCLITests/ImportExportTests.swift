@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 /// `pb export` and `pb import`: JSON Lines that carry a history from one store to another.
@@ -12,7 +13,7 @@ import Testing
     @Test func exportThenImportReproducesTheHistory() async throws {
         let texts = [Data("oldest, pinned\n".utf8), Data("emoji 🎉 and 漢字\r\n".utf8), Data([0x62, 0x69, 0x6E, 0x00, 0xFF, 0x0A])]
         try await sandbox.copy(texts[0])
-        try await sandbox.copy(Fixtures.png)
+        try await sandbox.copy(Payloads.png)
         try await sandbox.copy(texts[1])
         try await sandbox.copy(texts[2])
         let original = try await sandbox.history()
@@ -24,7 +25,7 @@ import Testing
         for line in export.outputLines {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any], "\(line)")
         }
-        #expect(export.outputLines[1].contains("\"base64\":\"\(Fixtures.png.base64EncodedString())\""), "the PNG travels as base64")
+        #expect(export.outputLines[1].contains("\"base64\":\"\(Payloads.png.base64EncodedString())\""), "the PNG travels as base64")
         #expect(export.outputLines[0].contains("\"pinned\":true"))
 
         let fresh = try Sandbox()
@@ -38,7 +39,7 @@ import Testing
         #expect(copied.map(\.kind) == original.map(\.kind))
         #expect(copied.map(\.isPinned) == [false, false, false, true])
         #expect(copied.map(\.types) == original.map(\.types))
-        for (entry, expected) in zip(copied, [texts[2], texts[1], Fixtures.png, texts[0]]) {
+        for (entry, expected) in zip(copied, [texts[2], texts[1], Payloads.png, texts[0]]) {
             let bytes = try await fresh.succeed(["decode", String(entry.id)])
             #expect(bytes.stdout == expected, "item \(entry.id) \(entry.preview)")
         }
@@ -96,7 +97,7 @@ import Testing
 
     @Test func exportFiltersByType() async throws {
         try await sandbox.copy("text item")
-        try await sandbox.copy(Fixtures.png)
+        try await sandbox.copy(Payloads.png)
         let images = try await sandbox.succeed(["export", "--type", "image"])
         #expect(images.outputLines.count == 1)
         #expect(images.output.contains("public.png"))

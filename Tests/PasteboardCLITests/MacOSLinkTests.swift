@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 /// Invoked through links named `pbcopy` and `pbpaste`, pb behaves like `pb copy` and `pb paste`.
@@ -21,8 +22,8 @@ import Testing
     }
 
     @Test func linksShareTheClipboardWithPb() async throws {
-        try await sandbox.copy(Fixtures.png)
-        #expect(try await sandbox.succeed(["--type", "png"], as: .pbpaste).stdout == Fixtures.png)
+        try await sandbox.copy(Payloads.png)
+        #expect(try await sandbox.succeed(["--type", "png"], as: .pbpaste).stdout == Payloads.png)
         let file = try sandbox.file("in.txt", Data("file via pbcopy".utf8))
         try await sandbox.succeed([file.path], as: .pbcopy)
         #expect(try await sandbox.paste() == Data("file via pbcopy".utf8))

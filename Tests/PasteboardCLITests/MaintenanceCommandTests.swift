@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 /// `pb stats`, `pb prune` and `pb completions`.
@@ -17,7 +18,7 @@ import Testing
     @Test func statsCountsItems() async throws {
         try await sandbox.copy("one")
         try await sandbox.copy("two")
-        try await sandbox.copy(Fixtures.png)
+        try await sandbox.copy(Payloads.png)
         let pinned = try #require(try await sandbox.history().last?.id)
         try await sandbox.succeed(["pin", String(pinned)])
         let result = try await sandbox.succeed(["stats"])

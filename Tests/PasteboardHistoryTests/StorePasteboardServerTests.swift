@@ -1,6 +1,7 @@
 import Foundation
 import PasteboardHistory
 import PasteboardKit
+import PasteboardTestSupport
 import Testing
 
 @Suite struct StorePasteboardServerTests {
@@ -104,7 +105,7 @@ import Testing
         let changes = watched.changes
         try Pasteboard(name: Pasteboard.Name("watched"), server: other).setString("after")
 
-        let count = await firstElement(of: changes, timeout: .seconds(10))
+        let count = try await firstValue(of: changes, within: .seconds(10))
         #expect(count == 2)
         #expect(try watched.string == "after")
     }
@@ -116,11 +117,11 @@ import Testing
         let writer = Pasteboard(name: .find, server: other)
 
         try writer.setString("one")
-        #expect(await firstElement(of: changes, timeout: .seconds(10)) == 1)
+        #expect(try await firstValue(of: changes, within: .seconds(10)) == 1)
         // Wait past a poll so the second write is seen on its own.
         try await Task.sleep(for: .milliseconds(100))
         try writer.setString("two")
-        #expect(await firstElement(of: changes, timeout: .seconds(10)) == 2)
+        #expect(try await firstValue(of: changes, within: .seconds(10)) == 2)
     }
 
     @Test func concurrentWritersFromTwoServersCountEveryWrite() async throws {

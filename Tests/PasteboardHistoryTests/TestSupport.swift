@@ -122,23 +122,3 @@ func indexMatchCount(_ location: StoreLocation, phrase text: String) throws -> I
     let query = terms.joined(separator: " AND ")
     return try #require(try db.row("SELECT count(*) AS n FROM item_text WHERE item_text MATCH ?", query)?.int("n"))
 }
-
-// MARK: - Async
-
-/// The first element `stream` yields, or nil when `timeout` passes first (so a test cannot hang).
-func firstElement(of stream: AsyncStream<Int>, timeout: Duration) async -> Int? {
-    await withTaskGroup(of: Int?.self) { group in
-        group.addTask {
-            var iterator = stream.makeAsyncIterator()
-            return await iterator.next()
-        }
-        group.addTask {
-            // Cancellation only ends the wait early; either way the answer is "no element".
-            try? await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
-}

@@ -1,12 +1,13 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 /// Without a display, `Pasteboard.general` is the store: what one process copies, another pastes.
 @Suite(.timeLimit(.minutes(2))) struct HeadlessClipboardTests {
-    let sandbox: Sandbox
+    let sandbox: ProcessSandbox
 
     init() throws {
-        sandbox = try Sandbox()
+        sandbox = try ProcessSandbox()
     }
 
     @Test func profileCopiedInOneProcessIsPastedWholeInAnother() async throws {

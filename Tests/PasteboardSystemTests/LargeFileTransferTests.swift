@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 extension Tag {
@@ -10,10 +11,10 @@ extension Tag {
 /// A large file moves through a `FileRepresentation` and the headless store as a file: never loaded whole into
 /// memory, so each process stays far below the file's size.
 @Suite struct LargeFileTransferTests {
-    let sandbox: Sandbox
+    let sandbox: ProcessSandbox
 
     init() throws {
-        sandbox = try Sandbox()
+        sandbox = try ProcessSandbox()
     }
 
     /// SLOW (about 30 s, 1 GiB of disk for the file plus 3 GiB for the store and the two pasted copies, all
@@ -55,7 +56,7 @@ extension Tag {
     private func expectIdentical(_ first: URL, _ second: URL, sourceLocation: SourceLocation = #_sourceLocation)
         async throws
     {
-        let cmp = try Sandbox.tool("cmp", package: "diffutils")
+        let cmp = try ProcessSandbox.tool("cmp", package: "diffutils")
         let result = try await sandbox.run(cmp, [first.path, second.path], timeout: .seconds(120))
         #expect(
             result.succeeded, "cmp \(first.lastPathComponent) \(second.lastPathComponent): \(result)",

@@ -1,6 +1,7 @@
 import Foundation
 import PasteboardHistory
 import PasteboardKit
+import PasteboardTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -10,11 +11,11 @@ import Testing
 /// Named pasteboards kept in the store are shared by every process of the user; non-persistent ones belong to
 /// the process that created them.
 @Suite(.timeLimit(.minutes(2))) struct NamedPasteboardTests {
-    let sandbox: Sandbox
+    let sandbox: ProcessSandbox
     let server: StorePasteboardServer
 
     init() throws {
-        sandbox = try Sandbox()
+        sandbox = try ProcessSandbox()
         server = StorePasteboardServer(location: sandbox.storeLocation, pollInterval: .milliseconds(20))
     }
 
@@ -71,7 +72,7 @@ import Testing
     @Test func nonPersistentPasteboardDisappearsWhenItsCreatorExits() async throws {
         let board = try Pasteboard.withUniqueName(server: server)
         try board.setString("owned by the child")
-        let sleep = try Sandbox.tool("sleep", package: "coreutils")
+        let sleep = try ProcessSandbox.tool("sleep", package: "coreutils")
         let creator = try sandbox.launch(sleep, ["30"])
         let start = try #require(Self.startTime(of: creator.pid))
         try await sandbox.sqlite(

@@ -1,6 +1,7 @@
 import Foundation
 import PasteboardKit
 import PasteboardSystem
+import PasteboardTestSupport
 import Synchronization
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct SystemPasteboardServerTests {
     @Test func generalChangeCountAndChangesFollowAnExternalCopy() async throws {
         // This process keeps its X connection until it exits, so the display must outlive it (see `Lifetime`).
-        let sandbox = try await Sandbox(displayLifetime: .testProcess)
+        let sandbox = try await ProcessSandbox(displayLifetime: .testProcess)
         let general = try Self.systemGeneral(environment: sandbox.environment)
         #expect((general.server as? SystemPasteboardServer)?.usesDisplay == true)
         let before = try general.changeCount
@@ -25,7 +26,7 @@ import Testing
     }
 
     @Test func headlessGeneralIsSharedWithPb() async throws {
-        let sandbox = try Sandbox()
+        let sandbox = try ProcessSandbox()
         let general = try Self.systemGeneral(environment: sandbox.environment)
         #expect((general.server as? SystemPasteboardServer)?.usesDisplay == false)
 
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func headlessBackendIsForcedEvenWithADisplaySet() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try ProcessSandbox()
         var environment = sandbox.environment
         // No server needs to run at this address: the store is chosen without opening it.
         environment["DISPLAY"] = ":209"
@@ -54,7 +55,7 @@ import Testing
     }
 
     @Test func unreachableDisplayKeepsTheCurrentServer() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try ProcessSandbox()
         var environment = sandbox.environment
         environment["DISPLAY"] = ":209"  // no X server at this number (the tests use 90…199)
 

@@ -1,11 +1,12 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 /// With a display, `Pasteboard.general` is the X11 CLIPBOARD: example programs, `pb` and `xclip` see each
 /// other's copies. Each test has its own Xvfb; a missing Xvfb fails the test.
 @Suite(.timeLimit(.minutes(2))) struct X11ClipboardTests {
     @Test func profileOwnedByItsProcessIsPastedAsProfileJSONAndText() async throws {
-        let sandbox = try await Sandbox(displayLifetime: .test)
+        let sandbox = try await ProcessSandbox(displayLifetime: .test)
         let owner = try sandbox.launch(.profile, ["copy", "X", "1", "--hold", "5"])
         // Its "copied" reaches the output file only at exit (stdout is not a terminal): watch the clipboard instead.
         let owned = try await eventually(within: .seconds(4), every: .milliseconds(50)) {
@@ -30,7 +31,7 @@ import Testing
     }
 
     @Test func daemonKeepsServingAProfileAfterTheCopyingProcessExits() async throws {
-        let sandbox = try await Sandbox(displayLifetime: .test)
+        let sandbox = try await ProcessSandbox(displayLifetime: .test)
         let daemon = try await sandbox.startDaemon()
 
         let copy = try await sandbox.succeed(.profile, ["copy", "Y", "2"])
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func clipboardTextPrintsWhatXclipCopied() async throws {
-        let sandbox = try await Sandbox(displayLifetime: .test)
+        let sandbox = try await ProcessSandbox(displayLifetime: .test)
         let owner = try sandbox.xclipCopy("copied by xclip")
         let owned = try await eventually(within: .seconds(5), every: .milliseconds(50)) {
             try await sandbox.xclipPaste().output == "copied by xclip" || !owner.isRunning
@@ -67,14 +68,14 @@ import Testing
     }
 
     @Test func clipboardTextSaysSoWhenTheClipboardIsEmpty() async throws {
-        let sandbox = try await Sandbox(displayLifetime: .test)
+        let sandbox = try await ProcessSandbox(displayLifetime: .test)
 
         let paste = try await sandbox.run(.clipboardText, [])
         #expect(paste.succeeded && paste.lines == ["(the clipboard holds no text)"], "\(paste)")
     }
 
     @Test func clipboardTextCopyReachesOtherClientsThroughTheDaemon() async throws {
-        let sandbox = try await Sandbox(displayLifetime: .test)
+        let sandbox = try await ProcessSandbox(displayLifetime: .test)
         let daemon = try await sandbox.startDaemon()
 
         // It waits for a line on standard input: the file gives it one at once, so it exits right after copying.

@@ -77,11 +77,11 @@ public enum Product: String, Sendable, CaseIterable {
             searched.append(candidate)
             if isExecutableFile(candidate) { return .success(candidate) }
         }
+        let looked = searched.joined(separator: ", ")
         let override = product == .pb ? "set PB_BINARY to its path" : "set PB_BINARY to the built pb next to it"
         return .failure(
             NotFound(
-                description:
-                    "The built '\(product.rawValue)' executable was not found (looked at: \(searched.joined(separator: ", "))). "
+                description: "The built '\(product.rawValue)' executable was not found (looked at: \(looked)). "
                     + "Build it with 'swift build --build-tests', or \(override)."))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 /// What one run of `pb` left behind: its exit status and both output streams.
@@ -118,7 +119,7 @@ final class Sandbox: Sendable {
 
     /// The executable for `program`: pb itself, or a symlink named `pbcopy`/`pbpaste` to it.
     func executable(_ program: Program) throws -> URL {
-        let binary = try PBBinary.url()
+        let binary = try Product.pb.url()
         if program == .pb { return binary }
         let link = root.appendingPathComponent("bin/\(program.rawValue)")
         if !FileManager.default.fileExists(atPath: link.path) {
@@ -327,15 +328,4 @@ final class LaunchedProcess {
 struct UnexpectedJSON: Error, CustomStringConvertible {
     let text: String
     var description: String { "Unexpected JSON from pb: \(text.prefix(500).debugDescription)" }
-}
-
-/// Polls `condition` every 50 ms until it holds or `timeout` passes; returns whether it held.
-func eventually(within timeout: Duration, _ condition: () async throws -> Bool) async throws -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while true {
-        if try await condition() { return true }
-        if clock.now >= deadline { return false }
-        try await Task.sleep(for: .milliseconds(50))
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -8,20 +9,9 @@ import Foundation
 enum ControlSocket {
     /// Sends `request` and returns the reply, or nil when nobody answers within `timeout`.
     static func send(_ request: [String: Any], to path: String, timeout: TimeInterval = 2) -> [String: Any]? {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard let fd = connectedUnixSocket(to: path) else { return nil }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0, var line = try? JSONSerialization.data(withJSONObject: request) else { return nil }
+        guard var line = try? JSONSerialization.data(withJSONObject: request) else { return nil }
         line.append(0x0A)
         var wait = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))

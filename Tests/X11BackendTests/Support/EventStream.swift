@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Synchronization
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import PasteboardTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -15,23 +15,12 @@ struct HistoryEntry: Sendable {
     let source: String?
 }
 
-/// A command the test ran to set something up failed.
-struct CommandFailed: Error, CustomStringConvertible {
-    let result: ProcessResult
-    var description: String { "\(result)" }
-}
-
-/// A private desktop for one test: its own Xvfb, fresh data/config/runtime directories for `pb`, and helpers to
-/// run `pb`, `xclip`, `xsel` and the C test owner against them. Everything it started is stopped when it goes away.
+/// A private desktop for one test: a `ProcessSandbox` with its own Xvfb, and helpers to run `pb`, `xclip`, `xsel`
+/// and the C test owner in it. Everything it started is stopped when it goes away.
 final class X11Session: Sendable {
-    let root: URL
-    let display: VirtualDisplay
-    /// The environment every child starts with: PATH, DISPLAY, and everything pb reads pointed into `root`.
-    let environment: [String: String]
+    let sandbox: ProcessSandbox
     let xclip: String
     let xsel: String
-    private let io: URL
-    private let children = Mutex<[ChildProcess]>([])
 
     init() async throws {
         guard let xclip = executableOnPath("xclip"), let xsel = executableOnPath("xsel") else {
@@ -39,54 +28,13 @@ final class X11Session: Sendable {
         }
         self.xclip = xclip
         self.xsel = xsel
-        // Short, so that the daemon's socket path stays far below the 108-byte sun_path limit.
-        root = URL(fileURLWithPath: "/tmp/pbx11-" + UUID().uuidString.prefix(8).lowercased(), isDirectory: true)
-        io = root.appendingPathComponent("io", isDirectory: true)
-        for name in ["data", "config", "run", "home", "io", "files"] {
-            try FileManager.default.createDirectory(
-                at: root.appendingPathComponent(name), withIntermediateDirectories: true)
-        }
-        do {
-            display = try await VirtualDisplay(ioDirectory: io)
-        } catch {
-            try? FileManager.default.removeItem(at: root)  // best effort, as in deinit, which will not run
-            throw error
-        }
-        environment = [
-            "DISPLAY": display.name,
-            "XDG_DATA_HOME": root.appendingPathComponent("data").path,
-            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-            "PB_RUNTIME_DIR": root.appendingPathComponent("run").path,
-            "XDG_RUNTIME_DIR": root.appendingPathComponent("run").path,
-            "HOME": root.appendingPathComponent("home").path,
-            "LANG": "C.UTF-8",
-            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-        ]
-    }
-
-    deinit {
-        // Children first (a daemon a failed test left running), then the X server (released after this body),
-        // which takes every remaining client (forked xclip owners, `pb __serve`) with it.
-        for child in children.withLock({ $0 }).reversed() where child.isRunning {
-            child.terminate(grace: .milliseconds(500))
-        }
-        try? FileManager.default.removeItem(at: root)  // best effort: a leftover temp directory harms nobody
+        sandbox = try await ProcessSandbox(label: "pbx11", requiredBy: "the X11 integration tests")
     }
 
     // MARK: - Paths
 
-    var storeDirectory: URL { root.appendingPathComponent("data/pasteboard", isDirectory: true) }
-    var socketPath: String { root.appendingPathComponent("run/control.sock").path }
-
-    /// Writes `data` to a new file and returns its URL.
-    func file(_ data: Data, name: String = UUID().uuidString) throws -> URL {
-        let url = root.appendingPathComponent("files/\(name)")
-        try data.write(to: url)
-        return url
-    }
-
     func writeConfig(_ text: String) throws {
-        let url = root.appendingPathComponent("config/pasteboard/config")
+        let url = sandbox.root.appendingPathComponent("config/pasteboard/config")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url)
     }
@@ -95,7 +43,7 @@ final class X11Session: Sendable {
     func storeFiles() -> [URL] {
         guard
             let walker = FileManager.default.enumerator(
-                at: storeDirectory, includingPropertiesForKeys: [.isRegularFileKey])
+                at: sandbox.storeDirectory, includingPropertiesForKeys: [.isRegularFileKey])
         else {
             return []
         }
@@ -110,9 +58,9 @@ final class X11Session: Sendable {
         guard let sqlite = executableOnPath("sqlite3") else {
             throw SetupFailure("sqlite3 is needed: apt-get install -y sqlite3")
         }
-        let database = storeDirectory.appendingPathComponent("history.sqlite").path
+        let database = sandbox.storeDirectory.appendingPathComponent("history.sqlite").path
         // A writer (the daemon, `pb __serve` deleting expired items) may hold the lock for a moment: wait for it.
-        let result = try await run(
+        let result = try await sandbox.run(
             sqlite, ["-cmd", ".timeout 5000", database, "SELECT count(*) FROM items;"], timeout: .seconds(10))
         guard result.succeeded, let count = Int(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw SetupFailure("sqlite3 could not count the items: \(result)")
@@ -122,32 +70,12 @@ final class X11Session: Sendable {
 
     // MARK: - Processes
 
-    /// Starts `executable` in this session's environment (changed by `changes`; nil removes a variable).
-    func launch(
-        _ executable: String, _ arguments: [String], stdin: Data? = nil, environment changes: [String: String?] = [:]
-    ) throws -> ChildProcess {
-        var environment = self.environment
-        for (key, value) in changes { environment[key] = value }
-        let input = try stdin.map { try file($0, name: "stdin-\(UUID().uuidString)") }
-        let child = try ChildProcess(
-            executable: executable, arguments: arguments, environment: environment, stdin: input, ioDirectory: io)
-        children.withLock { $0.append(child) }
-        return child
-    }
-
-    /// Runs `executable` to its end (killed after `timeout`).
-    func run(_ executable: String, _ arguments: [String], stdin: Data? = nil, timeout: Duration = .seconds(30))
-        async throws -> ProcessResult
-    {
-        try await launch(executable, arguments, stdin: stdin).finish(timeout: timeout)
-    }
-
     /// Runs the built `pb`.
     func pb(
         _ arguments: [String], stdin: Data? = nil, environment changes: [String: String?] = [:],
         timeout: Duration = .seconds(60)
     ) async throws -> ProcessResult {
-        try await launch(try PBBinary.url().path, arguments, stdin: stdin, environment: changes).finish(
+        try await sandbox.launch(try Product.pb.path(), arguments, stdin: stdin, environment: changes).finish(
             timeout: timeout)
     }
 
@@ -194,10 +122,10 @@ final class X11Session: Sendable {
     func xclipCopy(_ data: Data, target: String? = nil, selection: String = "clipboard", extra: [String] = [])
         async throws
     {
-        let input = try file(data)
+        let input = try sandbox.file(data)
         var arguments = ["-selection", selection] + extra
         if let target { arguments += ["-t", target] }
-        let result = try await run(xclip, arguments + ["-i", input.path], timeout: .seconds(10))
+        let result = try await sandbox.run(xclip, arguments + ["-i", input.path], timeout: .seconds(10))
         guard result.succeeded else { throw CommandFailed(result: result) }
     }
 
@@ -207,12 +135,13 @@ final class X11Session: Sendable {
 
     /// `xclip -selection clipboard -o [-t target]`.
     func xclipPaste(target: String? = nil, timeout: Duration = .seconds(20)) async throws -> ProcessResult {
-        try await run(xclip, ["-selection", "clipboard", "-o"] + (target.map { ["-t", $0] } ?? []), timeout: timeout)
+        try await sandbox.run(
+            xclip, ["-selection", "clipboard", "-o"] + (target.map { ["-t", $0] } ?? []), timeout: timeout)
     }
 
     /// `xsel --clipboard --output`.
     func xselPaste() async throws -> ProcessResult {
-        try await run(xsel, ["--clipboard", "--output"], timeout: .seconds(20))
+        try await sandbox.run(xsel, ["--clipboard", "--output"], timeout: .seconds(20))
     }
 
     /// Polls `xclip -o` until it returns `expected`; the last result either way.
@@ -230,8 +159,8 @@ final class X11Session: Sendable {
     /// Starts `x11-test-owner` offering `targets` (target name → bytes) and waits until it owns the selection.
     func startOwner(_ targets: [(String, Data)], _ modes: [TestOwner.Mode] = []) async throws -> ChildProcess {
         var arguments = modes.flatMap(\.arguments)
-        for (target, data) in targets { arguments += ["--target", "\(target)=\(try file(data).path)"] }
-        let owner = try launch(try TestOwner.executable().path, arguments)
+        for (target, data) in targets { arguments += ["--target", "\(target)=\(try sandbox.file(data).path)"] }
+        let owner = try sandbox.launch(try TestOwner.executable().path, arguments)
         let ready = try await eventually(within: .seconds(10), every: .milliseconds(5)) {
             owner.stdout.starts(with: Data("ready ".utf8)) || !owner.isRunning
         }
@@ -247,10 +176,10 @@ final class X11Session: Sendable {
 
     /// Starts `pb daemon` and waits until its socket exists, it has said it runs, and it has recorded nothing.
     func startDaemon() async throws -> ChildProcess {
-        let daemon = try launch(try PBBinary.url().path, ["daemon"])
+        let daemon = try sandbox.launch(try Product.pb.path(), ["daemon"])
         let ready = try await eventually(within: .seconds(15), every: .milliseconds(10)) {
             guard daemon.isRunning else { return true }
-            return access(socketPath, F_OK) == 0 && daemon.stdout.starts(with: Data("Pasteboard daemon".utf8))
+            return access(sandbox.socketPath, F_OK) == 0 && daemon.stdout.starts(with: Data("Pasteboard daemon".utf8))
         }
         guard ready, daemon.isRunning else {
             daemon.terminate(grace: .seconds(1))
@@ -275,10 +204,11 @@ final class X11Session: Sendable {
     /// Starts `pb watch` and waits until the daemon delivers events to it (a probe sent through the control socket
     /// comes back).
     func startWatch() async throws -> EventStream {
-        let stream = EventStream(process: try launch(try PBBinary.url().path, ["watch"]))
+        let stream = EventStream(process: try sandbox.launch(try Product.pb.path(), ["watch"]))
         let token = UUID().uuidString
         let connected = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
-            _ = ControlSocket.send(["command": "notify", "event": ["event": "probe", "token": token]], to: socketPath)
+            _ = ControlSocket.send(
+                ["command": "notify", "event": ["event": "probe", "token": token]], to: sandbox.socketPath)
             return stream.events.contains { $0.event == "probe" && $0.line.contains(token) }
                 || !stream.process.isRunning
         }
