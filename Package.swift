@@ -55,6 +55,7 @@ let package = Package(
             name: "PasteboardCLITests",
             dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardKit", "PasteboardTestSupport"]
         ),
+        .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardKit", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardSystemTests",
             dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory", "PasteboardTestSupport"]
