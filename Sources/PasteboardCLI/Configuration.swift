@@ -88,7 +88,10 @@ enum Units {
             ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1),
         ]
         for (suffix, factor) in suffixes where lower.hasSuffix(suffix) {
-            guard let number = Double(lower.dropLast(suffix.count)), number >= 0 else { return nil }
+            // Int(_:) traps on infinity and on values beyond Int.max ("1e30G", "inf k"): those are not sizes.
+            guard let number = Double(lower.dropLast(suffix.count)), number >= 0,
+                number * Double(factor) < Double(Int.max)
+            else { return nil }
             return Int(number * Double(factor))
         }
         return Int(lower).flatMap { $0 >= 0 ? $0 : nil }
@@ -98,7 +101,10 @@ enum Units {
         let lower = text.lowercased()
         let suffixes: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400), ("w", 604_800)]
         for (suffix, factor) in suffixes where lower.hasSuffix(suffix) {
-            guard let number = Double(lower.dropLast(suffix.count)), number > 0, number.isFinite else { return nil }
+            // The product too must be finite: "1e308w" is not a duration.
+            guard let number = Double(lower.dropLast(suffix.count)), number > 0, (number * factor).isFinite else {
+                return nil
+            }
             return number * factor
         }
         return Double(lower).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }

@@ -72,7 +72,10 @@ enum ItemLine {
         }
         func date(_ key: String) throws -> Date? {
             guard let value = fields[key], !(value is NSNull) else { return nil }
-            if let number = value as? Double { return Date(timeIntervalSince1970: number) }
+            // Years 1 to 9999, what ISO 8601 dates (and `pb export`) can write.
+            if let number = value as? Double, (-62_135_596_800...253_402_300_799).contains(number) {
+                return Date(timeIntervalSince1970: number)
+            }
             if let text = value as? String, let parsed = JSONText.parseDate(text) { return parsed }
             throw LineError("'\(key)' is not a date (ISO 8601 or seconds since 1970)")
         }

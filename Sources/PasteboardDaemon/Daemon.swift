@@ -267,11 +267,13 @@ public final class Daemon {
             watchers.insert(fd)
             return ["ok": true, "watching": true]
         case "notify":
-            // A client changed the store itself (pin, delete, …): pass the event on to watchers.
-            if var event = request["event"] as? [String: Any] {
-                event["time"] = Date().timeIntervalSince1970
-                broadcast(event)
+            // A client changed the store itself (pin, delete, …): pass the event on to watchers, who rely on every
+            // event having a name (docs/protocol.md).
+            guard var event = request["event"] as? [String: Any], event["event"] is String else {
+                return ["ok": false, "error": "notify needs an \"event\" object with an \"event\" name"]
             }
+            event["time"] = Date().timeIntervalSince1970
+            broadcast(event)
             return ["ok": true]
         case "restore":
             guard let id = (request["id"] as? NSNumber)?.int64Value else { return ["ok": false, "error": "restore needs an \"id\""] }

@@ -68,9 +68,18 @@ struct BlobFiles {
     }
 
     private func fileError(_ action: String, _ path: String) -> HistoryError {
+        if errno == ENOSPC || errno == EDQUOT { return fullError(path) }
         let reason = String(cString: strerror(errno))
-        let code: HistoryError.Code = errno == ENOSPC ? .full : (errno == EACCES || errno == EROFS ? .notWritable : .io)
+        let code: HistoryError.Code = errno == EACCES || errno == EROFS ? .notWritable : .io
         return HistoryError(code, "Cannot \(action) \(path): \(reason).")
+    }
+
+    /// The disk (or the user's quota) ran out while writing `path`: said the way the database's own error says it.
+    fileprivate func fullError(_ path: String) -> HistoryError {
+        HistoryError(
+            .full,
+            "The disk holding \(directory.deletingLastPathComponent().path) is full: cannot write \(path) "
+                + "(\(String(cString: strerror(errno)))). Nothing was changed; free some space and retry.")
     }
 }
 
@@ -103,14 +112,21 @@ extension BlobFiles {
                 let written = buffer.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + offset, count - offset) }
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = HistoryError(errno == ENOSPC ? .full : .io, "Cannot write \(temporary.path): \(String(cString: strerror(errno))).")
+                    failure =
+                        errno == ENOSPC || errno == EDQUOT
+                        ? fullError(temporary.path)
+                        : HistoryError(.io, "Cannot write \(temporary.path): \(String(cString: strerror(errno))).")
                     break copying
                 }
                 offset += written
             }
             size += count
         }
-        if failure == nil && fsync(output) != 0 { failure = HistoryError(.io, "Cannot flush \(temporary.path).") }
+        if failure == nil && fsync(output) != 0 {
+            failure =
+                errno == ENOSPC || errno == EDQUOT
+                ? fullError(temporary.path) : HistoryError(.io, "Cannot flush \(temporary.path).")
+        }
         close(output)
         let hash = hasher.finalize().prefix(16)
         if failure == nil {

@@ -61,6 +61,17 @@ extension HistoryStore {
         var freed = 0
         for shard in shards {
             let shardPath = directory.appendingPathComponent(shard).path
+            if shard.hasPrefix(".tmp-") {
+                // `BlobFiles.copy(from:)` streams a file into a temporary file here, beside the shards: one a killed
+                // copy left behind is no shard to look into, but it is just as orphaned.
+                guard let attributes = try? FileManager.default.attributesOfItem(atPath: shardPath),
+                    attributes[.type] as? FileAttributeType == .typeRegular,
+                    let modified = attributes[.modificationDate] as? Date, now.timeIntervalSince(modified) > 60
+                else { continue }
+                unlink(shardPath)
+                freed += (attributes[.size] as? NSNumber)?.intValue ?? 0
+                continue
+            }
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: shardPath) else { continue }
             for name in names {
                 let path = shardPath + "/" + name

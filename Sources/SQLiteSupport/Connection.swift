@@ -55,7 +55,7 @@ public final class Connection {
         if rc != SQLITE_OK {
             let message = errorMessage.map { String(cString: $0) } ?? lastErrorMessage
             sqlite3_free(errorMessage)
-            throw SQLiteError(code: rc, message: message, sql: sql)
+            throw SQLiteError(code: rc, message: message, sql: sql, systemErrno: sqlite3_system_errno(handle))
         }
     }
 
@@ -133,7 +133,7 @@ public final class Connection {
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     func error(_ rc: Int32, sql: String?) -> SQLiteError {
-        SQLiteError(code: rc, message: lastErrorMessage, sql: sql)
+        SQLiteError(code: rc, message: lastErrorMessage, sql: sql, systemErrno: sqlite3_system_errno(handle))
     }
 }
 

@@ -8,11 +8,14 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The statement that failed, if any.
     public let sql: String?
+    /// The operating system's error number behind an I/O error (`sqlite3_system_errno`), or 0.
+    public let systemErrno: Int32
 
-    public init(code: Int32, message: String, sql: String? = nil) {
+    public init(code: Int32, message: String, sql: String? = nil, systemErrno: Int32 = 0) {
         self.code = code
         self.message = message
         self.sql = sql
+        self.systemErrno = systemErrno
     }
 
     /// The primary result code (the low byte of the extended code).
@@ -21,7 +24,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public var isBusy: Bool { primaryCode == 5 || primaryCode == 6 }  // SQLITE_BUSY, SQLITE_LOCKED
     public var isCorrupt: Bool { primaryCode == 11 || primaryCode == 26 }  // SQLITE_CORRUPT, SQLITE_NOTADB
     public var isReadOnly: Bool { primaryCode == 8 }  // SQLITE_READONLY
-    public var isFull: Bool { primaryCode == 13 }  // SQLITE_FULL
+    /// SQLITE_FULL, or an I/O error that the disk being full caused: growing the WAL index (`-shm`) on a full
+    /// disk fails with SQLITE_IOERR_SHMSIZE and errno ENOSPC, not with SQLITE_FULL.
+    public var isFull: Bool { primaryCode == 13 || (primaryCode == 10 && systemErrno == 28) }  // SQLITE_IOERR, ENOSPC
     public var isCannotOpen: Bool { primaryCode == 14 }  // SQLITE_CANTOPEN
     public var isConstraint: Bool { primaryCode == 19 }  // SQLITE_CONSTRAINT
 

@@ -3,9 +3,14 @@ import CX11
 /// Which application owns a selection: WM_CLASS and _NET_WM_PID of the owner window, or of the nearest
 /// ancestor or client leader that has them (owner windows are often unmapped helpers).
 enum OwnerInfo {
+    /// The longest WM_CLASS read; a longer one is not believed.
+    static let maxClassBytes = 4096
+
     static func lookup(window: Window, display x: XDisplay) -> (application: String?, pid: Int?) {
         var candidates: [Window] = [window]
-        if let leader = x.property(x.atom("WM_CLIENT_LEADER"), of: window, delete: false)?.longs.first, leader != 0 {
+        if let leader = x.property(x.atom("WM_CLIENT_LEADER"), of: window, delete: false, limit: 64)?.longs.first,
+            leader != 0
+        {
             candidates.append(leader)
         }
         var current = window
@@ -23,12 +28,18 @@ enum OwnerInfo {
         var application: String?
         var pid: Int?
         for candidate in candidates {
-            if application == nil, let value = x.property(x.atom("WM_CLASS"), of: candidate, delete: false), !value.data.isEmpty {
+            // Limits: the owner sets these properties, and could make them any size.
+            if application == nil,
+                let value = x.property(x.atom("WM_CLASS"), of: candidate, delete: false, limit: Self.maxClassBytes),
+                !value.data.isEmpty
+            {
                 // WM_CLASS is "instance\0Class\0": the class names the application.
                 let parts = value.data.split(separator: 0, omittingEmptySubsequences: true)
                 application = parts.last.map { String(decoding: $0, as: UTF8.self) }
             }
-            if pid == nil, let value = x.property(x.atom("_NET_WM_PID"), of: candidate, delete: false)?.longs.first {
+            if pid == nil,
+                let value = x.property(x.atom("_NET_WM_PID"), of: candidate, delete: false, limit: 64)?.longs.first
+            {
                 pid = Int(value)
             }
             if application != nil && pid != nil { break }

@@ -20,6 +20,8 @@ struct CaptureJob {
     var item = PasteboardItem()
     var incoming: Data?
     var incomingType: Atom = 0
+    /// 8 unless a chunk came in another format (then the reply is not bytes: see `received`).
+    var incomingFormat: Int32 = 8
     var deadline: Date
     /// When the owner last answered; a quiet spell makes the engine check for an answer Xlib may be holding.
     var lastProgress = Date()
@@ -37,8 +39,12 @@ struct CaptureJob {
 extension X11Clipboard {
     /// Gives up a capture whose owner may still answer a request in flight: its property is kept out of use for
     /// a while, so a late reply cannot land in the next capture's property.
-    func abandon(_ job: CaptureJob) {
+    ///
+    /// An INCR sender (`isIncremental`) is never done with the property: it writes its next chunk whenever the
+    /// property is deleted, which the next capture using it would do. Such a property is retired for good.
+    func abandon(_ job: CaptureJob, isIncremental: Bool? = nil) {
         XDeleteProperty(x.handle, x.window, job.property)
+        if isIncremental ?? (job.incoming != nil) { return }
         quarantine.append((job.property, Date().addingTimeInterval(limits.stallTimeout * 2)))
     }
 
@@ -82,17 +88,33 @@ extension X11Clipboard {
             }
             return
         }
-        guard let property = x.property(job.property, of: x.window, delete: true) else {
+        guard let property = x.property(job.property, of: x.window, delete: true, limit: byteBudget(of: job)) else {
             captures[selection] = nil
             release(job.property)
             onSkip?(selection, .ownerRefused(target))
             return
         }
+        if property.isOverLimit {
+            // Never read into memory: an owner can build a property of any size in the X server.
+            captures[selection] = nil
+            abandon(job)
+            onSkip?(selection, .tooLarge(target))
+            return
+        }
         job.deadline = Date().addingTimeInterval(limits.stallTimeout)
         job.lastProgress = Date()
         if property.type == x.atom("INCR") {
+            // The INCR property holds a lower bound of the size (ICCCM 2.7.2): more than the limit is known to be
+            // too much before the first chunk.
+            if let announced = property.longs.first, announced > UInt(byteBudget(of: job)) {
+                captures[selection] = nil
+                abandon(job, isIncremental: true)
+                onSkip?(selection, .tooLarge(target))
+                return
+            }
             job.incoming = Data()
             job.incomingType = 0
+            job.incomingFormat = 8
             captures[selection] = job  // chunks follow as PropertyNotify(NewValue) on our window
             return
         }
@@ -102,29 +124,44 @@ extension X11Clipboard {
 
     func handleCapturePropertyNotify(_ event: XPropertyEvent) -> Bool {
         guard event.window == x.window, event.state == PropertyNewValue else { return false }
-        guard let selection = captures.first(where: { $0.value.property == event.atom && $0.value.incoming != nil })?.key,
-            var job = captures[selection]
-        else { return false }
-        guard let chunk = x.property(event.atom, of: x.window, delete: true) else { return true }
-        job.deadline = Date().addingTimeInterval(limits.stallTimeout)
-        job.lastProgress = Date()
-        if chunk.data.isEmpty {
-            let data = job.incoming ?? Data()
-            job.incoming = nil
-            captures[selection] = job
-            received(data, type: job.incomingType != 0 ? job.incomingType : chunk.type, format: 8, for: selection)
+        if let index = quarantine.firstIndex(where: { $0.property == event.atom }) {
+            // An abandoned owner still writes there (appending to a huge reply, say): keep the property out of use
+            // until it has been quiet for a while.
+            quarantine[index].until = Date().addingTimeInterval(limits.stallTimeout * 2)
             return true
         }
-        job.incoming?.append(chunk.data)
-        job.incomingType = chunk.type
-        if (job.incoming?.count ?? 0) > limits.maxRepresentationBytes {
-            captures[selection] = nil
-            release(job.property)
+        guard let selection = captures.first(where: { $0.value.property == event.atom && $0.value.incoming != nil })?.key,
+            let budget = captures[selection].map({ byteBudget(of: $0) - ($0.incoming?.count ?? 0) })
+        else { return false }
+        // The job is changed in place in `captures` from here on, never through a copy: a copy would share the
+        // buffer of `incoming`, and appending to it would then copy everything received so far, for every chunk.
+        guard let chunk = x.property(event.atom, of: x.window, delete: true, limit: max(0, budget)) else { return true }
+        if chunk.isOverLimit, let job = captures.removeValue(forKey: selection) {
+            abandon(job)
             onSkip?(selection, .tooLarge(job.currentTarget ?? "?"))
             return true
         }
-        captures[selection] = job
+        captures[selection]?.deadline = Date().addingTimeInterval(limits.stallTimeout)
+        captures[selection]?.lastProgress = Date()
+        if chunk.data.isEmpty {
+            guard let job = captures[selection] else { return true }
+            captures[selection]?.incoming = nil
+            received(
+                job.incoming ?? Data(), type: job.incomingType != 0 ? job.incomingType : chunk.type,
+                format: job.incomingFormat, for: selection)
+            return true
+        }
+        captures[selection]?.incoming?.append(chunk.data)
+        captures[selection]?.incomingType = chunk.type
+        if chunk.format != 8 { captures[selection]?.incomingFormat = chunk.format }
         return true
+    }
+
+    /// The most bytes (as the X server stores them) the current step of `job` may read: the TARGETS list is
+    /// bounded by `maxOfferedTargets` atoms of 4 bytes, a representation by `maxRepresentationBytes`.
+    func byteBudget(of job: CaptureJob) -> Int {
+        if case .targets = job.step { return limits.maxOfferedTargets * 4 }
+        return limits.maxRepresentationBytes
     }
 
     /// A complete reply for the current step.
@@ -146,7 +183,7 @@ extension X11Clipboard {
                 onSkip?(selection, .empty)
                 return
             case .fetch(let targets):
-                job.wanted = targets
+                job.wanted = Array(targets.prefix(limits.maxFetchedTargets))
                 job.step = .target(index: 0)
             }
         case .target(let index):
@@ -160,7 +197,9 @@ extension X11Clipboard {
                 }
             } else if target == "TIMESTAMP" {
                 lastTimestampReply = DataAtoms.values(data, format: format).first
-            } else if let type = TargetPlan.contentType(forTarget: target) {
+            } else if let type = TargetPlan.contentType(forTarget: target), format == 8 {
+                // Content is bytes (format 8). Xlib hands 16- and 32-bit data out widened to C shorts and longs,
+                // which are not the bytes the owner sent: such a reply is not stored.
                 job.totalBytes += data.count
                 if data.count <= limits.maxRepresentationBytes && job.totalBytes <= limits.maxItemBytes {
                     job.item.setData(data, forType: type)

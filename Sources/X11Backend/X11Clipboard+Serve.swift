@@ -104,7 +104,10 @@ extension X11Clipboard {
     }
 
     private func convertMultiple(_ request: XSelectionRequestEvent, selection: Selection, property: Atom) -> Bool {
-        guard request.property != 0, let pairs = x.property(property, of: request.requestor, delete: false) else { return false }
+        // The reader writes the pairs: a list longer than 4096 pairs is refused rather than read.
+        guard request.property != 0,
+            let pairs = x.property(property, of: request.requestor, delete: false, limit: 32768), !pairs.isOverLimit
+        else { return false }
         var values = pairs.longs
         var index = 0
         while index + 1 < values.count {

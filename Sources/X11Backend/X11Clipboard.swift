@@ -34,6 +34,10 @@ public struct CaptureLimits: Sendable {
     public var maxRepresentationBytes = 256 << 20
     /// Skip the whole item beyond this.
     public var maxItemBytes = 512 << 20
+    /// Skip an owner whose TARGETS list is longer than this (real applications offer a few dozen).
+    public var maxOfferedTargets = 4096
+    /// Fetch at most this many of the targets worth keeping, in the owner's order.
+    public var maxFetchedTargets = 64
     public init() {}
 }
 

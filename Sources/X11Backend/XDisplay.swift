@@ -88,6 +88,8 @@ final class XDisplay {
         var type: Atom
         var format: Int32
         var data: Data
+        /// Set when the property holds more than the reader's limit: `data` is then empty and was not read.
+        var isOverLimit = false
         /// For format 32: the values (Xlib hands them out as C longs).
         var longs: [UInt] {
             guard format == 32 else { return [] }
@@ -96,7 +98,11 @@ final class XDisplay {
     }
 
     /// Reads a whole property (in pieces, so large ones are fine); nil if it does not exist.
-    func property(_ property: Atom, of window: Window, delete: Bool) -> Property? {
+    ///
+    /// A property of more than `limit` bytes (as the server stores it) is not read: the result has `isOverLimit`
+    /// set and no data. The size is checked before each piece, so a property another client keeps appending to
+    /// cannot make the read grow without end.
+    func property(_ property: Atom, of window: Window, delete: Bool, limit: Int = .max) -> Property? {
         var result = Property(type: 0, format: 0, data: Data())
         var offset = 0
         while true {
@@ -114,6 +120,15 @@ final class XDisplay {
             }
             result.type = type
             result.format = format
+            // The server's size of the whole property: what was read before (offset counts 32-bit units), this
+            // piece, and what remains (in bytes).
+            let storedSize = offset * 4 + Int(count) * Int(format / 8) + Int(remaining)
+            if storedSize > limit {
+                if let bytes { XFree(bytes) }
+                result.data = Data()
+                result.isOverLimit = true
+                break
+            }
             // Format 32 data arrive as C longs (8 bytes each on 64-bit); 16 as shorts; 8 as bytes.
             let unit = format == 32 ? MemoryLayout<UInt>.size : Int(format / 8)
             if let bytes, count > 0 { result.data.append(bytes, count: Int(count) * unit) }

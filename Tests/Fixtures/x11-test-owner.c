@@ -24,6 +24,24 @@
  *   --class NAME              WM_CLASS class of the owner window (default X11TestOwner)
  *   --verbose                 log each request and how it was answered on stderr
  *
+ * Hostile behaviours, for testing that a reader (the daemon) survives misbehaving owners:
+ *
+ *   --reply-type NAME         answer every data conversion with a property of type NAME instead of the target
+ *   --reply-format 8|16|32    ... and of this format (default 8; the bytes are cut to whole units)
+ *   --targets-type NAME       answer TARGETS with a property of type NAME, format 8, holding the target names
+ *                             as text instead of a list of atoms
+ *   --bogus-targets N         list N more targets in TARGETS whose atom numbers the server never handed out
+ *   --many-targets N          offer N more targets application/x-pb-hostile-00000, ... each holding "x"
+ *   --incr-stall-after N      stop sending INCR chunks after N of them (keep the selection, answer nothing more)
+ *   --die-after-chunks N      exit at once (status 3, without closing the display) after sending N INCR chunks
+ *                             in total
+ *   --endless                 send every data reply through INCR and never end it: chunks keep coming
+ *   --incr-announce BYTES     the size announced in the INCR property (default: the real size); with --endless
+ *                             "1 GiB" is --incr-announce 1073741824
+ *   --huge-property BYTES     answer data conversions without INCR, with one property of BYTES bytes built by
+ *                             appending chunks (the X server holds it all)
+ *   --huge-wm-class BYTES     make the owner window's WM_CLASS property BYTES long (readers look it up)
+ *
  * Answers TARGETS, TIMESTAMP and every offered target; refuses MULTIPLE and anything else, and refuses requests
  * stamped before it took the selection (ICCCM 2.2). Exit status: 0 after losing the selection or an --exit-*
  * condition, 1 on a runtime failure (no display, ownership refused, unreadable file), 2 on a usage error.
@@ -58,6 +76,8 @@ struct transfer {
     size_t size;
     size_t offset;
     int finished; /* the zero-length end marker was written; done when the reader deletes it */
+    int endless;  /* --endless: never finishes */
+    long chunks;  /* chunks sent so far */
 };
 
 static struct offer offers[MAX_TARGETS];
@@ -66,6 +86,23 @@ static struct transfer transfers[MAX_TRANSFERS];
 static long served_limit = -1;
 static long served;
 static int verbose;
+
+/* Hostile behaviours (see the comment at the top). */
+static Atom reply_type = None;
+static int reply_format = 8;
+static Atom targets_type = None;
+static long bogus_targets;
+static long many_targets;
+static Atom *many_atoms;
+static long incr_stall_after = -1;
+static long die_after_chunks = -1;
+static long chunks_sent;
+static int endless;
+static long long incr_announce = -1;
+static long long huge_property = -1;
+static long long huge_wm_class = -1;
+static unsigned char *pattern; /* chunk-sized filler for --endless and --huge-property */
+static unsigned char many_data[] = "x";
 
 /* With --verbose: one line per request on stderr, e.g. "request UTF8_STRING from 0x200001: 12 bytes". */
 static void trace(Display *display, const XSelectionRequestEvent *request, const char *outcome) {
@@ -79,6 +116,10 @@ static void trace(Display *display, const XSelectionRequestEvent *request, const
 static const char usage_text[] =
     "usage: x11-test-owner [--selection NAME] [--secret] [--stall] [--exit-after-serving N]\n"
     "                      [--exit-after-ms N] [--incr-threshold BYTES] [--class NAME] [--verbose]\n"
+    "                      [--reply-type NAME] [--reply-format 8|16|32] [--targets-type NAME]\n"
+    "                      [--bogus-targets N] [--many-targets N] [--incr-stall-after N]\n"
+    "                      [--die-after-chunks N] [--endless] [--incr-announce BYTES] [--huge-property BYTES]\n"
+    "                      [--huge-wm-class BYTES]\n"
     "                      --target NAME=FILE [--target NAME=FILE ...]\n";
 
 static void usage(const char *message) {
@@ -160,6 +201,106 @@ static void notify(Display *display, const XSelectionRequestEvent *request, Atom
     XFlush(display);
 }
 
+/* Writes `size` bytes as a property of `format` (8, 16 or 32; cut to whole units) and type `type`. */
+static void put_data(Display *display, Window window, Atom property, Atom type, int format,
+                     const unsigned char *data, size_t size, int mode) {
+    if (format == 8) {
+        XChangeProperty(display, window, property, type, 8, mode, data, (int)size);
+    } else if (format == 16) {
+        size_t count = size / 2;
+        short *units = calloc(count + 1, sizeof *units);
+        if (!units) exit(1);
+        memcpy(units, data, count * 2);
+        XChangeProperty(display, window, property, type, 16, mode, (unsigned char *)units, (int)count);
+        free(units);
+    } else {
+        /* Xlib takes format-32 data as an array of C long. */
+        size_t count = size / 4;
+        long *units = calloc(count + 1, sizeof *units);
+        if (!units) exit(1);
+        for (size_t i = 0; i < count; i++) {
+            unsigned int value;
+            memcpy(&value, data + i * 4, 4);
+            units[i] = (long)value;
+        }
+        XChangeProperty(display, window, property, type, 32, mode, (unsigned char *)units, (int)count);
+        free(units);
+    }
+}
+
+/* The offer a data request asks for: one of --target, or one of --many-targets. */
+static int find_offer(Atom target, struct offer *found) {
+    for (int i = 0; i < offer_count; i++) {
+        if (offers[i].atom == target) *found = offers[i];
+    }
+    if (found->atom != None) return 1;
+    for (long i = 0; i < many_targets; i++) {
+        if (many_atoms[i] == target) {
+            *found = (struct offer){"(many)", target, many_data, sizeof many_data - 1};
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void answer_targets(Display *display, const XSelectionRequestEvent *request, Atom property,
+                           Atom targets_atom, Atom timestamp_atom) {
+    size_t total = 2 + (size_t)offer_count + (size_t)many_targets + (size_t)bogus_targets;
+    long *atoms = calloc(total, sizeof *atoms);
+    if (!atoms) exit(1);
+    size_t count = 0;
+    atoms[count++] = (long)targets_atom;
+    atoms[count++] = (long)timestamp_atom;
+    for (int i = 0; i < offer_count; i++) atoms[count++] = (long)offers[i].atom;
+    for (long i = 0; i < many_targets; i++) atoms[count++] = (long)many_atoms[i];
+    /* Atoms are 29-bit numbers handed out upwards from 1: these were never handed out. */
+    for (long i = 0; i < bogus_targets; i++) atoms[count++] = (long)(0x1FFFF000 - i);
+    if (targets_type != None) {
+        /* The names as text, where a list of atoms belongs. */
+        size_t length = 0, capacity = 4096;
+        char *text = malloc(capacity);
+        if (!text) exit(1);
+        for (size_t i = 0; i < count; i++) {
+            char *name = XGetAtomName(display, (Atom)atoms[i]);
+            if (!name) continue;
+            size_t needed = strlen(name) + 1;
+            while (length + needed > capacity) {
+                capacity *= 2;
+                text = realloc(text, capacity);
+                if (!text) exit(1);
+            }
+            memcpy(text + length, name, needed - 1);
+            text[length + needed - 1] = '\n';
+            length += needed;
+            XFree(name);
+        }
+        XChangeProperty(display, request->requestor, property, targets_type, 8, PropModeReplace,
+                        (unsigned char *)text, (int)length);
+        free(text);
+        trace(display, request, "targets as text (--targets-type)");
+    } else {
+        XChangeProperty(display, request->requestor, property, XA_ATOM, 32, PropModeReplace, (unsigned char *)atoms,
+                        (int)count);
+        trace(display, request, "targets");
+    }
+    free(atoms);
+    notify(display, request, property);
+}
+
+/* --huge-property: the whole reply in one property, appended chunk by chunk. */
+static void answer_huge(Display *display, const XSelectionRequestEvent *request, Atom property, size_t chunk) {
+    long long left = huge_property;
+    int mode = PropModeReplace;
+    do {
+        size_t length = left > (long long)chunk ? chunk : (size_t)left;
+        XChangeProperty(display, request->requestor, property, request->target, 8, mode, pattern, (int)length);
+        mode = PropModeAppend;
+        left -= (long long)length;
+    } while (left > 0);
+    trace(display, request, "sent at once as one huge property (--huge-property)");
+    notify(display, request, property);
+}
+
 static void answer(Display *display, const XSelectionRequestEvent *request, Time owned_since, size_t chunk,
                    Atom targets_atom, Atom timestamp_atom, Atom incr_atom) {
     /* Obsolete clients pass None as the property: use the target atom (ICCCM 2.2). */
@@ -170,15 +311,7 @@ static void answer(Display *display, const XSelectionRequestEvent *request, Time
         return;
     }
     if (request->target == targets_atom) {
-        long atoms[MAX_TARGETS + 2];
-        int count = 0;
-        atoms[count++] = (long)targets_atom;
-        atoms[count++] = (long)timestamp_atom;
-        for (int i = 0; i < offer_count; i++) atoms[count++] = (long)offers[i].atom;
-        XChangeProperty(display, request->requestor, property, XA_ATOM, 32, PropModeReplace, (unsigned char *)atoms,
-                        count);
-        trace(display, request, "targets");
-        notify(display, request, property);
+        answer_targets(display, request, property, targets_atom, timestamp_atom);
         return;
     }
     if (request->target == timestamp_atom) {
@@ -189,18 +322,20 @@ static void answer(Display *display, const XSelectionRequestEvent *request, Time
         notify(display, request, property);
         return;
     }
-    const struct offer *offer = NULL;
-    for (int i = 0; i < offer_count; i++) {
-        if (offers[i].atom == request->target) offer = &offers[i];
-    }
-    if (!offer) {
+    struct offer offer = {NULL, None, NULL, 0};
+    if (!find_offer(request->target, &offer)) {
         trace(display, request, "refused: not offered");
         notify(display, request, None);
         return;
     }
-    if (offer->size <= chunk) {
-        XChangeProperty(display, request->requestor, property, request->target, 8, PropModeReplace, offer->data,
-                        (int)offer->size);
+    if (huge_property >= 0) {
+        answer_huge(display, request, property, chunk);
+        return;
+    }
+    if (offer.size <= chunk && !endless) {
+        Atom type = reply_type != None ? reply_type : request->target;
+        put_data(display, request->requestor, property, type, reply_format, offer.data, offer.size,
+                 PropModeReplace);
         trace(display, request, "sent at once");
         notify(display, request, property);
         count_served(display);
@@ -215,10 +350,11 @@ static void answer(Display *display, const XSelectionRequestEvent *request, Time
         notify(display, request, None);
         return;
     }
-    *slot = (struct transfer){1, request->requestor, property, request->target, offer->data, offer->size, 0, 0};
+    *slot = (struct transfer){1, request->requestor, property, request->target, offer.data, offer.size, 0, 0,
+                              endless, 0};
     /* Ask for the requestor's PropertyNotify before announcing INCR, so no deletion is missed. */
     XSelectInput(display, request->requestor, PropertyChangeMask);
-    long size = (long)offer->size;
+    long size = incr_announce >= 0 ? (long)incr_announce : (long)offer.size;
     XChangeProperty(display, request->requestor, property, incr_atom, 32, PropModeReplace, (unsigned char *)&size,
                     1);
     trace(display, request, "INCR started");
@@ -238,13 +374,30 @@ static void continue_transfer(Display *display, const XPropertyEvent *event, siz
             count_served(display);
             return;
         }
-        size_t length = transfer->size - transfer->offset;
-        if (length > chunk) length = chunk;
-        XChangeProperty(display, transfer->requestor, transfer->property, transfer->type, 8, PropModeReplace,
-                        transfer->data + transfer->offset, (int)length);
-        transfer->offset += length;
-        if (length == 0) transfer->finished = 1;
+        if (incr_stall_after >= 0 && transfer->chunks >= incr_stall_after) {
+            if (verbose) fprintf(stderr, "INCR to 0x%lx stalled (--incr-stall-after)\n", (unsigned long)transfer->requestor);
+            return;
+        }
+        Atom type = reply_type != None ? reply_type : transfer->type;
+        if (transfer->endless) {
+            put_data(display, transfer->requestor, transfer->property, type, reply_format, pattern, chunk,
+                     PropModeReplace);
+        } else {
+            size_t length = transfer->size - transfer->offset;
+            if (length > chunk) length = chunk;
+            put_data(display, transfer->requestor, transfer->property, type, reply_format,
+                     transfer->data + transfer->offset, length, PropModeReplace);
+            transfer->offset += length;
+            if (length == 0) transfer->finished = 1;
+        }
+        transfer->chunks++;
+        chunks_sent++;
         XFlush(display);
+        if (die_after_chunks >= 0 && chunks_sent >= die_after_chunks) {
+            if (verbose) fprintf(stderr, "dying after %ld chunks (--die-after-chunks)\n", chunks_sent);
+            XSync(display, False);
+            _Exit(3); /* no XCloseDisplay: the connection just drops, as when a program crashes */
+        }
         return;
     }
 }
@@ -258,6 +411,7 @@ static long long now_ms(void) {
 int main(int argc, char **argv) {
     const char *selection_name = "CLIPBOARD";
     const char *class_name = "X11TestOwner";
+    const char *reply_type_name = NULL, *targets_type_name = NULL;
     int secret = 0, stall = 0;
     long exit_after_ms = -1;
     size_t chunk = 262144;
@@ -273,6 +427,8 @@ int main(int argc, char **argv) {
             stall = 1;
         } else if (!strcmp(option, "--verbose")) {
             verbose = 1;
+        } else if (!strcmp(option, "--endless")) {
+            endless = 1;
         } else if (!strcmp(option, "--help") || !strcmp(option, "-h")) {
             fputs(usage_text, stdout);
             return 0;
@@ -296,6 +452,29 @@ int main(int argc, char **argv) {
                 if (chunk < 64) usage("--incr-threshold must be at least 64");
             } else if (!strcmp(option, "--class")) {
                 class_name = value;
+            } else if (!strcmp(option, "--reply-type")) {
+                reply_type_name = value;
+            } else if (!strcmp(option, "--reply-format")) {
+                reply_format = (int)parse_number(value, option);
+                if (reply_format != 8 && reply_format != 16 && reply_format != 32) usage("--reply-format is 8, 16 or 32");
+            } else if (!strcmp(option, "--targets-type")) {
+                targets_type_name = value;
+            } else if (!strcmp(option, "--bogus-targets")) {
+                bogus_targets = parse_number(value, option);
+                if (bogus_targets > 4096) usage("--bogus-targets is at most 4096");
+            } else if (!strcmp(option, "--many-targets")) {
+                many_targets = parse_number(value, option);
+                if (many_targets > 100000) usage("--many-targets is at most 100000");
+            } else if (!strcmp(option, "--incr-stall-after")) {
+                incr_stall_after = parse_number(value, option);
+            } else if (!strcmp(option, "--die-after-chunks")) {
+                die_after_chunks = parse_number(value, option);
+            } else if (!strcmp(option, "--incr-announce")) {
+                incr_announce = parse_number(value, option);
+            } else if (!strcmp(option, "--huge-property")) {
+                huge_property = parse_number(value, option);
+            } else if (!strcmp(option, "--huge-wm-class")) {
+                huge_wm_class = parse_number(value, option);
             } else {
                 char message[256];
                 snprintf(message, sizeof message, "unknown option: %s", option);
@@ -338,6 +517,26 @@ int main(int argc, char **argv) {
     size_t max_chunk = (size_t)max_units * 4 - 1024;
     if (chunk > max_chunk) chunk = max_chunk;
 
+    /* The hostile behaviours' atoms and filler, made before taking the selection. */
+    if (reply_type_name) reply_type = XInternAtom(display, reply_type_name, False);
+    if (targets_type_name) targets_type = XInternAtom(display, targets_type_name, False);
+    if (many_targets > 0) {
+        char **names = calloc((size_t)many_targets, sizeof *names);
+        many_atoms = calloc((size_t)many_targets, sizeof *many_atoms);
+        if (!names || !many_atoms) return 1;
+        for (long i = 0; i < many_targets; i++) {
+            names[i] = malloc(48);
+            if (!names[i]) return 1;
+            snprintf(names[i], 48, "application/x-pb-hostile-%05ld", i);
+        }
+        XInternAtoms(display, names, (int)many_targets, False, many_atoms); /* one round trip for all */
+        for (long i = 0; i < many_targets; i++) free(names[i]);
+        free(names);
+    }
+    pattern = malloc(chunk);
+    if (!pattern) return 1;
+    for (size_t i = 0; i < chunk; i++) pattern[i] = (unsigned char)('a' + i % 26);
+
     Atom selection = XInternAtom(display, selection_name, False);
     Atom targets_atom = XInternAtom(display, "TARGETS", False);
     Atom timestamp_atom = XInternAtom(display, "TIMESTAMP", False);
@@ -349,6 +548,11 @@ int main(int argc, char **argv) {
     XSelectInput(display, window, PropertyChangeMask);
     XClassHint hint = {(char *)"x11-test-owner", (char *)class_name};
     XSetClassHint(display, window, &hint);
+    for (long long left = huge_wm_class, mode = PropModeReplace; left > 0; mode = PropModeAppend) {
+        size_t length = left > (long long)chunk ? chunk : (size_t)left;
+        XChangeProperty(display, window, XA_WM_CLASS, XA_STRING, 8, (int)mode, pattern, (int)length);
+        left -= (long long)length;
+    }
 
     /* A real server timestamp: append nothing to a property of our window and read the PropertyNotify's time. */
     XChangeProperty(display, window, stamp_atom, XA_STRING, 8, PropModeAppend, (unsigned char *)"", 0);

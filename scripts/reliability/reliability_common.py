@@ -22,10 +22,20 @@ def find_pb(explicit):
                      "'swift build -c release' or pass --pb PATH")
 
 
+def _interrupt(number, frame):
+    raise KeyboardInterrupt(f"signal {number}")
+
+
 class Session:
-    """Owns a temporary directory and every process started; `close()` stops them by pid, in reverse order."""
+    """Owns a temporary directory and every process started; `close()` stops them by pid, in reverse order.
+
+    SIGTERM and SIGINT raise KeyboardInterrupt (a background job of a non-interactive shell starts with SIGINT
+    ignored), so `finally: session.close()` runs however the script is stopped.
+    """
 
     def __init__(self, prefix, keep=False):
+        signal.signal(signal.SIGTERM, _interrupt)
+        signal.signal(signal.SIGINT, _interrupt)
         self.dir = tempfile.mkdtemp(prefix=prefix)
         self.keep = keep
         self.processes = []
@@ -51,6 +61,8 @@ class Session:
     def close(self):
         for process in reversed(self.processes):
             try:
+                if process.poll() is None:
+                    os.kill(process.pid, signal.SIGCONT)  # a process stopped by kill_mid_write could not exit
                 self.stop(process)
             except OSError:
                 pass  # already gone
@@ -178,23 +190,26 @@ def write_state(pid, database):
     return state
 
 
-def kill_mid_write(process, database, targeted, deadline, pause=(0.0005, 0.004)):
-    """SIGKILLs `process` and returns the SQLite state it was in at that instant.
+def kill_mid_write(process, database, targeted, deadline, pause=(0.0005, 0.004), ready=lambda: True):
+    """SIGKILLs `process` and returns the SQLite state it was in at that instant, and how many looks it took.
 
     The process is stopped first (SIGSTOP) so its locks can be read from /proc/locks at the very instant of the
     kill. `targeted`: keep trying (continuing it in between, a random pause apart) until it is caught inside a
-    write transaction or a checkpoint, or `deadline` passes; else kill it wherever it is.
+    write transaction or a checkpoint while `ready()` holds, or `deadline` passes; else kill it wherever it is.
+    A process that exits before it could be killed comes back as "gone".
     """
     attempts = 0
     while True:
         attempts += 1
+        if process.poll() is not None:
+            return "gone", attempts
         os.kill(process.pid, signal.SIGSTOP)
         if not _stopped(process.pid):
             os.kill(process.pid, signal.SIGKILL)
             process.wait()
             return "gone", attempts
         state = write_state(process.pid, database)
-        if state or not targeted or time.time() > deadline:
+        if (state and ready()) or not targeted or time.time() > deadline:
             os.kill(process.pid, signal.SIGKILL)
             process.wait()
             return state or "idle", attempts

@@ -1,0 +1,107 @@
+// libFuzzer target: the daemon's control protocol (docs/protocol.md), through its real socket.
+//
+// A headless `Daemon` (a store in a temporary directory, no display) runs on a thread of this process; each
+// input is sent on a fresh connection as it is, plus a final newline, and every line must get one JSON reply
+// (`{"ok":…}`; a `watch` also brings events). `ControlMessage.parse` is also called directly on each line, the
+// way the daemon slices its buffer. An input that stops the daemon (`{"command":"stop"}`) is fine: it is
+// started again for the next input.
+//
+// Built and run by scripts/fuzz.sh; seeds and a dictionary in Fuzz/corpus/control-protocol/ and
+// Fuzz/control-protocol.dict.
+import Foundation
+import PasteboardHistory
+import Synchronization
+
+@testable import PasteboardDaemon
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+private let directory = "/tmp/pb-fuzz-control-\(getpid())"
+private let socketPath = directory + "/run/control.sock"
+/// Whether the daemon thread is inside `Daemon.run`.
+private let isRunning = Atomic<Bool>(false)
+
+private func startDaemon() {
+    let ready = DispatchSemaphore(value: 0)
+    isRunning.store(true, ordering: .sequentiallyConsistent)
+    let thread = Thread {
+        let daemon = Daemon(
+            location: StoreLocation(directory: URL(fileURLWithPath: directory + "/store")),
+            runtime: RuntimeDirectory(path: directory + "/run"), retention: nil, log: { _ in })
+        do {
+            try daemon.run(onReady: { ready.signal() })
+        } catch {
+            fatalError("the daemon failed: \(error)")
+        }
+        isRunning.store(false, ordering: .sequentiallyConsistent)
+        ready.signal()
+    }
+    thread.start()
+    ready.wait()
+}
+
+private func connectToDaemon() -> Int32 {
+    for _ in 0..<500 {
+        if !isRunning.load(ordering: .sequentiallyConsistent) {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            startDaemon()
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        precondition(fd >= 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            for (index, byte) in socketPath.utf8.enumerated() { buffer[index] = byte }
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if connected == 0 { return fd }
+        close(fd)
+        usleep(10_000)  // a daemon told to stop is on its way out: wait for it, then start another
+    }
+    fatalError("cannot connect to the daemon at \(socketPath)")
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzControlProtocol(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    var request = bytes.map { Data(bytes: $0, count: size) } ?? Data()
+    request.append(0x0A)
+    let lines = request.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
+    for line in lines { _ = ControlMessage.parse(line) }  // a slice, as the daemon passes it
+
+    let fd = connectToDaemon()
+    defer { close(fd) }
+    var sent = 0
+    while sent < request.count {
+        let count = request.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+        if count <= 0 { return 0 }  // the daemon closed the connection (a stop, or a line over 1 MiB)
+        sent += count
+    }
+    // One reply per line, each a JSON object; read until they are all in, the daemon hangs up, or 5 s pass.
+    var received = Data()
+    var replies = 0
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while replies < lines.count {
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, 5000) > 0 else {
+            fatalError("no reply within 5 s: \(replies) of \(lines.count) lines answered")
+        }
+        let count = recv(fd, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        received.append(contentsOf: buffer[0..<count])
+        while let newline = received.firstIndex(of: 0x0A) {
+            let reply = received[received.startIndex..<newline]
+            received = Data(received[received.index(after: newline)...])
+            guard let object = (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] else {
+                fatalError("a reply is not a JSON object: \(String(decoding: reply, as: UTF8.self))")
+            }
+            if object["ok"] != nil { replies += 1 } else { precondition(object["event"] != nil, "\(object)") }
+        }
+    }
+    return 0
+}

@@ -1,0 +1,147 @@
+import Foundation
+import PasteboardTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension ReliabilityTests {
+    /// `kill -9` of the process writing the store, always while it is inside a write transaction (or a
+    /// checkpoint): the database stays sound, nothing announced is lost, nothing half-imported stays, and the next
+    /// process starts cleanly. The full-size run (20 storms of 10,000 copies) is `scripts/reliability/crash_storm.py`.
+    @Suite struct CrashSafety {
+        /// The daemon is the only writer of captured items: it is killed five times during a storm of 1,000 X11
+        /// copies, each time caught mid-write, and restarted.
+        @Test func daemonKilledMidWriteDuringACopyStormKeepsEveryAnnouncedItem() async throws {
+            let harness = try await Harness(label: "pbcrash", display: "the crash-safety tests")
+            let prefix = "storm\(UInt32.random(in: 0...UInt32.max))"
+            var daemon = try await harness.startDaemon()
+            var watch = try await harness.startWatch()
+            // 1,000 copies at 100 per second; on a machine so loaded that the five kills take longer, another
+            // storm follows, so that every kill lands while copies are coming in.
+            var storms: [ChildProcess] = []
+            func stormGoesOn() throws {
+                if let last = storms.last, last.isRunning { return }
+                storms.append(
+                    try harness.sandbox.launch(
+                        try OwnerStorm.executable(),
+                        OwnerStorm.arguments(rate: 100, count: 1000, prefix: "\(prefix)-\(storms.count)")))
+            }
+            try stormGoesOn()
+
+            var announced: [Int64: WatchedEvent] = [:]
+            var startedWith = 0
+            for round in 1...5 {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 200...700)))
+                // Wait for the new daemon's first capture: a kill before it would only test start-up.
+                let capturing = try await eventually(within: .seconds(10)) { watch.captures.count > 0 }
+                try #require(capturing, "round \(round): the restarted daemon captures nothing: \(daemon.stderr)")
+                try stormGoesOn()
+                let (state, looks) = try await MidWriteKill.kill(
+                    daemon, database: harness.databasePath, deadline: .seconds(10))
+                #expect(
+                    state == .transaction || state == .checkpoint,
+                    "round \(round): the kill did not catch the daemon writing (\(state) after \(looks) looks)")
+
+                // The watch ends with the daemon's socket; everything it printed was announced before the kill.
+                _ = try await watch.process.waitForExit(timeout: .seconds(5))
+                for event in watch.captures { if let id = event.id { announced[id] = event } }
+                #expect(try await harness.integrityCheck() == "ok", "round \(round)")
+                let present = try await harness.itemTexts()
+                let missing = announced.keys.filter { present[$0] == nil }.sorted()
+                #expect(missing.isEmpty, "round \(round): announced items missing after kill -9: \(missing)")
+                startedWith = present.count
+
+                daemon = try await harness.startDaemon()
+                watch = try await harness.startWatch()
+            }
+
+            var textsAt: [UInt64: Set<String>] = [:]  // two changes can share a millisecond of server time
+            for storm in storms {
+                let finished = try await storm.finish(timeout: .seconds(60))
+                try #require(finished.succeeded, "\(finished)")
+                for change in OwnerStorm.changes(in: finished.output) {
+                    textsAt[change.serverTime, default: []].insert(change.text)
+                }
+            }
+            #expect(textsAt.count > 500 * storms.count, "the storms reported only \(textsAt.count) changes")
+            // The last captures settle, then the last daemon stops cleanly.
+            _ = try await eventually(within: .seconds(5), every: .milliseconds(300)) {
+                let count = watch.captures.count
+                try await Task.sleep(for: .milliseconds(300))
+                return watch.captures.count == count
+            }
+            try await harness.stop(daemon: daemon)
+            for event in watch.captures { if let id = event.id { announced[id] = event } }
+
+            #expect(try await harness.integrityCheck() == "ok")
+            let present = try await harness.itemTexts()
+            #expect(present.count > startedWith, "the restarted daemon recorded nothing more")
+            var wrong: [String] = []
+            for (id, event) in announced.sorted(by: { $0.key < $1.key }) {
+                guard let texts = event.ownerTime.flatMap({ textsAt[$0] }) else {
+                    if present[id] == nil { wrong.append("\(id): missing") }
+                    continue
+                }
+                if case let text?? = present[id], texts.contains(text) { continue }
+                wrong.append("\(id): holds \(String(describing: present[id])), announced as \(texts.sorted())")
+            }
+            #expect(
+                wrong.isEmpty, "\(wrong.count) of \(announced.count) announced items are wrong: \(wrong.prefix(10))")
+            let strangers = present.filter { !($0.value ?? "").hasPrefix(prefix + "-") }  // "stormN-S-000042"
+            #expect(strangers.isEmpty, "items no copy made: \(strangers.prefix(5))")
+            #expect(!daemon.stderr.contains("could not record"), "\(daemon.stderr.suffix(2000))")
+        }
+
+        /// `pb import` is one transaction: killed mid-write, twice at different depths, it leaves nothing of the
+        /// file behind and the items already there untouched; the third run imports everything.
+        @Test func importKilledMidwayLeavesNothingOfItAndARerunSucceeds() async throws {
+            let harness = try Harness(label: "pbimport")
+            for text in ["kept one", "kept two", "kept three"] { try await harness.copy(text) }
+            let before = try await harness.itemTexts()
+            try #require(before.count == 3)
+
+            var lines = (0..<30_000).map {
+                "{\"text\":\"import-line-\(String(format: "%06d", $0)) \(UUID().uuidString)\"}"
+            }
+            for index in [1_000, 12_000, 25_000, 29_000] {  // payloads stored as files, beside the database
+                lines[index] = "{\"text\":\"large-\(index) \(String(repeating: "x", count: 80_000))\"}"
+            }
+            let file = try harness.sandbox.file(
+                Data((lines.joined(separator: "\n") + "\n").utf8), name: "history.jsonl")
+            let wal = harness.databasePath + "-wal"
+
+            for (round, depth) in [(1, 1 << 20), (2, 4 << 20)] {
+                let importer = try harness.launch(["import", file.path])
+                // Killed once the transaction has spilled `depth` bytes of uncommitted pages into the WAL.
+                let (state, looks) = try await MidWriteKill.kill(
+                    importer, database: harness.databasePath, deadline: .seconds(60)
+                ) { fileSize(wal) >= depth }
+                let outcome = importer.result.map(\.description) ?? ""
+                try #require(
+                    state == .transaction,
+                    "round \(round): pb import was \(state) when killed (\(looks) looks): \(outcome)")
+                #expect(try await harness.integrityCheck() == "ok", "round \(round)")
+                let after = try await harness.itemTexts()
+                #expect(
+                    after == before, "round \(round): \(after.count - before.count) items of a killed import stayed")
+            }
+
+            let rerun = try await harness.pbSucceeding(["import", file.path])
+            #expect(rerun.output == "Imported 30000 items from \(file.path).\n", "\(rerun)")
+            #expect(try await harness.integrityCheck() == "ok")
+            let after = try await harness.itemTexts()
+            #expect(after.count == 30_003)
+            #expect(before.allSatisfy { after[$0.key] == $0.value }, "the items already there changed")
+            #expect(try await harness.search("import-line-029999").count == 1)
+            #expect(try await harness.search("large-25000").count == 1)
+        }
+    }
+}
+
+/// The size of the file at `path`, 0 when there is none.
+func fileSize(_ path: String) -> Int {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int(info.st_size) : 0
+}

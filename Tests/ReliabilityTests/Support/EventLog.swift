@@ -1,0 +1,31 @@
+import Foundation
+import PasteboardTestSupport
+
+/// One event `pb watch` printed.
+struct WatchedEvent: Sendable {
+    let event: String
+    let id: Int64?
+    /// The X server time of the owner change a `captured` event comes from.
+    let ownerTime: UInt64?
+}
+
+/// A running `pb watch`; its output file is parsed whole on every look (a few thousand lines at most).
+struct EventLog: Sendable {
+    let process: ChildProcess
+
+    /// Every complete event line printed so far, in order.
+    var events: [WatchedEvent] {
+        var events: [WatchedEvent] = []
+        for line in process.stdout.split(separator: 0x0A) {
+            guard let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any] else { continue }
+            events.append(
+                WatchedEvent(
+                    event: object["event"] as? String ?? "", id: (object["id"] as? NSNumber)?.int64Value,
+                    ownerTime: (object["ownerTime"] as? NSNumber)?.uint64Value))
+        }
+        return events
+    }
+
+    /// The `captured` events so far.
+    var captures: [WatchedEvent] { events.filter { $0.event == "captured" } }
+}
