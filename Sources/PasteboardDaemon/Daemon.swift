@@ -21,6 +21,9 @@ public final class Daemon {
     private var lockFD: Int32 = -1
     private var listenFD: Int32 = -1
     private var clients: [Int32: Data] = [:]
+    /// Replies a client has not taken yet (its socket was full). It is not read from until it takes them, so a
+    /// client may send any number of requests at once without the daemon blocking or dropping a reply.
+    private var unsent: [Int32: Data] = [:]
     private var signalRead: Int32 = -1
     private var running = true
     /// The display backend, when there is a display.
@@ -46,12 +49,14 @@ public final class Daemon {
     func broadcast(_ event: [String: Any]) {
         let line = ControlMessage.encode(event)
         for fd in watchers {
-            let sent = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
-            if sent != line.count {
-                watchers.remove(fd)  // a watcher that cannot keep up is dropped rather than blocking the daemon
-                close(fd)
-                clients[fd] = nil
+            // A watcher that cannot keep up (its replies or this event do not fit) is dropped rather than blocking
+            // the daemon.
+            if unsent[fd] != nil {
+                drop(fd)
+                continue
             }
+            let sent = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent != line.count { drop(fd) }
         }
     }
 
@@ -132,6 +137,8 @@ public final class Daemon {
     private func stopListening() {
         for fd in clients.keys { close(fd) }
         clients.removeAll()
+        unsent.removeAll()
+        watchers.removeAll()
         if listenFD >= 0 { close(listenFD) }
         unlink(runtime.socketPath)
     }
@@ -165,7 +172,10 @@ public final class Daemon {
         let backendFD = backend?.fileDescriptor
         if let backendFD { fds.append(pollfd(fd: backendFD, events: Int16(POLLIN), revents: 0)) }
         let clientStart = fds.count
-        for fd in clients.keys { fds.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+        for fd in clients.keys {
+            // Replies waiting: only wait until they can be sent (no more requests are read meanwhile).
+            fds.append(pollfd(fd: fd, events: Int16(unsent[fd] == nil ? POLLIN : POLLOUT), revents: 0))
+        }
         var timeout = try millisecondsUntilNextExpiry()
         var deadlines = timers.map(\.deadline)
         if let next = backend?.nextDeadline { deadlines.append(next) }
@@ -195,7 +205,10 @@ public final class Daemon {
         }
         if backendFD != nil && fds[2].revents != 0 { backend?.processEvents() }
         if fds[0].revents & Int16(POLLIN) != 0 { acceptClient() }
-        for entry in fds[clientStart...] where entry.revents != 0 { serviceClient(entry.fd) }
+        // A client dropped earlier in this round (a watcher that fell behind) has no entry any more.
+        for entry in fds[clientStart...] where entry.revents != 0 && clients[entry.fd] != nil {
+            if unsent[entry.fd] != nil { flush(entry.fd) } else { serviceClient(entry.fd) }
+        }
     }
 
     private func runDueTimers() {
@@ -238,24 +251,54 @@ public final class Daemon {
         let count = recv(fd, &buffer, buffer.count, 0)
         if count <= 0 {
             if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
-            close(fd)
-            clients[fd] = nil
-            watchers.remove(fd)
+            drop(fd)
             return
         }
-        var pending = (clients[fd] ?? Data()) + buffer[0..<count]
+        let pending = (clients[fd] ?? Data()) + buffer[0..<count]
         if pending.count > 1 << 20 {  // a line longer than 1 MiB is not a control request
-            close(fd)
-            clients[fd] = nil
+            drop(fd)
             return
         }
-        while let newline = pending.firstIndex(of: 0x0A) {
+        clients[fd] = pending
+        answerPendingRequests(fd)
+    }
+
+    /// Answers the complete lines `fd` has sent, in order, until a reply does not fit in its socket.
+    private func answerPendingRequests(_ fd: Int32) {
+        guard var pending = clients[fd] else { return }
+        while unsent[fd] == nil, let newline = pending.firstIndex(of: 0x0A) {
             let line = pending[pending.startIndex..<newline]
             pending = Data(pending[pending.index(after: newline)...])
             let reply = ControlMessage.encode(handle(line, from: fd))
-            _ = reply.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard clients[fd] != nil else { return }  // dropped meanwhile (a watcher that fell behind)
+            let sent = reply.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent != reply.count { unsent[fd] = Data(reply.dropFirst(max(0, sent))) }
         }
         clients[fd] = pending
+    }
+
+    /// Sends what `fd` has not taken yet; once all is sent, answers the requests it sent meanwhile.
+    private func flush(_ fd: Int32) {
+        guard let data = unsent[fd] else { return }
+        let sent = data.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        if sent < 0 {
+            if errno != EAGAIN && errno != EINTR { drop(fd) }  // gone (EPIPE, ECONNRESET)
+            return
+        }
+        if sent < data.count {
+            unsent[fd] = Data(data.dropFirst(sent))
+            return
+        }
+        unsent[fd] = nil
+        answerPendingRequests(fd)
+    }
+
+    /// Closes a client connection and forgets everything about it.
+    private func drop(_ fd: Int32) {
+        close(fd)
+        clients[fd] = nil
+        unsent[fd] = nil
+        watchers.remove(fd)
     }
 
     private func handle(_ line: Data, from fd: Int32) -> [String: Any] {

@@ -75,7 +75,9 @@ import Testing
     @Test func daemonRefusesToBroadcastAnEventWithoutAName() async throws {
         let daemon = try sandbox.launch(["daemon"])
         defer { daemon.send(SIGTERM) }
-        let up = try await eventually(within: .seconds(10)) { FileManager.default.fileExists(atPath: sandbox.socketPath) }
+        let up = try await eventually(within: .seconds(10)) {
+            FileManager.default.fileExists(atPath: sandbox.socketPath)
+        }
         try #require(up, "pb daemon did not come up: \(daemon.stderrSoFar)")
         let watcher = try #require(ControlConnection(path: sandbox.socketPath))
         #expect(watcher.request(#"{"command":"watch"}"#)?.contains(#""watching":true"#) == true)
@@ -88,6 +90,32 @@ import Testing
         #expect(client.request(#"{"command":"notify","event":{"event":"pinned","id":1}}"#) == #"{"ok":true}"#)
         let event = try #require(watcher.readLine(), "the watcher got nothing")
         #expect(event.contains(#""event":"pinned""#), "the first event a watcher gets is the named one: \(event)")
+    }
+
+    /// Fuzz/control-protocol.swift: replies that did not fit in the client's socket at once were dropped, so a
+    /// client sending many requests before reading waited forever. Every request gets its reply, in order.
+    @Test func daemonAnswersEveryRequestOfAClientThatSendsManyBeforeReading() async throws {
+        let daemon = try sandbox.launch(["daemon"])
+        defer { daemon.send(SIGTERM) }
+        let up = try await eventually(within: .seconds(10)) {
+            FileManager.default.fileExists(atPath: sandbox.socketPath)
+        }
+        try #require(up, "pb daemon did not come up: \(daemon.stderrSoFar)")
+        let client = try #require(ControlConnection(path: sandbox.socketPath))
+        let count = 5000
+        let requests = Array(String(repeating: #"{"command":"ping"}"# + "\n", count: count).utf8)
+        #expect(send(client.fd, requests, requests.count, Int32(MSG_NOSIGNAL)) == requests.count)
+        try await Task.sleep(for: .seconds(1))  // not reading yet: the replies fill the socket
+        var replies = 0
+        while replies < count, let reply = client.readLine() {
+            guard reply.hasPrefix(#"{"ok":true,"pid":"#) else {
+                Issue.record("reply \(replies + 1) is \(reply)")
+                break
+            }
+            replies += 1
+        }
+        #expect(replies == count, "\(replies) of \(count) requests answered")
+        #expect(client.request(#"{"command":"ping"}"#)?.hasPrefix(#"{"ok":true"#) == true, "the connection still works")
     }
 }
 

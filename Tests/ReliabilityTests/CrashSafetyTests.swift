@@ -24,7 +24,7 @@ extension ReliabilityTests {
             func stormGoesOn() throws {
                 if let last = storms.last, last.isRunning { return }
                 storms.append(
-                    try harness.sandbox.launch(
+                    try harness.launchNicely(
                         try OwnerStorm.executable(),
                         OwnerStorm.arguments(rate: 100, count: 1000, prefix: "\(prefix)-\(storms.count)")))
             }

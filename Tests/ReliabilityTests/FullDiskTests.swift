@@ -80,31 +80,23 @@ extension ReliabilityTests {
             let harness = try await Harness(
                 label: "pbdiskx", display: "the full-disk capture test",
                 overrides: ["PB_STORE_DIR": disk.mountPoint.appendingPathComponent("pb").path])
-            guard let xclip = executableOnPath("xclip") else {
-                throw SetupFailure("xclip is needed: apt-get install -y xclip")
-            }
             let daemon = try await harness.startDaemon()
             let watch = try await harness.startWatch()
-            func xclipCopy(_ data: Data) async throws {
-                let file = try harness.sandbox.file(data)
-                let result = try await harness.sandbox.run(xclip, ["-selection", "clipboard", "-i", file.path])
-                guard result.succeeded else { throw CommandFailed(result: result) }
-            }
             func captured(_ count: Int) async throws -> Bool {
                 try await eventually(within: .seconds(15)) { watch.captures.count >= count }
             }
 
-            try await xclipCopy(Data("before the disk filled".utf8))
+            try await harness.xclipCopy(Data("before the disk filled".utf8))
             #expect(try await captured(1), "\(daemon.stderr)")
             try disk.fill(leaving: 0)
-            try await xclipCopy(Payloads.largeText(count: 300_000))
+            try await harness.xclipCopy(Payloads.largeText(count: 300_000))
             let refused = try await eventually(within: .seconds(15)) { daemon.stderr.contains("could not record") }
             #expect(refused, "the daemon did not report the failed capture: \(daemon.stderr)")
             #expect(daemon.stderr.contains("is full"), "\(daemon.stderr)")
             #expect(daemon.isRunning)
 
             try disk.free()
-            try await xclipCopy(Data("after space returned".utf8))
+            try await harness.xclipCopy(Data("after space returned".utf8))
             #expect(try await captured(2), "capture did not resume: \(daemon.stderr)")
             try await harness.stop(daemon: daemon)
             #expect(try await harness.integrityCheck() == "ok")

@@ -116,22 +116,14 @@ extension ReliabilityTests {
         /// items by id, type and size, never by content.
         @Test func daemonLogNeverContainsClipboardContents() async throws {
             let harness = try await Harness(label: "pblog", display: "the daemon log test")
-            guard let xclip = executableOnPath("xclip") else {
-                throw SetupFailure("xclip is needed: apt-get install -y xclip")
-            }
             try harness.writeConfig("ignore-text = ^IGNORED-\n")
             let daemon = try await harness.startDaemon()
             let watch = try await harness.startWatch()
             let marker = UUID().uuidString.replacingOccurrences(of: "-", with: "")
-            func xclipCopy(_ text: String) async throws {
-                let file = try harness.sandbox.file(Data(text.utf8))
-                let result = try await harness.sandbox.run(xclip, ["-selection", "clipboard", "-i", file.path])
-                guard result.succeeded else { throw CommandFailed(result: result) }
-            }
 
-            try await xclipCopy("captured-\(marker)")
+            try await harness.xclipCopy(Data("captured-\(marker)".utf8))
             #expect(try await eventually(within: .seconds(10)) { watch.captures.count >= 1 }, "\(daemon.stderr)")
-            try await xclipCopy("IGNORED-\(marker)")
+            try await harness.xclipCopy(Data("IGNORED-\(marker)".utf8))
             #expect(try await eventually(within: .seconds(10)) { daemon.stderr.contains("ignore-text rule") })
             try await harness.copy("pb-copy-\(marker)")
             try await harness.copy("expiring-\(marker)", ["--expire", "1s"])

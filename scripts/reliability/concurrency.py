@@ -10,7 +10,7 @@ Each worker loops: `pb copy` of a unique text, then in turn `pb search --json` f
   * every successful copy is in the store unless its own worker deleted it; no deleted text is back; pins held;
   * every capture the daemon announced (`pb watch`) is in the store; `PRAGMA integrity_check` is `ok`.
 
-Usage: python3 scripts/reliability/concurrency.py [--pb PATH] [--workers 8] [--seconds 120] [--xclip-interval 0.05]
+Usage: python3 scripts/reliability/concurrency.py [--pb PATH] [--workers 8] [--seconds 300] [--xclip-interval 0.05]
            [--keep]
 Needs Xvfb, xclip, sqlite3. Prints a summary (and JSON); exit 0 when everything held.
 """
@@ -86,7 +86,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pb")
     parser.add_argument("--workers", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=120)
+    parser.add_argument("--seconds", type=float, default=300)
     parser.add_argument("--xclip-interval", type=float, default=0.05)
     parser.add_argument("--keep", action="store_true")
     args = parser.parse_args()

@@ -10,7 +10,8 @@ mid-write; --random kills wherever the moment falls and reports where that was. 
 
   * `PRAGMA integrity_check` (sqlite3 tool) is `ok`;
   * every item announced so far (`{"event":"captured","id":N,...}`) is in the store;
-  * the daemon restarts: it comes up, answers on its socket, logs no error, and captures again.
+  * the daemon restarts: it prints its banner and listens on its socket (the time is reported), and the rest of
+    the storm is captured by it; the daemon running at the end of each round must have logged no error.
 
 At the end of each round every announced item is also checked to hold exactly the text of the change the event
 names (joined on the X server time `ownerTime`). The store accumulates over the rounds.
