@@ -7,13 +7,14 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct X11ClipboardTests {
     @Test func profileOwnedByItsProcessIsPastedAsProfileJSONAndText() async throws {
         let sandbox = try await ProcessSandbox(displayLifetime: .test)
-        let owner = try sandbox.launch(.profile, ["copy", "X", "1", "--hold", "5"])
+        // A generous hold: under a full parallel test run the checks below can take several seconds.
+        let owner = try sandbox.launch(.profile, ["copy", "X", "1", "--hold", "20"])
         // Its "copied" reaches the output file only at exit (stdout is not a terminal): watch the clipboard instead.
-        let owned = try await eventually(within: .seconds(4), every: .milliseconds(50)) {
+        let owned = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
             try await sandbox.xclipPaste().output == "X" || !owner.isRunning
         }
         try #require(
-            owned && owner.isRunning, "profile copy --hold 5: \(owner.result.map(\.description) ?? owner.stderr)")
+            owned && owner.isRunning, "profile copy --hold 20: \(owner.result.map(\.description) ?? owner.stderr)")
 
         let paste = try await sandbox.run(.profile, ["paste"])
         #expect(paste.succeeded && paste.lines == ["profile: X, 1"], "\(paste)")
@@ -23,7 +24,7 @@ import Testing
         #expect(text.succeeded && text.output == "X", "\(text)")
         #expect(owner.isRunning, "the checks above must run while the copying process holds the clipboard")
 
-        let exit = try await owner.finish(timeout: .seconds(15))
+        let exit = try await owner.finish(timeout: .seconds(40))
         #expect(exit.succeeded && exit.output == "copied\n", "\(exit)")
         // Without a daemon the clipboard goes with the process that owned it.
         let afterExit = try await sandbox.run(.profile, ["paste"])
