@@ -50,7 +50,9 @@ public final class HistoryStore {
             close(fd)
         }
         do {
-            db = try Connection(path: path, mode: readOnly ? .readOnly : .readWrite(create: false))
+            // Writers queue for up to 30 s: a long all-or-nothing `pb import` holds the write lock for its whole run,
+            // and a copy made meanwhile should wait for it rather than fail.
+            db = try Connection(path: path, mode: readOnly ? .readOnly : .readWrite(create: false), busyTimeout: 30_000)
             // Reading the schema first touches nothing, and fails for a file that is not SQLite.
             _ = try db.row("SELECT count(*) FROM sqlite_master")
             let version = try Migrator.version(of: db)
