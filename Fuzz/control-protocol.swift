@@ -22,6 +22,8 @@ private let directory = "/tmp/pb-fuzz-control-\(getpid())"
 private let socketPath = directory + "/run/control.sock"
 /// Whether the daemon thread is inside `Daemon.run`.
 private let isRunning = Atomic<Bool>(false)
+/// The daemon's last log lines, for failure messages.
+private let daemonLog = Mutex<[String]>([])
 
 private func startDaemon() {
     let ready = DispatchSemaphore(value: 0)
@@ -29,7 +31,8 @@ private func startDaemon() {
     let thread = Thread {
         let daemon = Daemon(
             location: StoreLocation(directory: URL(fileURLWithPath: directory + "/store")),
-            runtime: RuntimeDirectory(path: directory + "/run"), retention: nil, log: { _ in })
+            runtime: RuntimeDirectory(path: directory + "/run"), retention: nil,
+            log: { line in daemonLog.withLock { $0 = Array(($0 + [line]).suffix(20)) } })
         do {
             try daemon.run(onReady: { ready.signal() })
         } catch {
@@ -89,7 +92,23 @@ public func fuzzControlProtocol(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> 
     while replies < lines.count {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         guard poll(&descriptor, 1, 5000) > 0 else {
-            fatalError("no reply within 5 s: \(replies) of \(lines.count) lines answered")
+            // Is the daemon stuck, or only this connection?
+            let probe = connectToDaemon()
+            let ping = Array(#"{"command":"ping"}"#.utf8) + [0x0A]
+            _ = send(probe, ping, ping.count, Int32(MSG_NOSIGNAL))
+            var probeDescriptor = pollfd(fd: probe, events: Int16(POLLIN), revents: 0)
+            let alive = poll(&probeDescriptor, 1, 2000) > 0
+            close(probe)
+            let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+            let table = descriptors.sorted { Int($0)! < Int($1)! }.map {
+                "\($0)→" + ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) ?? "?")
+            }
+            let unix = (try? String(contentsOfFile: "/proc/net/unix", encoding: .utf8)) ?? ""
+            FileHandle.standardError.write(
+                Data("stalled on fd \(fd); open descriptors: \(table.joined(separator: " "))\n\(unix)\n".utf8))
+            fatalError(
+                "no reply within 5 s: \(replies) of \(lines.count) lines answered; the daemon "
+                    + (alive ? "answers another connection" : "answers nobody") + "; log: \(daemonLog.withLock { $0 })")
         }
         let count = recv(fd, &buffer, buffer.count, 0)
         if count <= 0 { break }
