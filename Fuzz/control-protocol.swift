@@ -91,7 +91,13 @@ public func fuzzControlProtocol(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> 
     var buffer = [UInt8](repeating: 0, count: 65536)
     while replies < lines.count {
         var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, 5000) > 0 else {
+        if poll(&descriptor, 1, 5000) == 0 {
+            let waited = ContinuousClock.now
+            if poll(&descriptor, 1, 60000) > 0 {
+                FileHandle.standardError.write(Data("control-protocol: a reply came \(ContinuousClock.now - waited) late\n".utf8))
+            }
+        }
+        guard descriptor.revents != 0 else {
             // Is the daemon stuck, or only this connection?
             let probe = connectToDaemon()
             let ping = Array(#"{"command":"ping"}"#.utf8) + [0x0A]
