@@ -25,7 +25,13 @@ private let isRunning = Atomic<Bool>(false)
 /// The daemon's last log lines, for failure messages.
 private let daemonLog = Mutex<[String]>([])
 
+/// Removes the daemon's directory when the fuzzer exits (the daemon thread is still in it; nothing reads it then).
+private let cleanUpAtExit: Void = {
+    atexit { try? FileManager.default.removeItem(atPath: directory) }
+}()
+
 private func startDaemon() {
+    _ = cleanUpAtExit
     let ready = DispatchSemaphore(value: 0)
     isRunning.store(true, ordering: .sequentiallyConsistent)
     let thread = Thread {
