@@ -74,21 +74,10 @@ enum WatchCommand: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let runtime = context.runtime
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw CommandFailure("Cannot create a socket.") }
-        defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let path = Array(runtime.socketPath.utf8)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in path.prefix(buffer.count - 1).enumerated() { buffer[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
+        guard let fd = context.daemon.connect() else {
             throw CommandFailure("No daemon is running (socket \(runtime.socketPath)); start one with 'pb daemon'.")
         }
+        defer { close(fd) }
         let request = Array("{\"command\":\"watch\"}\n".utf8)
         _ = send(fd, request, request.count, Int32(MSG_NOSIGNAL))
         var buffer = [UInt8](repeating: 0, count: 65536)
