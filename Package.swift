@@ -20,42 +20,43 @@ let package = Package(
             name: "CX11",
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xfixes")]
         ),
-        .target(name: "X11Backend", dependencies: ["PasteboardKit", "CX11"]),
-        .target(name: "PasteboardKit"),
+        .target(name: "X11Backend", dependencies: ["PasteboardModel", "CX11"]),
+        .target(name: "PasteboardModel"),
+        .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
-        .target(name: "PasteboardHistory", dependencies: ["PasteboardKit", "SQLiteSupport"]),
+        .target(name: "PasteboardHistory", dependencies: ["PasteboardModel", "SQLiteSupport"]),
         .target(name: "ArgumentParsing"),
-        .target(name: "PasteboardDaemon", dependencies: ["PasteboardKit", "PasteboardHistory", "X11Backend", "CSystemShim"]),
+        .target(name: "PasteboardDaemon", dependencies: ["PasteboardModel", "PasteboardHistory", "X11Backend", "CSystemShim"]),
         .target(
             name: "PasteboardSystem",
-            dependencies: ["PasteboardKit", "PasteboardHistory", "PasteboardDaemon", "X11Backend"]
+            dependencies: ["PasteboardModel", "PasteboardHistory", "PasteboardDaemon", "X11Backend"]
         ),
         .target(
             name: "PasteboardCLI",
-            dependencies: ["PasteboardKit", "PasteboardHistory", "ArgumentParsing", "PasteboardDaemon", "X11Backend"]
+            dependencies: ["PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PasteboardDaemon", "X11Backend"]
         ),
         .executableTarget(name: "pb", dependencies: ["PasteboardCLI"]),
         .executableTarget(name: "recent-history", dependencies: ["PasteboardHistory"], path: "Examples/RecentHistory"),
         .executableTarget(
-            name: "clipboard-text", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/ClipboardText"),
-        .executableTarget(name: "profile", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/Profile"),
-        .executableTarget(name: "csv-archive", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/CSVArchive"),
-        .executableTarget(name: "video-file", dependencies: ["PasteboardKit", "PasteboardSystem"], path: "Examples/VideoFile"),
+            name: "clipboard-text", dependencies: ["PasteboardKit"], path: "Examples/ClipboardText"),
+        .executableTarget(name: "profile", dependencies: ["PasteboardKit"], path: "Examples/Profile"),
+        .executableTarget(name: "csv-archive", dependencies: ["PasteboardKit"], path: "Examples/CSVArchive"),
+        .executableTarget(name: "video-file", dependencies: ["PasteboardKit"], path: "Examples/VideoFile"),
 
         .target(name: "PasteboardTestSupport", path: "Tests/Support"),
-        .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit"]),
+        .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit", "PasteboardModel"]),
         .testTarget(name: "SQLiteSupportTests", dependencies: ["SQLiteSupport"]),
         .testTarget(
             name: "PasteboardHistoryTests",
-            dependencies: ["PasteboardHistory", "PasteboardKit", "SQLiteSupport", "PasteboardTestSupport"]
+            dependencies: ["PasteboardHistory", "PasteboardKit", "PasteboardModel", "SQLiteSupport", "PasteboardTestSupport"]
         ),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
-        .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardKit", "PasteboardTestSupport"]),
+        .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardCLITests",
-            dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardKit", "PasteboardTestSupport"]
+            dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]
         ),
-        .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardKit", "PasteboardTestSupport"]),
+        .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardSystemTests",
             dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory", "PasteboardTestSupport"]

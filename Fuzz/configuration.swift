@@ -8,7 +8,7 @@ import Foundation
 
 @testable import PasteboardCLI
 @testable import PasteboardDaemon
-@testable import PasteboardKit
+@testable import PasteboardModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfiguration(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -8,7 +8,7 @@
 import Foundation
 
 @testable import PasteboardCLI
-@testable import PasteboardKit
+@testable import PasteboardModel
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzContentSniffing(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

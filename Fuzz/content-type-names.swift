@@ -8,7 +8,7 @@
 // Built and run by scripts/fuzz.sh; seeds in Fuzz/corpus/content-type-names/.
 import Foundation
 
-@testable import PasteboardKit
+@testable import PasteboardModel
 @testable import X11Backend
 
 @_cdecl("LLVMFuzzerTestOneInput")

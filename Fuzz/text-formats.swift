@@ -9,7 +9,7 @@
 import Foundation
 
 @testable import PasteboardHistory
-@testable import PasteboardKit
+@testable import PasteboardModel
 @testable import X11Backend
 
 private let types: [ContentType] = [

@@ -2,7 +2,7 @@ import ArgumentParsing
 import Foundation
 import PasteboardDaemon
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 import X11Backend
 #if canImport(Glibc)
 import Glibc
@@ -60,7 +60,7 @@ enum TakeCommand: Command {
                 clipboard.clearSelection(.clipboard)
             }
         case .headless:
-            try context.store().writePasteboard([], to: Pasteboard.Name.general.rawValue)
+            try context.store().writePasteboard([], to: PasteboardName.general.rawValue)
         }
         context.stdout.write(arguments.flag("url") ? trimmed + "\n" : text)
         context.notifyDaemon(["event": "taken"])

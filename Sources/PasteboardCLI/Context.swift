@@ -1,6 +1,6 @@
 public import Foundation
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 
 /// What a command runs with: its environment and streams, and access to the store and pasteboard.
 public final class Context {

@@ -2,7 +2,7 @@ import ArgumentParsing
 import Foundation
 import PasteboardDaemon
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 import X11Backend
 
 /// Resolves a `--type` argument.
@@ -93,7 +93,7 @@ enum CopyCommand: Command {
         var item = PasteboardItem(data: data, type: type)
         if let fileRepresentationURL { try item.setFile(fileRepresentationURL, forType: type) }
         let store = try context.store()
-        if let name = arguments.value("pasteboard"), name != Pasteboard.Name.general.rawValue {
+        if let name = arguments.value("pasteboard"), name != PasteboardName.general.rawValue {
             try store.writePasteboard([item], to: try PasteCommand.validated(name))
             return
         }
@@ -102,7 +102,7 @@ enum CopyCommand: Command {
             let result = try store.record(item, metadata: metadata)
             try ClipboardDelivery.deliver(id: result.id, once: arguments.flag("once"), expire: duration, context: context)
         } else {
-            try store.writePasteboard([item], to: Pasteboard.Name.general.rawValue, history: metadata)
+            try store.writePasteboard([item], to: PasteboardName.general.rawValue, history: metadata)
         }
         if expiresAt != nil {
             // Tell a running daemon to re-arm its expiry timer; without one, expiry happens at its next start.
@@ -127,7 +127,7 @@ enum PasteCommand: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let wanted = try resolveType(arguments.value("type"))
         let item: PasteboardItem
-        if let name = arguments.value("pasteboard"), name != Pasteboard.Name.general.rawValue {
+        if let name = arguments.value("pasteboard"), name != PasteboardName.general.rawValue {
             let contents = try context.store().pasteboardContents(try validated(name))
             guard let first = contents.items.first, !first.isEmpty else { throw CommandFailure("The pasteboard '\(name)' is empty.") }
             item = first
@@ -157,7 +157,7 @@ enum PasteCommand: Command {
     /// With `wanted`, only matching representations are fetched from an X11 owner.
     static func currentItem(wanted: ContentType?, listOnly: Bool = false, context: Context) throws -> PasteboardItem {
         guard case .x11(let display) = try context.backend else {
-            let contents = try context.store().pasteboardContents(Pasteboard.Name.general.rawValue)
+            let contents = try context.store().pasteboardContents(PasteboardName.general.rawValue)
             guard let item = contents.items.first, !item.isEmpty else { throw CommandFailure("The clipboard is empty.") }
             return item
         }
@@ -243,7 +243,7 @@ enum RestoreCommand: Command {
             let result = try store.record(item, metadata: CaptureMetadata(source: "pb", selection: "clipboard"))
             try ClipboardDelivery.deliver(id: result.id, once: false, expire: nil, context: context)
         } else {
-            try store.writePasteboard([item], to: Pasteboard.Name.general.rawValue, history: CaptureMetadata(source: "pb", selection: "clipboard"))
+            try store.writePasteboard([item], to: PasteboardName.general.rawValue, history: CaptureMetadata(source: "pb", selection: "clipboard"))
         }
         context.notifyDaemon(["event": "restored", "id": id])
     }

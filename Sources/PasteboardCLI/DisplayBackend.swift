@@ -1,7 +1,7 @@
 import Foundation
 import PasteboardDaemon
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 import X11Backend
 #if canImport(Glibc)
 import Glibc

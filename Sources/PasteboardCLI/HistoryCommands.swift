@@ -1,7 +1,7 @@
 import ArgumentParsing
 import Foundation
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 
 /// Lists history pages as they are read, so huge histories never sit in memory at once.
 func listItems(_ query: HistoryQuery, unlimited: Bool, format: ItemFormat, store: HistoryStore, output: Output) throws -> Int {

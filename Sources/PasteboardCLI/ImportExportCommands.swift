@@ -1,7 +1,7 @@
 import ArgumentParsing
 import Foundation
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 
 /// The JSON Lines format of `pb export` / `pb import`: one item per line, oldest first.
 ///

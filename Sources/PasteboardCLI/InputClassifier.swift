@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardKit
+import PasteboardModel
 
 /// Decides the content type of bytes given to `pb copy`, and whether bytes can honestly be called text.
 enum InputClassifier {

@@ -1,6 +1,6 @@
 import Foundation
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 
 /// How item lists are printed: a table for people, dmenu lines for pickers, JSON for programs.
 enum ItemFormat: String {

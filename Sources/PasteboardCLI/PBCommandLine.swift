@@ -1,7 +1,7 @@
 import ArgumentParsing
 import Foundation
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 
 /// The `pb` command line: dispatches to subcommands, prints errors, returns the exit status.
 public enum PBCommandLine {

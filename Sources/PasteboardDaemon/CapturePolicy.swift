@@ -1,5 +1,5 @@
 import Foundation
-public import PasteboardKit
+public import PasteboardModel
 
 /// User rules deciding what is never recorded, from the configuration file:
 ///

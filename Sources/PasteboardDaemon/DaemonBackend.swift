@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardKit
+import PasteboardModel
 
 /// A display backend plugged into the daemon's loop.
 protocol DaemonBackend: AnyObject {

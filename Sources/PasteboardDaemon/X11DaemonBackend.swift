@@ -1,6 +1,6 @@
 import Foundation
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 import X11Backend
 
 /// The daemon's X11 backend: records every copy, keeps the clipboard alive when its owner exits, serves items.

@@ -1,5 +1,5 @@
 public import Foundation
-public import PasteboardKit
+public import PasteboardModel
 
 /// One entry of the clipboard history as listed: metadata and a one-line preview, not the payload.
 public struct HistoryItem: Sendable, Hashable, Identifiable {

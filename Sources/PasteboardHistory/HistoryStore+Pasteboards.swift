@@ -1,5 +1,5 @@
 import Foundation
-public import PasteboardKit
+public import PasteboardModel
 import SQLiteSupport
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +13,7 @@ extension HistoryStore {
         try perform { () throws -> PasteboardContents in
             try purgeOrphanedPasteboard(name)
             guard let board = try db.row("SELECT change_count FROM pasteboards WHERE name = ?", name) else {
-                if Pasteboard.Name.isSystem(name) { return PasteboardContents(items: [], changeCount: 0) }
+                if PasteboardName.isSystem(name) { return PasteboardContents(items: [], changeCount: 0) }
                 throw PasteboardError(.noSuchPasteboard, "No pasteboard named '\(name)'.")
             }
             var items: [PasteboardItem] = []
@@ -93,7 +93,7 @@ extension HistoryStore {
 
     /// Whether the pasteboard exists (the system ones always do).
     public func pasteboardExists(_ name: String) throws(HistoryError) -> Bool {
-        if Pasteboard.Name.isSystem(name) { return true }
+        if PasteboardName.isSystem(name) { return true }
         return try perform {
             try purgeOrphanedPasteboard(name)
             return try db.row("SELECT 1 FROM pasteboards WHERE name = ?", name) != nil

@@ -1,5 +1,5 @@
 import Foundation
-public import PasteboardKit
+public import PasteboardModel
 import SQLiteSupport
 
 /// What to list or search for.

@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardKit
+import PasteboardModel
 import SQLiteSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardKit
+import PasteboardModel
 
 /// Derives what the history shows and searches for an item: its kind, the blob holding its text,
 /// and the exact string given to the search index.

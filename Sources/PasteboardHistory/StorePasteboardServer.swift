@@ -1,4 +1,4 @@
-public import PasteboardKit
+public import PasteboardModel
 import Foundation
 
 /// Pasteboards kept in the history store: the headless default, shared by every process of the user.
@@ -44,7 +44,7 @@ public final class StorePasteboardServer: PasteboardServer, @unchecked Sendable 
 
     public func write(_ items: [PasteboardItem], to name: String) throws -> Int {
         try withStore { store in
-            let history = name == Pasteboard.Name.general.rawValue ? CaptureMetadata(selection: "headless") : nil
+            let history = name == PasteboardName.general.rawValue ? CaptureMetadata(selection: "headless") : nil
             return try store.writePasteboard(items, to: name, history: history).changeCount
         }
     }

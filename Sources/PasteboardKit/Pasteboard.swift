@@ -1,4 +1,6 @@
 public import Foundation
+@_exported public import PasteboardModel
+import PasteboardSystem
 import Synchronization
 
 /// A named pasteboard holding items, modelled on `UIPasteboard`/`NSPasteboard`.
@@ -11,31 +13,30 @@ import Synchronization
 /// ```
 public final class Pasteboard: Sendable {
     /// A pasteboard's name.
-    public struct Name: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
-
-        /// The system clipboard.
-        public static let general = Name("general")
-        /// The shared find (search text) pasteboard.
-        public static let find = Name("find")
-
-        /// Whether `name` is one of the pasteboards that always exist.
-        public static func isSystem(_ name: String) -> Bool { name == general.rawValue || name == find.rawValue }
-    }
+    public typealias Name = PasteboardName
 
     /// The pasteboard's name.
     public let name: Name
     /// Where its contents live.
     public let server: any PasteboardServer
 
-    private static let defaultServer = Mutex<any PasteboardServer>(InMemoryPasteboardServer())
+    /// The server chosen for this process, made on first use: the system clipboard (see `SystemPasteboardServer`).
+    private static let defaultServer = Mutex<(any PasteboardServer)?>(nil)
 
     /// The server used by `general`, `find` and named pasteboards created without an explicit server.
+    ///
+    /// By default `general` is the system clipboard (X11 `CLIPBOARD` with a display, else the history store)
+    /// and named pasteboards are shared by every process of the user, as on iOS. Tests may choose an
+    /// `InMemoryPasteboardServer` instead, explicitly.
     public static var sharedServer: any PasteboardServer {
-        get { defaultServer.withLock { $0 } }
+        get {
+            defaultServer.withLock { server in
+                if let server { return server }
+                let made = SystemPasteboardServer.standard()
+                server = made
+                return made
+            }
+        }
         set { defaultServer.withLock { $0 = newValue } }
     }
 

@@ -1,5 +1,5 @@
 public import Foundation
-public import PasteboardKit
+public import PasteboardModel
 import PasteboardDaemon
 import PasteboardHistory
 import X11Backend
@@ -38,7 +38,7 @@ public final class SystemPasteboardServer: PasteboardServer {
     /// Whether `general` is the X11 clipboard (rather than the store).
     public var usesDisplay: Bool { x11 != nil }
 
-    private func isGeneral(_ name: String) -> Bool { name == Pasteboard.Name.general.rawValue }
+    private func isGeneral(_ name: String) -> Bool { name == PasteboardName.general.rawValue }
 
     public func contents(of name: String) throws -> PasteboardContents {
         guard let x11, isGeneral(name) else { return try store.contents(of: name) }
@@ -90,13 +90,15 @@ public final class SystemPasteboardServer: PasteboardServer {
     }
 }
 
-extension Pasteboard {
-    /// Makes `Pasteboard.general` the real system clipboard and named pasteboards shared across processes.
-    /// Returns false (keeping the current server) when the display cannot be opened.
-    @discardableResult
-    public static func useSystemPasteboard(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
-        guard let server = try? SystemPasteboardServer(environment: environment) else { return false }
-        sharedServer = server
-        return true
+extension SystemPasteboardServer {
+    /// The system pasteboard for this process's environment. When its display cannot be opened, `general`
+    /// reports why on every use, and named pasteboards still live in the store.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> any PasteboardServer {
+        do {
+            return try SystemPasteboardServer(environment: environment)
+        } catch {
+            return UnavailableSystemPasteboard(
+                store: StorePasteboardServer(location: StoreLocation.standard(environment: environment)), failure: error)
+        }
     }
 }

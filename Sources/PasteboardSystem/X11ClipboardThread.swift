@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardKit
+import PasteboardModel
 import X11Backend
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-public import PasteboardKit
+public import PasteboardModel
 
 /// Decides, from the targets a selection owner offers, what a capture fetches — and whether to fetch nothing.
 public enum TargetPlan {

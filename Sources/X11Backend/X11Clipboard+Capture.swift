@@ -1,6 +1,6 @@
 import CX11
 import Foundation
-import PasteboardKit
+import PasteboardModel
 
 /// One capture in progress: TARGETS, then each wanted target in turn, each possibly through INCR.
 struct CaptureJob {

@@ -1,5 +1,5 @@
 public import Foundation
-public import PasteboardKit
+public import PasteboardModel
 import CX11
 #if canImport(Glibc)
 import Glibc

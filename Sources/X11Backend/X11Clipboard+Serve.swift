@@ -1,5 +1,5 @@
 import Foundation
-public import PasteboardKit
+public import PasteboardModel
 import CX11
 
 /// An item we own a selection for.

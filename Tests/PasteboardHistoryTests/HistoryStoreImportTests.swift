@@ -1,6 +1,6 @@
 import Foundation
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 import Testing
 
 /// What `pb import` and `pb export` build on: transactions, imported metadata, and copy-order paging.

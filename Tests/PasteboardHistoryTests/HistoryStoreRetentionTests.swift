@@ -1,6 +1,6 @@
 import Foundation
 import PasteboardHistory
-import PasteboardKit
+import PasteboardModel
 import Testing
 
 @Suite struct HistoryStoreRetentionTests {

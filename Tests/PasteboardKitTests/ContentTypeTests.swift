@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import PasteboardKit
+@testable import PasteboardModel
 
 @Suite struct ContentTypeTests {
     // MARK: - Built-in table

@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardKit
+import PasteboardModel
 import PasteboardTestSupport
 import Testing
 import X11Backend

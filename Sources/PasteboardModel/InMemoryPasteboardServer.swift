@@ -20,7 +20,7 @@ public final class InMemoryPasteboardServer: PasteboardServer {
     public func contents(of name: String) throws -> PasteboardContents {
         try state.withLock { state in
             if let board = state.boards[name] { return board.contents }
-            if Pasteboard.Name.isSystem(name) { return PasteboardContents(items: [], changeCount: 0) }
+            if PasteboardName.isSystem(name) { return PasteboardContents(items: [], changeCount: 0) }
             throw PasteboardError(.noSuchPasteboard, "No pasteboard named '\(name)'.")
         }
     }
@@ -46,7 +46,7 @@ public final class InMemoryPasteboardServer: PasteboardServer {
     }
 
     public func exists(_ name: String) throws -> Bool {
-        state.withLock { $0.boards[name] != nil } || Pasteboard.Name.isSystem(name)
+        state.withLock { $0.boards[name] != nil } || PasteboardName.isSystem(name)
     }
 
     public func isPersistent(_ name: String) throws -> Bool {
