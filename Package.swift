@@ -20,22 +20,33 @@ let package = Package(
             name: "CX11",
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xfixes")]
         ),
-        .target(name: "X11Backend", dependencies: ["PasteboardModel", "CX11"]),
+        .target(name: "ClipboardBackend", dependencies: ["PasteboardModel"]),
+        .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11"]),
         .target(name: "PasteboardModel"),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
         .target(name: "PasteboardHistory", dependencies: ["PasteboardModel", "SQLiteSupport"]),
         .target(name: "ArgumentParsing"),
-        .target(name: "PasteboardDaemon", dependencies: ["PasteboardModel", "PasteboardHistory", "X11Backend", "CSystemShim"]),
+        .target(name: "PasteboardControl", dependencies: ["CSystemShim"]),
+        .target(name: "PasteboardConfiguration", dependencies: ["PasteboardModel", "PasteboardHistory", "ArgumentParsing"]),
+        .target(
+            name: "PasteboardDaemon",
+            dependencies: [
+                "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
+                "PasteboardSystem", "CSystemShim",
+            ]),
         .target(
             name: "PasteboardSystem",
-            dependencies: ["PasteboardModel", "PasteboardHistory", "PasteboardDaemon", "X11Backend"]
+            dependencies: ["ClipboardBackend", "PasteboardControl", "PasteboardHistory", "PasteboardModel", "X11Backend", "CSystemShim"]
         ),
         .target(
             name: "PasteboardCLI",
-            dependencies: ["PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PasteboardDaemon", "X11Backend"]
+            dependencies: [
+                "ArgumentParsing", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
+                "PasteboardModel", "PasteboardSystem",
+            ]
         ),
-        .executableTarget(name: "pb", dependencies: ["PasteboardCLI"]),
+        .executableTarget(name: "pb", dependencies: ["PasteboardCLI", "PasteboardDaemon"]),
         .executableTarget(name: "recent-history", dependencies: ["PasteboardHistory"], path: "Examples/RecentHistory"),
         .executableTarget(
             name: "clipboard-text", dependencies: ["PasteboardKit"], path: "Examples/ClipboardText"),

@@ -4,7 +4,6 @@
 //   csv-archive paste     reads it back as a table and prints its rows
 import Foundation
 import PasteboardKit
-import PasteboardSystem
 
 struct Table: Transferable {
     var rows: [[String]]
@@ -22,7 +21,6 @@ struct Table: Transferable {
 @main
 struct CSVArchiveExample {
     static func main() async throws {
-        Pasteboard.useSystemPasteboard()
         switch CommandLine.arguments.dropFirst().first {
         case "copy":
             try await Pasteboard.general.write(Table(rows: [["city", "population"], ["Lisbon", "545923"], ["Porto", "231800"]]))

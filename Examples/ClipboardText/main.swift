@@ -1,9 +1,7 @@
 // Copies its arguments as text to the system clipboard, or prints the clipboard's text when given none.
 // Works on X11 (through `pb daemon` when it runs) and headless (through the history store).
 import PasteboardKit
-import PasteboardSystem
 
-Pasteboard.useSystemPasteboard()
 let arguments = CommandLine.arguments.dropFirst()
 do {
     if arguments.isEmpty {

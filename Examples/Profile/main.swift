@@ -6,7 +6,6 @@
 // Pasting into any text field gives the name; pasting into another `profile paste` gives the whole profile.
 import Foundation
 import PasteboardKit
-import PasteboardSystem
 
 extension ContentType {
     static let profile = ContentType(exportedAs: "com.example.profile", conformingTo: [.json], description: "Example profile")
@@ -25,7 +24,6 @@ struct Profile: Codable, Transferable, Equatable {
 @main
 struct ProfileExample {
     static func main() async {
-        Pasteboard.useSystemPasteboard()
         var arguments = Array(CommandLine.arguments.dropFirst())
         var hold: Double = 0
         if let index = arguments.firstIndex(of: "--hold"), index + 1 < arguments.count {

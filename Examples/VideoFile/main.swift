@@ -5,7 +5,6 @@
 // Both print the process's peak resident memory, so the bound can be checked.
 import Foundation
 import PasteboardKit
-import PasteboardSystem
 
 struct Video: Transferable {
     var file: URL
@@ -30,7 +29,6 @@ func peakResidentMegabytes() -> Int {
 @main
 struct VideoFileExample {
     static func main() async throws {
-        Pasteboard.useSystemPasteboard()
         let arguments = Array(CommandLine.arguments.dropFirst())
         switch (arguments.first, arguments.count) {
         case ("copy", 2):

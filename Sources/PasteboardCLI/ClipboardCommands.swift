@@ -1,9 +1,9 @@
 import ArgumentParsing
 import Foundation
-import PasteboardDaemon
+import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
-import X11Backend
+import PasteboardSystem
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,24 +17,30 @@ enum ServeCommand: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let id = try ItemIDs.parse(arguments.positionals[0])
-        guard case .x11(let display) = try context.backend else { throw CommandFailure("No X display.") }
+        let clipboard = try context.clipboard()
         let item = try context.store().pasteboardItem(id: id)
-        let clipboard = try context.x11Clipboard(display)
-        let expiry = arguments.value("expire").flatMap(Double.init).map { Date().addingTimeInterval($0) }
-        guard clipboard.own(.clipboard, item: item, once: arguments.flag("once")) else {
-            throw CommandFailure("another client holds the clipboard")
+        var expiry: Date?
+        if let text = arguments.value("expire") {
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw CommandUsageError("--expire needs a number of seconds, not '\(text)'.")
+            }
+            expiry = Date().addingTimeInterval(seconds)
         }
-        context.stdout.line("ready")
-        context.stdout.flush()
-        // Let go of the parent's pipe so `x=$(pb copy …)` returns at once.
-        let null = open("/dev/null", O_WRONLY)
-        if null >= 0 {
-            dup2(null, 1)
-            close(null)
+        do {
+            try clipboard.serve(item, once: arguments.flag("once"), until: expiry) {
+                context.stdout.line("ready")
+                context.stdout.flush()
+                // Let go of the parent's pipe so `x=$(pb copy …)` returns at once.
+                let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
+                if null >= 0 {
+                    dup2(null, 1)
+                    close(null)
+                }
+            }
+        } catch {
+            throw error.failure
         }
-        clipboard.run(until: { !clipboard.owns(.clipboard) }, deadline: expiry)
-        if clipboard.owns(.clipboard) { clipboard.disown(.clipboard) }
-        if expiry != nil, let store = try? context.store() { try store.deleteExpired() }
+        if expiry != nil { try context.store().deleteExpired() }
     }
 }
 
@@ -53,17 +59,13 @@ enum TakeCommand: Command {
                 ["http", "https", "ftp", "file", "mailto"].contains(scheme), !trimmed.contains(" ")
             else { throw CommandFailure("The clipboard holds no URL; it was left as it was.") }
         }
-        switch try context.backend {
-        case .x11(let display):
-            if context.daemon.request(["command": "clear"], timeout: 2)?["ok"] as? Bool != true {
-                let clipboard = try context.x11Clipboard(display)
-                clipboard.clearSelection(.clipboard)
-            }
-        case .headless:
-            try context.store().writePasteboard([], to: PasteboardName.general.rawValue)
+        do {
+            try context.clipboard().clear(store: context.store())
+        } catch let error as ClipboardError {
+            throw error.failure
         }
         context.stdout.write(arguments.flag("url") ? trimmed + "\n" : text)
-        context.notifyDaemon(["event": "taken"])
+        context.announce(ControlEvent(.taken))
     }
 }
 
@@ -73,25 +75,14 @@ enum WatchCommand: Command {
         discussion: "Needs a running 'pb daemon'. Stops at end of input or Ctrl-C.\n\nEXAMPLE:\n  pb watch | jq -c 'select(.event == \"captured\")'")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let runtime = context.runtime
-        guard let fd = context.daemon.connect() else {
-            throw CommandFailure("No daemon is running (socket \(runtime.socketPath)); start one with 'pb daemon'.")
-        }
-        defer { close(fd) }
-        let request = Array("{\"command\":\"watch\"}\n".utf8)
-        _ = send(fd, request, request.count, Int32(MSG_NOSIGNAL))
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        var first = true
-        while true {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            var chunk = Data(buffer[0..<count])
-            if first, let newline = chunk.firstIndex(of: 0x0A) {
-                chunk = chunk[(newline + 1)...]  // the daemon's acknowledgement
-                first = false
+        do {
+            try context.daemon.watch { line in
+                context.stdout.write(line + [0x0A])
+                context.stdout.flush()
+                return true
             }
-            context.stdout.write(chunk)
-            context.stdout.flush()
+        } catch {
+            throw CommandFailure(error.message)
         }
     }
 }

@@ -1,6 +1,16 @@
+public import ClipboardBackend
 public import Foundation
+public import PasteboardConfiguration
 import PasteboardHistory
 import PasteboardModel
+
+/// Runs the daemon in this process until it is stopped: the environment, the backend to use, the configuration,
+/// where to log, and what to do once it serves. `pb` passes the daemon's entry point; the CLI does not depend on
+/// the daemon's internals.
+public typealias DaemonEntry = (
+    _ environment: [String: String], _ backend: BackendKind, _ configuration: Configuration,
+    _ log: @escaping (String) -> Void, _ onReady: () -> Void
+) throws -> Void
 
 /// What a command runs with: its environment and streams, and access to the store and pasteboard.
 public final class Context {
@@ -11,24 +21,27 @@ public final class Context {
     /// True when standard input is a terminal (nothing piped in).
     public let stdinIsTerminal: Bool
     private var openedStore: HistoryStore?
+    /// How `pb daemon` runs the daemon; nil where it cannot.
+    let daemonEntry: DaemonEntry?
 
     public init(
         environment: [String: String], stdout: Output, stderr: Output,
-        stdinIsTerminal: Bool = false, readStandardInput: @escaping () -> Data
+        stdinIsTerminal: Bool = false, daemon: DaemonEntry? = nil, readStandardInput: @escaping () -> Data
     ) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
         self.stdinIsTerminal = stdinIsTerminal
+        self.daemonEntry = daemon
         self.readStandardInput = readStandardInput
     }
 
     /// The process's real environment and streams.
-    public static func standard() -> Context {
+    public static func standard(daemon: DaemonEntry? = nil) -> Context {
         Context(
             environment: ProcessInfo.processInfo.environment,
             stdout: .fileDescriptor(1), stderr: .fileDescriptor(2),
-            stdinIsTerminal: isatty(0) == 1,
+            stdinIsTerminal: isatty(0) == 1, daemon: daemon,
             readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() })
     }
 
@@ -40,15 +53,10 @@ public final class Context {
     func store() throws -> HistoryStore {
         if let openedStore { return openedStore }
         let store = try HistoryStore(location: location)
-        store.retention = try Configuration.load(environment: environment).retention
+        store.retention = try configuration().retention
         // Expired items never show, even when no daemon ran to remove them on time.
         try store.deleteExpired()
         openedStore = store
         return store
-    }
-
-    /// The general pasteboard and its peers. Without a display they live in the store.
-    func server() throws -> StorePasteboardServer {
-        StorePasteboardServer(location: location)
     }
 }

@@ -1,9 +1,10 @@
 import ArgumentParsing
 import Foundation
-import PasteboardDaemon
+import PasteboardConfiguration
+import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
-import X11Backend
+import PasteboardSystem
 
 /// Resolves a `--type` argument.
 func resolveType(_ text: String?) throws -> ContentType? {
@@ -58,7 +59,7 @@ enum CopyCommand: Command {
             duration = seconds
             expiresAt = Date().addingTimeInterval(seconds)
         }
-        let backend = try context.backend
+        let clipboard = try context.clipboard()
         let path = arguments.positionals.first
         // A file is kept as a file (hashed and copied in chunks), so huge files never sit in memory;
         // its first 64 KiB decide its type.
@@ -98,15 +99,22 @@ enum CopyCommand: Command {
             return
         }
         let metadata = CaptureMetadata(source: "pb", selection: "clipboard", expiresAt: expiresAt)
-        if case .x11 = backend {
-            let result = try store.record(item, metadata: metadata)
-            try ClipboardDelivery.deliver(id: result.id, once: arguments.flag("once"), expire: duration, context: context)
-        } else {
-            try store.writePasteboard([item], to: PasteboardName.general.rawValue, history: metadata)
+        let once = arguments.flag("once")
+        do {
+            try clipboard.copy(
+                item, metadata: metadata, once: once, expire: duration, store: store,
+                fallback: context.ownerFallback(once: once, expire: duration))
+        } catch {
+            throw error.failure
         }
         if expiresAt != nil {
             // Tell a running daemon to re-arm its expiry timer; without one, expiry happens at its next start.
-            _ = DaemonClient(runtime: RuntimeDirectory.standard(environment: context.environment)).request("reschedule", timeout: 1)
+            do {
+                try clipboard.daemon.perform(.reschedule, timeout: 1)
+            } catch where error.code == .notRunning {
+            } catch {
+                context.stderr.line("Warning: the daemon was not told of the expiry (\(error.message)); it applies at its next start.")
+            }
         }
     }
 }
@@ -135,10 +143,10 @@ enum PasteCommand: Command {
             item = try currentItem(wanted: wanted, listOnly: arguments.flag("list-types"), context: context)
         }
         if arguments.flag("list-types") {
-            let sizes = (try? context.backend) == .headless
+            let headless = !(try context.backendKind.hasDisplay)
             for representation in item.representations {
                 let mime = representation.type.preferredMIMEType ?? "-"
-                context.stdout.line("\(representation.type.identifier)\t\(mime)" + (sizes ? "\t\(representation.data.count)" : ""))
+                context.stdout.line("\(representation.type.identifier)\t\(mime)" + (headless ? "\t\(representation.data.count)" : ""))
             }
             return
         }
@@ -153,47 +161,22 @@ enum PasteCommand: Command {
         return name
     }
 
-    /// The clipboard's first item: read from the X11 selection, or from the store without a display.
-    /// With `wanted`, only matching representations are fetched from an X11 owner.
+    /// The clipboard's first item: read from the display, or from the store without one. With `wanted`, only
+    /// matching representations are read; with `listOnly`, none (only which types are offered, empty).
     static func currentItem(wanted: ContentType?, listOnly: Bool = false, context: Context) throws -> PasteboardItem {
-        guard case .x11(let display) = try context.backend else {
-            let contents = try context.store().pasteboardContents(PasteboardName.general.rawValue)
-            guard let item = contents.items.first, !item.isEmpty else { throw CommandFailure("The clipboard is empty.") }
+        let clipboard = try context.clipboard()
+        let store = try context.store()
+        do {
+            guard listOnly else { return try clipboard.read(wanted: wanted, store: store) }
+            if !clipboard.kind.hasDisplay { return try clipboard.read(wanted: nil, store: store) }
+            var item = PasteboardItem()
+            for (_, type) in try clipboard.offeredTypes(store: store) {
+                if let type, !item.types.contains(type) { item.setData(Data(), forType: type) }
+            }
+            if item.isEmpty { throw ClipboardError("The clipboard is empty.") }
             return item
-        }
-        let clipboard = try context.x11Clipboard(display)
-        var offered: [String] = []
-        let result = clipboard.read(.clipboard) { targets in
-            offered = targets
-            if listOnly { return .nothing }
-            // A paste asks for what it will print, even from a password manager: it is not recorded.
-            guard let wanted else {
-                if let text = TargetPlan.textTargets.first(where: targets.contains) { return .fetch([text]) }
-                if case .fetch(let all) = TargetPlan.decide(targets.filter { !TargetPlan.concealedMarkers.contains($0) }) {
-                    return .fetch(Array(all.prefix(1)))
-                }
-                return .nothing
-            }
-            let matching = targets.filter { TargetPlan.contentType(forTarget: $0)?.conforms(to: wanted) ?? false }
-            return matching.isEmpty ? .nothing : .fetch(Array(matching.prefix(1)))
-        }
-        switch result {
-        case .item(let item, _): return item
-        case .empty: throw CommandFailure("The clipboard is empty.")
-        case .failed(let reason):
-            if listOnly || (offered.isEmpty == false && reason == .empty) {
-                var item = PasteboardItem()
-                for target in offered {
-                    if let type = TargetPlan.contentType(forTarget: target), item.data(forType: type) == nil, !item.types.contains(type) {
-                        item.setData(Data(), forType: type)
-                    }
-                }
-                if listOnly { return item }
-                if let wanted {
-                    throw CommandFailure("The clipboard holds no \(wanted.identifier) (it offers: \(offered.joined(separator: ", "))).")
-                }
-            }
-            throw CommandFailure("Could not read the clipboard: \(reason).")
+        } catch let error as ClipboardError {
+            throw error.failure
         }
     }
 
@@ -239,13 +222,14 @@ enum RestoreCommand: Command {
         let id = try ItemIDs.parse(arguments.positionals[0])
         let store = try context.store()
         let item = try store.pasteboardItem(id: id)
-        if case .x11 = try context.backend {
-            let result = try store.record(item, metadata: CaptureMetadata(source: "pb", selection: "clipboard"))
-            try ClipboardDelivery.deliver(id: result.id, once: false, expire: nil, context: context)
-        } else {
-            try store.writePasteboard([item], to: PasteboardName.general.rawValue, history: CaptureMetadata(source: "pb", selection: "clipboard"))
+        do {
+            try context.clipboard().copy(
+                item, metadata: CaptureMetadata(source: "pb", selection: "clipboard"), store: store,
+                fallback: context.ownerFallback(once: false, expire: nil))
+        } catch let error as ClipboardError {
+            throw error.failure
         }
-        context.notifyDaemon(["event": "restored", "id": id])
+        context.announce(ControlEvent(.restored, id: id))
     }
 }
 

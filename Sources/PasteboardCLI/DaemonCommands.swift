@@ -1,7 +1,10 @@
 import ArgumentParsing
+import ClipboardBackend
 import Foundation
-import PasteboardDaemon
+import PasteboardConfiguration
+import PasteboardControl
 import PasteboardHistory
+import PasteboardSystem
 
 enum DaemonCommand: Command {
     static let spec = CommandSpec(
@@ -15,44 +18,38 @@ enum DaemonCommand: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         var environment = context.environment
         if let backend = arguments.value("backend") {
-            guard ["x11", "headless", "auto"].contains(backend) else {
-                throw CommandUsageError("Unknown backend '\(backend)'. Available: x11, headless, auto.")
+            guard BackendKind.names.contains(backend) else {
+                throw CommandUsageError("Unknown backend '\(backend)'. Available: \(BackendKind.names.joined(separator: ", ")).")
             }
             environment["PB_BACKEND"] = backend
         }
-        let backend = try DisplayBackend.detect(environment)
+        let backend: BackendKind
+        do {
+            backend = try BackendKind.detect(environment)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        guard let entry = context.daemonEntry else { throw CommandFailure("This program cannot run the daemon; run 'pb daemon'.") }
         let quiet = arguments.flag("quiet")
         let stderr = context.stderr
-        let configuration = try Configuration.load(environment: context.environment)
-        // posix_spawn passes on the spawning thread's signal mask, and Dispatch worker threads block almost
-        // every signal: started by Foundation.Process from such a thread, the daemon would see SIGTERM/SIGINT
-        // stay pending forever. Unblock the signals that stop it.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        guard sigprocmask(SIG_UNBLOCK, &stopSignals, nil) == 0 else {
-            throw CommandFailure("Cannot unblock SIGTERM and SIGINT: \(String(cString: strerror(errno))).")
-        }
-        let daemon = Daemon(
-            location: context.location, runtime: RuntimeDirectory.standard(environment: context.environment),
-            retention: configuration.retention
-        ) { message in
+        let configuration = try context.configuration()
+        let log: (String) -> Void = { message in
             if !quiet {
                 stderr.line("pb daemon: \(message)")
                 stderr.flush()
             }
         }
         do {
-            if case .x11(let display) = backend {
-                try daemon.attachX11(displayName: display, policy: configuration.capture)
-            }
-            try daemon.run {
+            try entry(environment, backend, configuration, log) {
                 let out = context.stdout
-                let shown = backend == .headless ? "headless backend" : "X11 backend on \(context.environment["DISPLAY"] ?? "")"
+                let shown: String
+                switch backend {
+                case .headless: shown = "headless backend"
+                case .x11(let display): shown = "X11 backend on \(display)"
+                }
                 out.line("Pasteboard daemon \(PBCommandLine.version) running (\(shown), pid \(getpid())).")
                 out.line("  store:  \(context.location.databaseURL.path)")
-                out.line("  socket: \(daemon.runtime.socketPath)")
+                out.line("  socket: \(context.runtime.socketPath)")
                 out.line("Try, in another terminal:")
                 out.line("  echo hello | pb copy && pb paste")
                 out.line("  pb history")
@@ -60,8 +57,9 @@ enum DaemonCommand: Command {
                 out.line("Stop with Ctrl-C.")
                 out.flush()
             }
-        } catch let error as DaemonError {
-            throw CommandFailure(error.message)
+        } catch {
+            // The daemon's errors describe themselves in words a user can act on.
+            throw CommandFailure("\(error)")
         }
     }
 }
@@ -76,13 +74,13 @@ enum DoctorCommand: Command {
         let display = context.environment["DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
         let wayland = context.environment["WAYLAND_DISPLAY"].flatMap { $0.isEmpty ? nil : $0 }
         out.line("display:  \(display.map { "X11 \($0)" } ?? wayland.map { "Wayland \($0)" } ?? "none (headless)")")
-        let backend = try context.backend
-        switch backend {
-        case .x11(let shown):
+        let clipboard = try context.clipboard()
+        switch clipboard.kind {
+        case .x11:
             do {
-                _ = try context.x11Clipboard(shown)
+                _ = try clipboard.openBackend()
                 out.line("backend:  x11 (CLIPBOARD watched through XFixes)")
-            } catch let error as CommandFailure {
+            } catch {
                 problems += 1
                 out.line("backend:  PROBLEM: \(error.message)")
             }
@@ -100,16 +98,20 @@ enum DoctorCommand: Command {
             problems += 1
             out.line("store:    PROBLEM: \(error.message)")
         }
-        let runtime = RuntimeDirectory.standard(environment: context.environment)
-        if let reply = DaemonClient(runtime: runtime).request("status") {
-            out.line("daemon:   running (pid \(reply["pid"] ?? "?")), socket \(runtime.socketPath)")
-        } else {
+        let runtime = clipboard.runtime
+        do {
+            let reply = try clipboard.daemon.perform(.status)
+            out.line("daemon:   running (pid \(reply.pid.map(String.init) ?? "?")), socket \(runtime.socketPath)")
+        } catch where error.code == .notRunning {
             out.line("daemon:   not running (start it with 'pb daemon'; pb works without it)")
+        } catch {
+            problems += 1
+            out.line("daemon:   PROBLEM: it does not answer properly (\(error.message)); restart it.")
         }
         do {
             _ = try Configuration.load(environment: context.environment)
             out.line("config:   \(Configuration.path(environment: context.environment))")
-        } catch let error as CommandFailure {
+        } catch {
             problems += 1
             out.line("config:   PROBLEM: \(error.message)")
         }

@@ -1,5 +1,7 @@
 import ArgumentParsing
 import Foundation
+import PasteboardConfiguration
+import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
 
@@ -132,7 +134,7 @@ enum PinCommand: Command {
         for id in ids {
             try store.setPinned(pinned, id: id)
             context.stdout.line("\(pinned ? "Pinned" : "Unpinned") \(id).")
-            context.notifyDaemon(["event": pinned ? "pinned" : "unpinned", "id": id])
+            context.announce(ControlEvent(pinned ? .pinned : .unpinned, id: id))
         }
     }
 }
@@ -156,7 +158,7 @@ enum DeleteCommand: Command {
         let store = try context.store()
         for id in ids { _ = try store.item(id: id) }  // every id must exist before anything is deleted
         try store.delete(ids: ids)
-        for id in ids { context.notifyDaemon(["event": "deleted", "id": id]) }
+        for id in ids { context.announce(ControlEvent(.deleted, id: id)) }
         context.stdout.line(ids.count == 1 ? "Deleted \(ids[0])." : "Deleted \(ids.count) items.")
     }
 }
@@ -168,7 +170,10 @@ enum ClearCommand: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let count = try context.store().clear(keepPinned: arguments.flag("keep-pinned"))
-        context.notifyDaemon(["event": "cleared", "count": count, "keptPinned": arguments.flag("keep-pinned")])
+        var event = ControlEvent(.cleared)
+        event.count = count
+        event.keptPinned = arguments.flag("keep-pinned")
+        context.announce(event)
         context.stdout.line("Deleted \(count) item\(count == 1 ? "" : "s").")
     }
 }

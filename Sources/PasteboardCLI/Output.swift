@@ -45,12 +45,3 @@ public final class Output {
 
     deinit { flush() }
 }
-
-/// Collects output in memory (for tests).
-public final class CapturedOutput: @unchecked Sendable {
-    // @unchecked Sendable: only used from the single thread running a command in tests.
-    public private(set) var data = Data()
-    public init() {}
-    public var text: String { String(decoding: data, as: UTF8.self) }
-    public lazy var output: Output = Output { [unowned self] in self.data.append($0) }
-}

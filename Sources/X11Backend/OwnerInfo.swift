@@ -1,3 +1,4 @@
+import ClipboardBackend
 import CX11
 
 /// Which application owns a selection: WM_CLASS and _NET_WM_PID of the owner window, or of the nearest
@@ -6,7 +7,7 @@ enum OwnerInfo {
     /// The longest WM_CLASS read; a longer one is not believed.
     static let maxClassBytes = 4096
 
-    static func lookup(window: Window, display x: XDisplay) -> (application: String?, pid: Int?) {
+    static func lookup(window: Window, display x: XDisplay) -> SourceApplication {
         var candidates: [Window] = [window]
         if let leader = x.property(x.atom("WM_CLIENT_LEADER"), of: window, delete: false, limit: 64)?.longs.first,
             leader != 0
@@ -45,6 +46,6 @@ enum OwnerInfo {
             if application != nil && pid != nil { break }
         }
         _ = pb_x_take_last_error()  // a window that vanished meanwhile is not an error worth reporting
-        return (application, pid)
+        return SourceApplication(name: application, pid: pid)
     }
 }

@@ -1,5 +1,6 @@
 import CX11
 import Foundation
+import ClipboardBackend
 import PasteboardModel
 
 /// One capture in progress: TARGETS, then each wanted target in turn, each possibly through INCR.
@@ -28,7 +29,9 @@ struct CaptureJob {
     var totalBytes = 0
     /// Set when a client (`pb paste`) reads instead of the watcher; it may choose the targets itself.
     var isRequest = false
-    var chooser: (([String]) -> TargetPlan.Decision)?
+    var chooser: (([String]) -> FetchDecision)?
+    /// The owning application, looked up when the offer arrives.
+    var source = SourceApplication()
 
     var currentTarget: String? {
         if case .target(let index) = step, index < wanted.count { return wanted[index] }
@@ -50,7 +53,7 @@ extension X11Clipboard {
 
     func startCapture(
         _ selection: Selection, owner: Window, time: Time, isRequest: Bool = false,
-        chooser: (([String]) -> TargetPlan.Decision)? = nil
+        chooser: (([String]) -> FetchDecision)? = nil
     ) {
         if let previous = captures[selection] {
             abandon(previous)
@@ -158,9 +161,9 @@ extension X11Clipboard {
     }
 
     /// The most bytes (as the X server stores them) the current step of `job` may read: the TARGETS list is
-    /// bounded by `maxOfferedTargets` atoms of 4 bytes, a representation by `maxRepresentationBytes`.
+    /// bounded by `maxOfferedTypes` atoms of 4 bytes, a representation by `maxRepresentationBytes`.
     func byteBudget(of job: CaptureJob) -> Int {
-        if case .targets = job.step { return limits.maxOfferedTargets * 4 }
+        if case .targets = job.step { return limits.maxOfferedTypes * 4 }
         return limits.maxRepresentationBytes
     }
 
@@ -171,6 +174,16 @@ extension X11Clipboard {
         case .targets:
             let atoms = DataAtoms.values(data, format: format)
             job.offered = atoms.compactMap { x.name(of: $0) }
+            if !job.isRequest { job.source = OwnerInfo.lookup(window: job.owner, display: x) }
+            if !job.isRequest, let reason = admits?(
+                OfferAnnouncement(selection: selection, offeredTypes: job.offered, source: job.source))
+            {
+                // Not to be read at all (a secret, an ignored application or type): nothing of it is fetched.
+                captures[selection] = nil
+                release(job.property)
+                onSkip?(selection, reason)
+                return
+            }
             switch job.chooser?(job.offered) ?? TargetPlan.decide(job.offered) {
             case .secret:
                 captures[selection] = nil
@@ -183,13 +196,13 @@ extension X11Clipboard {
                 onSkip?(selection, .empty)
                 return
             case .fetch(let targets):
-                job.wanted = Array(targets.prefix(limits.maxFetchedTargets))
+                job.wanted = Array(targets.prefix(limits.maxFetchedTypes))
                 job.step = .target(index: 0)
             }
         case .target(let index):
             let target = job.wanted[index]
-            if target == TargetPlan.passwordHint {
-                if String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "secret" {
+            if target == ConcealedMarkers.passwordHint {
+                if ConcealedMarkers.isSecretHint(data) {
                     captures[selection] = nil
                     release(job.property)
                     onSkip?(selection, .secret)
@@ -225,10 +238,8 @@ extension X11Clipboard {
             onSkip?(selection, .empty)
             return
         }
-        let source = OwnerInfo.lookup(window: job.owner, display: x)
         onCapture?(CapturedOffer(
-            selection: selection, item: job.item, offeredTargets: job.offered,
-            sourceApplication: source.application, sourcePID: source.pid,
+            selection: selection, item: job.item, offeredTypes: job.offered, source: job.source,
             ownerChangeTime: job.time, observedAt: job.observedAt))
     }
 }

@@ -1,40 +1,15 @@
 public import Foundation
 public import PasteboardModel
+public import ClipboardBackend
 import CX11
 #if canImport(Glibc)
 import Glibc
 #endif
 
 extension X11Clipboard {
-    /// Runs the event loop until `done()` holds or `deadline` passes; returns whether `done()` held.
-    @discardableResult
-    public func run(until done: () -> Bool, deadline: Date? = nil) -> Bool {
-        processEvents()
-        while !done() {
-            let now = Date()
-            if let deadline, now >= deadline { return false }
-            var wait = deadline.map { $0.timeIntervalSince(now) } ?? 3600
-            if let next = nextDeadline { wait = min(wait, max(0, next.timeIntervalSince(now))) }
-            var descriptor = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-            _ = poll(&descriptor, 1, Int32(min(wait * 1000 + 1, Double(Int32.max))))
-            // processEvents last: processTimeouts flushes, which can queue events that poll() would not see.
-            processTimeouts()
-            processEvents()
-        }
-        return true
-    }
-
-    /// The outcome of reading a selection as a client.
-    public enum ReadResult: Sendable {
-        case item(PasteboardItem, offered: [String])
-        /// Nobody owns the selection.
-        case empty
-        case failed(CaptureSkip)
-    }
-
     /// Reads the selection now. `choose` picks which of the offered targets to fetch (default: all worth keeping;
     /// secrets are read too when the caller asks for them explicitly).
-    public func read(_ selection: Selection, timeout: TimeInterval = 3, choose: (([String]) -> TargetPlan.Decision)? = nil) -> ReadResult {
+    public func read(_ selection: Selection, timeout: TimeInterval = 3, choose: (([String]) -> FetchDecision)? = nil) -> ReadResult {
         let owner = XGetSelectionOwner(x.handle, x.atom(selection.rawValue))
         if owner == 0 { return .empty }
         if owner == x.window, let owned = owned[selection] {
@@ -43,7 +18,7 @@ extension X11Clipboard {
         var result: ReadResult?
         let previousCapture = onCapture
         let previousSkip = onSkip
-        onCapture = { offer in if offer.selection == selection { result = .item(offer.item, offered: offer.offeredTargets) } }
+        onCapture = { offer in if offer.selection == selection { result = .item(offer.item, offered: offer.offeredTypes) } }
         onSkip = { skipped, reason in if skipped == selection { result = .failed(reason) } }
         defer {
             onCapture = previousCapture
@@ -89,7 +64,7 @@ extension X11Clipboard {
 
 extension X11Clipboard {
     /// Leaves `selection` without an owner (any client may do this), so pastes get nothing.
-    public func clearSelection(_ selection: Selection) {
+    public func clear(_ selection: Selection) {
         var deferred: [XEvent] = []
         let time = x.serverTime(otherEvents: &deferred)
         XSetSelectionOwner(x.handle, x.atom(selection.rawValue), 0, time)

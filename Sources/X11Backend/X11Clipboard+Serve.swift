@@ -1,5 +1,6 @@
 import Foundation
 public import PasteboardModel
+public import ClipboardBackend
 import CX11
 
 /// An item we own a selection for.

@@ -1,45 +1,7 @@
 public import Foundation
-public import PasteboardModel
+import PasteboardModel
+public import ClipboardBackend
 import CX11
-
-/// What a capture read from a selection owner.
-public struct CapturedOffer: Sendable {
-    public let selection: Selection
-    public let item: PasteboardItem
-    /// Every target the owner offered, fetched or not.
-    public let offeredTargets: [String]
-    /// The owning application's WM_CLASS (class name) and PID, when its window says.
-    public let sourceApplication: String?
-    public let sourcePID: Int?
-    /// When the owner changed (X server time) and when this process saw it.
-    public let ownerChangeTime: UInt
-    public let observedAt: Date
-}
-
-/// Why a capture produced nothing.
-public enum CaptureSkip: Sendable, Equatable {
-    case secret
-    case empty
-    case ownerRefused(String)
-    case timedOut(String)
-    case superseded
-    case tooLarge(String)
-}
-
-/// Limits that keep a hostile or stalled owner from hurting the daemon.
-public struct CaptureLimits: Sendable {
-    /// Give up on an owner that makes no progress for this long.
-    public var stallTimeout: TimeInterval = 1.5
-    /// Skip one representation larger than this.
-    public var maxRepresentationBytes = 256 << 20
-    /// Skip the whole item beyond this.
-    public var maxItemBytes = 512 << 20
-    /// Skip an owner whose TARGETS list is longer than this (real applications offer a few dozen).
-    public var maxOfferedTargets = 4096
-    /// Fetch at most this many of the targets worth keeping, in the owner's order.
-    public var maxFetchedTargets = 64
-    public init() {}
-}
 
 /// The X11 clipboard engine: watches selections through XFixes, reads every representation an owner offers
 /// (with INCR), and owns selections to serve items back (TARGETS, TIMESTAMP, MULTIPLE, INCR).
@@ -49,6 +11,9 @@ public struct CaptureLimits: Sendable {
 public final class X11Clipboard {
     let x: XDisplay
     public var limits = CaptureLimits()
+    /// Decides, once an owner's targets are known and before anything is read, whether to read its offer: nil
+    /// reads it, a reason skips it. Only for captures of a watched change, not for `read`.
+    public var admits: ((OfferAnnouncement) -> CaptureSkip?)?
     /// A capture finished with an item.
     public var onCapture: ((CapturedOffer) -> Void)?
     /// A capture produced nothing (secret, refused, stalled, …).
@@ -73,16 +38,21 @@ public final class X11Clipboard {
     /// Properties of abandoned captures, kept out of the pool until a late reply can no longer arrive.
     var quarantine: [(property: Atom, until: Date)] = []
     private var nextProperty = 0
-    private let watched: Set<Selection>
+    private var watched: Set<Selection> = []
 
     /// Opens the display (nil: `$DISPLAY`) and watches the given selections.
     public init(displayName: String? = nil, watch: Set<Selection> = [.clipboard]) throws(X11Error) {
         x = try XDisplay(name: displayName)
-        watched = watch
+        select(watch)
+    }
+
+    /// Watches exactly `selections` through XFixes (owner changes, owner windows destroyed, clients closed).
+    func select(_ selections: Set<Selection>) {
         let mask = UInt(XFixesSetSelectionOwnerNotifyMask | XFixesSelectionWindowDestroyNotifyMask | XFixesSelectionClientCloseNotifyMask)
-        for selection in watch {
-            XFixesSelectSelectionInput(x.handle, x.root, x.atom(selection.rawValue), mask)
+        for selection in Selection.allCases where selections.contains(selection) != watched.contains(selection) {
+            XFixesSelectSelectionInput(x.handle, x.root, x.atom(selection.rawValue), selections.contains(selection) ? mask : 0)
         }
+        watched = selections
         x.flush()
     }
 

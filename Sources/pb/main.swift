@@ -1,4 +1,5 @@
 import Glibc
 import PasteboardCLI
+import PasteboardDaemon
 
-exit(PBCommandLine.main(CommandLine.arguments, context: .standard()))
+exit(PBCommandLine.main(CommandLine.arguments, context: .standard(daemon: Daemon.launch)))

@@ -205,11 +205,10 @@ final class X11Session: Sendable {
     /// comes back).
     func startWatch() async throws -> EventStream {
         let stream = EventStream(process: try sandbox.launch(try Product.pb.path(), ["watch"]))
-        let token = UUID().uuidString
+        let probe = "probe-\(UUID().uuidString)"
         let connected = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
-            _ = ControlSocket.send(
-                ["command": "notify", "event": ["event": "probe", "token": token]], to: sandbox.socketPath)
-            return stream.events.contains { $0.event == "probe" && $0.line.contains(token) }
+            _ = ControlSocket.send(["command": "notify", "event": ["event": probe]], to: sandbox.socketPath)
+            return stream.events.contains { $0.event == probe }
                 || !stream.process.isRunning
         }
         guard connected, stream.process.isRunning else {

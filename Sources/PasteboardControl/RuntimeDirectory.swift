@@ -23,27 +23,22 @@ public struct RuntimeDirectory: Sendable, Equatable {
     public var lockPath: String { path + "/daemon.lock" }
 
     /// Creates the directory (0700) and checks that it belongs to this user and nobody else can enter it.
-    func prepare() throws(DaemonError) {
+    public func prepare() throws(ControlError) {
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             // The parent may be missing (a fallback under /tmp never is; $XDG_RUNTIME_DIR should exist).
-            throw DaemonError("Cannot create the runtime directory \(path): \(String(cString: strerror(errno))).")
+            let cause = SystemError.last("mkdir")
+            throw ControlError("Cannot create the runtime directory \(path): \(cause.reason).", cause: cause)
         }
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw DaemonError("\(path) is not a directory.")
+            throw ControlError("\(path) is not a directory.")
         }
         guard info.st_uid == getuid() else {
-            throw DaemonError("The runtime directory \(path) belongs to another user; refusing to use it.")
+            throw ControlError("The runtime directory \(path) belongs to another user; refusing to use it.")
         }
         if info.st_mode & 0o077 != 0 && chmod(path, 0o700) != 0 {
-            throw DaemonError("Cannot make \(path) private (mode 0700).")
+            let cause = SystemError.last("chmod")
+            throw ControlError("Cannot make \(path) private (mode 0700): \(cause.reason).", cause: cause)
         }
     }
-}
-
-/// A daemon failure with a message a user can act on.
-public struct DaemonError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

@@ -4,39 +4,40 @@ public import PasteboardModel
 /// User rules deciding what is never recorded, from the configuration file:
 ///
 /// ```
-/// ignore-app = KeePassXC            # WM_CLASS of the copying application (case-insensitive)
+/// ignore-app = KeePassXC            # the copying application (X11: WM_CLASS; case-insensitive)
 /// ignore-type = image/*             # a MIME type, identifier or extension; * matches any tail
 /// ignore-text = ^\d{6}$             # a regular expression on the text (one-time codes)
 /// max-item-size = 50M               # larger items are not recorded
 /// primary = on                      # also record the PRIMARY selection (coalesced)
 /// ```
-public struct CapturePolicy: Sendable {
+public struct CaptureRules: Sendable {
     public var ignoredApplications: [String] = []
     public var ignoredTypes: [String] = []
-    public var ignoredTextPatterns: [String] = []
+    public var ignoredText: [TextRule] = []
     public var maxItemBytes: Int?
     public var capturesPrimary = false
 
     public init() {}
 
+    /// Why a copy from `application` must not even be read, or nil.
+    public func rejection(ofApplication application: String?) -> String? {
+        guard let application,
+            ignoredApplications.contains(where: { $0.caseInsensitiveCompare(application) == .orderedSame })
+        else { return nil }
+        return "application \(application) is ignored"
+    }
+
     /// Why an item must not be recorded, or nil to record it.
     public func rejection(of item: PasteboardItem, application: String?) -> String? {
-        if let application, ignoredApplications.contains(where: { $0.caseInsensitiveCompare(application) == .orderedSame }) {
-            return "application \(application) is ignored"
-        }
+        if let reason = rejection(ofApplication: application) { return reason }
         for pattern in ignoredTypes {
             for type in item.types where Self.matches(type, pattern: pattern) {
                 return "type \(type.identifier) is ignored"
             }
         }
         if let maxItemBytes, item.byteCount > maxItemBytes { return "item larger than max-item-size" }
-        if !ignoredTextPatterns.isEmpty, let text = item.string {
-            for pattern in ignoredTextPatterns {
-                guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
-                if expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil {
-                    return "text matches an ignore-text rule"
-                }
-            }
+        if !ignoredText.isEmpty, let text = item.string {
+            if ignoredText.contains(where: { $0.matches(text) }) { return "text matches an ignore-text rule" }
         }
         return nil
     }

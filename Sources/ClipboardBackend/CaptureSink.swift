@@ -1,0 +1,28 @@
+/// Where a backend delivers what happens on the selections it watches. The daemon's capture service is one;
+/// a program that only counts changes is another.
+///
+/// Every call comes from the thread that drives the backend.
+public protocol CaptureSink: AnyObject {
+    /// Decides, before anything is read, whether an offer may be read at all: nil reads it, a reason skips it
+    /// (then `skipped` follows with that reason).
+    func admit(_ offer: OfferAnnouncement) -> CaptureSkip?
+    /// A capture finished with an item.
+    func captured(_ offer: CapturedOffer)
+    /// A capture produced nothing.
+    func skipped(_ selection: Selection, _ reason: CaptureSkip)
+    /// The owner of a watched selection changed (ours included); `time` is the backend's clock, 0 without one.
+    func ownerChanged(_ selection: Selection, time: UInt)
+    /// A selection lost its owner (the owning application exited): time to take it over.
+    func ownerGone(_ selection: Selection)
+    /// We owned a selection and another application took it, or a paste-once item was pasted.
+    func lostOwnership(_ selection: Selection)
+}
+
+extension CaptureSink {
+    public func admit(_ offer: OfferAnnouncement) -> CaptureSkip? { nil }
+    public func captured(_ offer: CapturedOffer) {}
+    public func skipped(_ selection: Selection, _ reason: CaptureSkip) {}
+    public func ownerChanged(_ selection: Selection, time: UInt) {}
+    public func ownerGone(_ selection: Selection) {}
+    public func lostOwnership(_ selection: Selection) {}
+}

@@ -1,0 +1,57 @@
+import ClipboardBackend
+import Foundation
+import PasteboardConfiguration
+import PasteboardControl
+import PasteboardHistory
+import PasteboardSystem
+
+extension Context {
+    /// The configuration file, read afresh.
+    func configuration() throws -> Configuration {
+        do {
+            return try Configuration.load(environment: environment)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    /// The system clipboard for this invocation (the X11 selection, or the store when headless).
+    func clipboard() throws -> SystemClipboard {
+        do {
+            return try SystemClipboard(environment: environment)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    /// Which clipboard this invocation uses.
+    var backendKind: BackendKind { get throws { try clipboard().kind } }
+
+    var runtime: RuntimeDirectory { RuntimeDirectory.standard(environment: environment) }
+    var daemon: ControlClient { ControlClient(runtime: runtime) }
+
+    /// Tells watchers about a change made directly to the store. The change is made already: a daemon that cannot
+    /// be told is worth a warning, not a failure.
+    func announce(_ event: ControlEvent) {
+        do {
+            try daemon.announce(event)
+        } catch {
+            stderr.line("Warning: the daemon was not told (\(error.message)).")
+        }
+    }
+
+    /// How `pb` keeps an item on the clipboard without a daemon: `pb __serve ID` in a process of its own.
+    func ownerFallback(once: Bool, expire: TimeInterval?) -> (Int64) -> SystemClipboard.Fallback {
+        { id in
+            var arguments = ["__serve", String(id)]
+            if once { arguments.append("--once") }
+            if let expire { arguments += ["--expire", String(expire)] }
+            return .ownerProcess(executable: "/proc/self/exe", arguments: arguments)
+        }
+    }
+}
+
+extension ClipboardError {
+    /// As a command's failure.
+    var failure: CommandFailure { CommandFailure(message) }
+}

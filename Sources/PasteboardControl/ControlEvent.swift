@@ -1,0 +1,63 @@
+public import Foundation
+
+/// Something that happened, as every watcher sees it (`pb watch` prints these lines). Every event has a name and
+/// a time; the other fields belong to some events only (docs/protocol.md lists which).
+public struct ControlEvent: Codable, Sendable, Equatable {
+    /// An event's name. Clients may announce names of their own through `notify`.
+    public struct Name: RawRepresentable, Codable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public init(stringLiteral value: String) { rawValue = value }
+        public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+        public var description: String { rawValue }
+
+        /// A copy was recorded (or repeated an item, which moved to the top).
+        public static let captured: Name = "captured"
+        /// An item was put back on the clipboard.
+        public static let restored: Name = "restored"
+        public static let pinned: Name = "pinned"
+        public static let unpinned: Name = "unpinned"
+        public static let deleted: Name = "deleted"
+        /// The history was cleared.
+        public static let cleared: Name = "cleared"
+        /// The clipboard was emptied.
+        public static let clearedClipboard: Name = "cleared-clipboard"
+        /// The clipboard was read and cleared in one step (`pb take`).
+        public static let taken: Name = "taken"
+    }
+
+    public var event: Name
+    /// Seconds since 1970, fractional; set by the daemon when it sends the event.
+    public var time: Double?
+    public var id: Int64?
+    /// `captured`: false when the copy repeated an existing item.
+    public var new: Bool?
+    /// `captured`: `clipboard` or `primary`.
+    public var selection: String?
+    /// `captured`: the stored content types' identifiers.
+    public var types: [String]?
+    /// `captured`: bytes of all representations.
+    public var size: Int?
+    /// `captured`: the copying application, when known.
+    public var source: String?
+    /// `captured`: when the item was in the store.
+    public var committed: Double?
+    /// `captured`: the backend's time of the owner change (X server time).
+    public var ownerTime: UInt?
+    /// `cleared`: how many items went, and whether pinned ones were kept.
+    public var count: Int?
+    public var keptPinned: Bool?
+
+    public init(_ event: Name, id: Int64? = nil, time: Double? = nil) {
+        self.event = event
+        self.id = id
+        self.time = time
+    }
+
+    /// When the event happened, from `time`.
+    public var date: Date? { time.map { Date(timeIntervalSince1970: $0) } }
+}

@@ -1,0 +1,27 @@
+/// The daemon's answer to one request: `ok`, else `error`; the other fields belong to some requests only.
+public struct ControlReply: Codable, Sendable, Equatable {
+    public var ok: Bool
+    /// Why the request failed, in words a user can act on.
+    public var error: String?
+    /// `ping`, `status`: the daemon's process id.
+    public var pid: Int32?
+    /// `ping`, `status`: the protocol version the daemon speaks (`ControlProtocol.version`).
+    public var `protocol`: Int?
+    /// `status`: `x11` or `headless`; `restore` on a headless daemon: `headless` (nothing to own).
+    public var backend: String?
+    /// `status`: the store's database file and the control socket.
+    public var store: String?
+    public var socket: String?
+    /// `status`: how many items the history holds.
+    public var items: Int?
+    /// `watch`: events follow on this connection.
+    public var watching: Bool?
+
+    public init(ok: Bool = true, error: String? = nil) {
+        self.ok = ok
+        self.error = error
+    }
+
+    /// A refusal with `message`.
+    public static func failure(_ message: String) -> ControlReply { ControlReply(ok: false, error: message) }
+}

@@ -1,0 +1,101 @@
+public import Foundation
+
+/// One request a client sends the daemon. See `docs/protocol.md`.
+public enum ControlRequest: Sendable, Equatable {
+    /// Is a daemon there? Replies with its pid and protocol version.
+    case ping
+    /// Pid, backend, store, socket, item count.
+    case status
+    /// Put history item `id` on the clipboard with all its representations; `once`: only for the first paste;
+    /// `expire`: only for that many seconds.
+    case restore(id: Int64, once: Bool = false, expire: TimeInterval? = nil)
+    /// Leave the clipboard empty.
+    case clear
+    /// Re-read expiry times and apply retention (after a client changed the store).
+    case reschedule
+    /// Pass `event` on to every watcher (a client changed the store itself).
+    case notify(ControlEvent)
+    /// Send every event on this connection from now on.
+    case watch
+    /// Stop the daemon.
+    case stop
+
+    /// The request's `command` name.
+    public var command: String {
+        switch self {
+        case .ping: return "ping"
+        case .status: return "status"
+        case .restore: return "restore"
+        case .clear: return "clear"
+        case .reschedule: return "reschedule"
+        case .notify: return "notify"
+        case .watch: return "watch"
+        case .stop: return "stop"
+        }
+    }
+
+    /// Every command name.
+    public static let commands = ["ping", "status", "restore", "clear", "reschedule", "notify", "watch", "stop"]
+}
+
+extension ControlRequest: Codable {
+    private enum Keys: String, CodingKey {
+        case command, id, once, expire, event
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        let command = try container.decode(String.self, forKey: .command)
+        switch command {
+        case "ping": self = .ping
+        case "status": self = .status
+        case "restore":
+            let expire = try container.decodeIfPresent(Double.self, forKey: .expire)
+            if let expire, !(expire > 0 && expire.isFinite) {
+                throw DecodingError.dataCorruptedError(forKey: .expire, in: container, debugDescription: "not a positive duration")
+            }
+            self = .restore(
+                id: try container.decode(Int64.self, forKey: .id),
+                once: try container.decodeIfPresent(Bool.self, forKey: .once) ?? false, expire: expire)
+        case "clear": self = .clear
+        case "reschedule": self = .reschedule
+        case "notify": self = .notify(try container.decode(ControlEvent.self, forKey: .event))
+        case "watch": self = .watch
+        case "stop": self = .stop
+        default:
+            throw UnknownCommand(name: command)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(command, forKey: .command)
+        switch self {
+        case .restore(let id, let once, let expire):
+            try container.encode(id, forKey: .id)
+            try container.encode(once, forKey: .once)
+            try container.encodeIfPresent(expire, forKey: .expire)
+        case .notify(let event):
+            try container.encode(event, forKey: .event)
+        case .ping, .status, .clear, .reschedule, .watch, .stop:
+            break
+        }
+    }
+
+    /// Decodes one request line, with a message for the reply when it is not one.
+    public static func parse(_ line: Data) throws(ControlError) -> ControlRequest {
+        do {
+            return try JSONDecoder().decode(ControlRequest.self, from: line)
+        } catch let unknown as UnknownCommand {
+            throw ControlError("unknown command \"\(unknown.name)\"", code: .malformed, cause: unknown)
+        } catch {
+            // The message names the field at fault ("id" is missing, "event.event" is missing, …).
+            throw ControlError("not a control request: \(ControlProtocol.summary(of: error))", code: .malformed, cause: error)
+        }
+    }
+
+    /// A `command` no version of the protocol this daemon speaks has.
+    struct UnknownCommand: Error, Sendable {
+        let name: String
+    }
+}

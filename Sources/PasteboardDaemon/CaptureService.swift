@@ -1,0 +1,180 @@
+public import ClipboardBackend
+public import Foundation
+public import PasteboardConfiguration
+public import PasteboardControl
+public import PasteboardHistory
+import PasteboardModel
+
+/// Decides what becomes history, whatever the display: secrets and user rules, PRIMARY coalescing, recording,
+/// events, keeping the clipboard alive when its owner exits, and serving items back. A backend only reports
+/// what happens on its selections (as a `CaptureSink`) and does what it is told.
+///
+/// Single-threaded: every call comes from the loop that drives the backend.
+public final class CaptureService: CaptureSink {
+    public let store: HistoryStore
+    public let rules: CaptureRules
+    public let backend: any ClipboardBackend
+    private let log: (String) -> Void
+    private let broadcast: (ControlEvent) -> Void
+    /// The last item seen on each selection: what is served when its owner goes away.
+    private var lastItem: [Selection: PasteboardItem] = [:]
+    /// The last PRIMARY item recorded, to coalesce a growing selection into one item.
+    private var lastPrimary: (id: Int64, text: String, at: Date)?
+    /// When to give up a selection served with an expiry.
+    private var expiries: [(deadline: Date, selection: Selection)] = []
+    /// How many copies were recorded, and how many were not.
+    public private(set) var capturedCount = 0
+    public private(set) var skippedCount = 0
+
+    /// How long a PRIMARY selection may go on growing and still count as the same item.
+    static let primaryCoalescingWindow: TimeInterval = 5
+
+    public init(
+        store: HistoryStore, rules: CaptureRules, backend: any ClipboardBackend, log: @escaping (String) -> Void,
+        broadcast: @escaping (ControlEvent) -> Void
+    ) {
+        self.store = store
+        self.rules = rules
+        self.backend = backend
+        self.log = log
+        self.broadcast = broadcast
+    }
+
+    /// Watches the clipboard (and PRIMARY when the rules say so) and records what is on it now.
+    public func start() {
+        var selections: Set<Selection> = [.clipboard]
+        if rules.capturesPrimary { selections.insert(.primary) }
+        backend.watch(selections, capturing: true, sink: self)
+        if !backend.becomeClipboardManager() {
+            log("another clipboard manager holds CLIPBOARD_MANAGER; continuing without it")
+        }
+        // What is on the clipboard right now counts as the first copy.
+        backend.captureCurrent(.clipboard)
+    }
+
+    // MARK: - CaptureSink
+
+    public func admit(_ offer: OfferAnnouncement) -> CaptureSkip? {
+        if ConcealedMarkers.isConcealed(offer.offeredTypes) { return .secret }
+        if let reason = rules.rejection(ofApplication: offer.source.name) { return .ignored(reason) }
+        return nil
+    }
+
+    public func captured(_ offer: CapturedOffer) {
+        // Fail closed: a backend that read a marked offer anyway still records nothing of it.
+        if let reason = admit(OfferAnnouncement(selection: offer.selection, offeredTypes: offer.offeredTypes, source: offer.source)) {
+            skipped(offer.selection, reason)
+            return
+        }
+        if let reason = rules.rejection(of: offer.item, application: offer.sourceApplication) {
+            skipped(offer.selection, .ignored(reason))
+            return
+        }
+        lastItem[offer.selection] = offer.item
+        do {
+            try record(offer)
+        } catch {
+            log("\(offer.selection.name): could not record: \(error)")
+        }
+    }
+
+    private func record(_ offer: CapturedOffer) throws(HistoryError) {
+        var metadata = CaptureMetadata(source: offer.sourceApplication, selection: offer.selection.name, date: offer.observedAt)
+        if offer.selection == .primary, let text = offer.item.string, let previous = lastPrimary,
+            offer.observedAt.timeIntervalSince(previous.at) < Self.primaryCoalescingWindow,
+            text.hasPrefix(previous.text) || text.hasSuffix(previous.text) || previous.text.hasPrefix(text)
+        {
+            // A selection still being dragged: replace the shorter step with the longer one.
+            _ = try store.delete(ids: [previous.id])
+            metadata.date = offer.observedAt
+        }
+        let result = try store.record(offer.item, metadata: metadata)
+        if offer.selection == .primary, let text = offer.item.string { lastPrimary = (result.id, text, offer.observedAt) }
+        capturedCount += 1
+        let types = offer.item.types.count
+        log(
+            "\(offer.selection.name): recorded item \(result.id) (\(types) type\(types == 1 ? "" : "s"), "
+                + "\(ByteCountFormatting.string(offer.item.byteCount))\(offer.sourceApplication.map { ", from \($0)" } ?? ""))")
+        var event = ControlEvent(.captured, id: result.id, time: offer.observedAt.timeIntervalSince1970)
+        event.new = result.isNew
+        event.selection = offer.selection.name
+        event.types = offer.item.types.map(\.identifier)
+        event.size = offer.item.byteCount
+        event.source = offer.sourceApplication
+        event.committed = Date().timeIntervalSince1970
+        event.ownerTime = offer.ownerChangeTime
+        broadcast(event)
+    }
+
+    public func skipped(_ selection: Selection, _ reason: CaptureSkip) {
+        skippedCount += 1
+        // The clipboard holds something else now than the item last read: never bring that one back when this
+        // owner exits. (A superseded capture is followed by a newer one, which decides.)
+        if reason != .superseded { lastItem[selection] = nil }
+        switch reason {
+        case .empty: break
+        case .secret: log("\(selection.name): skipped a concealed (secret) offer")
+        case .superseded: log("\(selection.name): a newer copy replaced one still being read")
+        case .ownerRefused(let type): log("\(selection.name): the owner refused \(type)")
+        case .timedOut(let type): log("\(selection.name): the owner stalled on \(type); gave up")
+        case .tooLarge(let type): log("\(selection.name): \(type) exceeds the size limit; skipped")
+        // Not recorded, and not kept alive either: an ignored application's copy dies with it.
+        case .ignored(let why): log("\(selection.name): not recorded (\(why))")
+        }
+    }
+
+    public func ownerGone(_ selection: Selection) {
+        guard let item = lastItem[selection] else { return }
+        if backend.own(selection, item: item, once: false) {
+            log("\(selection.name): the owner exited; now serving its content")
+        }
+    }
+
+    public func lostOwnership(_ selection: Selection) {
+        log("\(selection.name): another application took the selection")
+    }
+
+    // MARK: - Serving
+
+    /// Puts history item `id` on the clipboard with all its representations; with `once`, only for the first
+    /// paste; with `expireAfter`, for that long.
+    public func restore(id: Int64, once: Bool, expireAfter: TimeInterval?) throws(DaemonError) {
+        let item: PasteboardItem
+        do {
+            item = try store.pasteboardItem(id: id)
+        } catch {
+            throw DaemonError(error.message, cause: error)
+        }
+        guard backend.own(.clipboard, item: item, once: once) else {
+            throw DaemonError("Could not take the clipboard selection.")
+        }
+        lastItem[.clipboard] = once ? nil : item
+        expiries.removeAll { $0.selection == .clipboard }
+        if let expireAfter { expiries.append((Date().addingTimeInterval(expireAfter), .clipboard)) }
+        broadcast(ControlEvent(.restored, id: id, time: Date().timeIntervalSince1970))
+    }
+
+    /// Leaves the clipboard empty.
+    public func clear() {
+        backend.clear(.clipboard)
+        lastItem[.clipboard] = nil
+        expiries.removeAll { $0.selection == .clipboard }
+        broadcast(ControlEvent(.clearedClipboard, time: Date().timeIntervalSince1970))
+    }
+
+    // MARK: - Time
+
+    /// The next moment `processTimeouts(now:)` has work.
+    public var nextDeadline: Date? { expiries.map(\.deadline).min() }
+
+    /// Gives up selections whose expiry has come.
+    public func processTimeouts(now: Date) {
+        let due = expiries.filter { $0.deadline <= now }
+        expiries.removeAll { $0.deadline <= now }
+        for expiry in due where backend.owns(expiry.selection) {
+            backend.disown(expiry.selection)
+            lastItem[expiry.selection] = nil
+            log("\(expiry.selection.name): expired item cleared")
+        }
+    }
+}
