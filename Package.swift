@@ -62,6 +62,14 @@ let package = Package(
             dependencies: ["PasteboardHistory", "PasteboardKit", "PasteboardModel", "SQLiteSupport", "PasteboardTestSupport"]
         ),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "PasteboardControlTests", dependencies: ["PasteboardControl"]),
+        .testTarget(name: "PasteboardConfigurationTests", dependencies: ["PasteboardConfiguration", "PasteboardModel"]),
+        .testTarget(
+            name: "PasteboardDaemonTests",
+            dependencies: [
+                "PasteboardDaemon", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
+                "PasteboardModel",
+            ]),
         .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardCLITests",

@@ -1,0 +1,92 @@
+import Foundation
+import PasteboardConfiguration
+import PasteboardModel
+import Testing
+
+/// The configuration file: each setting, its units, and mistakes named by file and line.
+@Suite struct ConfigurationTests {
+    @Test func everySettingIsRead() throws {
+        let text = """
+            # retention
+            max-items = 500
+            max-bytes = 2G
+            max-age = 30d   # a month
+            ignore-app = KeePassXC
+            ignore-type = image/*
+            ignore-text = ^\\d{6}$
+            max-item-size = 50M
+            primary = on
+            """
+        let configuration = try Configuration.parse(text, path: "config")
+        #expect(configuration.retention.maxItems == 500)
+        #expect(configuration.retention.maxBytes == 2 << 30)
+        #expect(configuration.retention.maxAge == TimeInterval(30 * 86400))
+        #expect(configuration.capture.ignoredApplications == ["KeePassXC"])
+        #expect(configuration.capture.ignoredTypes == ["image/*"])
+        #expect(configuration.capture.ignoredText.map(\.pattern) == [#"^\d{6}$"#])
+        #expect(configuration.capture.maxItemBytes == 50 << 20)
+        #expect(configuration.capture.capturesPrimary)
+    }
+
+    @Test(arguments: [
+        ("max-items = lots", 1, "max-items needs a whole number."),
+        ("\n\nmax-itmes = 5", 3, "unknown setting 'max-itmes'. Did you mean 'max-items'?"),
+        ("ignore-text = (", 1, "ignore-text is not a valid regular expression."),
+        ("primary = maybe", 1, "primary needs on or off."),
+        ("max-bytes = 1e30G", 1, "max-bytes needs a size like 500M or 2G."),
+        ("just words", 1, "expected 'key = value', found 'just words'."),
+        ("ignore-app =", 1, "expected 'key = value', found 'ignore-app ='."),
+    ])
+    func aMistakeNamesTheFileAndLine(text: String, line: Int, problem: String) {
+        let error = #expect(throws: ConfigurationError.self) { try Configuration.parse(text, path: "/home/u/.config/pasteboard/config") }
+        #expect(error?.line == line)
+        #expect(error?.problem == problem)
+        #expect(error?.message == "/home/u/.config/pasteboard/config:\(line): \(problem)")
+    }
+
+    @Test func aMissingFileMeansTheDefaults() throws {
+        let configuration = try Configuration.load(environment: ["PB_CONFIG": "/nonexistent/pasteboard/config"])
+        #expect(configuration.retention.isUnlimited && !configuration.capture.capturesPrimary)
+    }
+
+    @Test func anUnreadableFileIsAnErrorNotTheDefaults() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pb-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let binary = directory.appendingPathComponent("config")
+        try Data([0xFF, 0xFE, 0x00, 0x41]).write(to: binary)
+        let error = #expect(throws: ConfigurationError.self) { try Configuration.load(environment: ["PB_CONFIG": binary.path]) }
+        #expect(error?.message == "\(binary.path): is not UTF-8 text.")
+        try Data(count: Configuration.maxFileBytes + 1).write(to: binary)
+        #expect(throws: ConfigurationError.self) { try Configuration.load(environment: ["PB_CONFIG": binary.path]) }
+    }
+
+    @Test func thePathFollowsTheEnvironment() {
+        #expect(Configuration.path(environment: ["PB_CONFIG": "/etc/pb"]) == "/etc/pb")
+        #expect(Configuration.path(environment: ["XDG_CONFIG_HOME": "/x"]) == "/x/pasteboard/config")
+        #expect(Configuration.path(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/home/u"]) == "/home/u/.config/pasteboard/config")
+    }
+
+    @Test func rulesRejectWhatTheySay() throws {
+        let rules = try Configuration.parse("ignore-app = keepassxc\nignore-type = html\nignore-text = secret\n", path: "c").capture
+        #expect(rules.rejection(ofApplication: "KeePassXC") == "application KeePassXC is ignored")
+        #expect(rules.rejection(ofApplication: nil) == nil)
+        var html = PasteboardItem(string: "page")
+        html.setData(Data("<p>page</p>".utf8), forType: .html)
+        #expect(rules.rejection(of: html, application: nil) == "type public.html is ignored")
+        #expect(rules.rejection(of: PasteboardItem(string: "a secret"), application: nil) == "text matches an ignore-text rule")
+        #expect(rules.rejection(of: PasteboardItem(string: "fine"), application: "Gedit") == nil)
+    }
+
+    @Test(arguments: [("500K", 500 << 10), ("2g", 2 << 30), ("1MiB", 1 << 20), ("10 kb", 10_000), ("42", 42)])
+    func sizes(text: String, bytes: Int) { #expect(Units.bytes(text) == bytes) }
+
+    @Test(arguments: ["-1", "1e30G", "inf k", "lots", ""])
+    func notSizes(text: String) { #expect(Units.bytes(text) == nil) }
+
+    @Test(arguments: [("30s", 30.0), ("5m", 300), ("2h", 7200), ("7d", 604_800), ("1w", 604_800), ("250ms", 0.25)])
+    func durations(text: String, seconds: Double) { #expect(Units.duration(text) == seconds) }
+
+    @Test(arguments: ["0s", "-5m", "1e308w", "soon"])
+    func notDurations(text: String) { #expect(Units.duration(text) == nil) }
+}
