@@ -54,7 +54,7 @@ let package = Package(
         .executableTarget(name: "csv-archive", dependencies: ["PasteboardKit"], path: "Examples/CSVArchive"),
         .executableTarget(name: "video-file", dependencies: ["PasteboardKit"], path: "Examples/VideoFile"),
 
-        .target(name: "PasteboardTestSupport", path: "Tests/Support"),
+        .target(name: "PasteboardTestSupport", dependencies: ["PasteboardControl"], path: "Tests/Support"),
         .testTarget(name: "PasteboardKitTests", dependencies: ["PasteboardKit", "PasteboardModel"]),
         .testTarget(name: "SQLiteSupportTests", dependencies: ["SQLiteSupport"]),
         .testTarget(

@@ -6,8 +6,7 @@
 // Fuzz/configuration.dict.
 import Foundation
 
-@testable import PasteboardCLI
-@testable import PasteboardDaemon
+@testable import PasteboardConfiguration
 @testable import PasteboardModel
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -2,13 +2,14 @@
 //
 // A headless `Daemon` (a store in a temporary directory, no display) runs on a thread of this process; each
 // input is sent on a fresh connection as it is, plus a final newline, and every line must get one JSON reply
-// (`{"ok":…}`; a `watch` also brings events). `ControlMessage.parse` is also called directly on each line, the
+// (`{"ok":…}`; a `watch` also brings events). `ControlRequest.parse` is also called directly on each line, the
 // way the daemon slices its buffer. An input that stops the daemon (`{"command":"stop"}`) is fine: it is
 // started again for the next input.
 //
 // Built and run by scripts/fuzz.sh; seeds and a dictionary in Fuzz/corpus/control-protocol/ and
 // Fuzz/control-protocol.dict.
 import Foundation
+import PasteboardControl
 import PasteboardHistory
 import Synchronization
 
@@ -37,7 +38,7 @@ private func startDaemon() {
     let thread = Thread {
         let daemon = Daemon(
             location: StoreLocation(directory: URL(fileURLWithPath: directory + "/store")),
-            runtime: RuntimeDirectory(path: directory + "/run"), retention: nil,
+            runtime: RuntimeDirectory(path: directory + "/run"),
             log: { line in daemonLog.withLock { $0 = Array(($0 + [line]).suffix(20)) } })
         do {
             try daemon.run(onReady: { ready.signal() })
@@ -81,7 +82,7 @@ public func fuzzControlProtocol(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> 
     var request = bytes.map { Data(bytes: $0, count: size) } ?? Data()
     request.append(0x0A)
     let lines = request.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
-    for line in lines { _ = ControlMessage.parse(line) }  // a slice, as the daemon passes it
+    for line in lines { _ = try? ControlRequest.parse(Data(line)) }  // each line, as the daemon takes it
 
     let fd = connectToDaemon()
     defer { close(fd) }

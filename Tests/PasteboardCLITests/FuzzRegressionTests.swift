@@ -79,10 +79,10 @@ import Testing
             FileManager.default.fileExists(atPath: sandbox.socketPath)
         }
         try #require(up, "pb daemon did not come up: \(daemon.stderrSoFar)")
-        let watcher = try #require(ControlConnection(path: sandbox.socketPath))
+        let watcher = try #require(RawControlConnection(path: sandbox.socketPath))
         #expect(watcher.request(#"{"command":"watch"}"#)?.contains(#""watching":true"#) == true)
 
-        let client = try #require(ControlConnection(path: sandbox.socketPath))
+        let client = try #require(RawControlConnection(path: sandbox.socketPath))
         for bad in [#"{"command":"notify","event":{"evedt":"pinned","id":1}}"#, #"{"command":"notify","event":7}"#] {
             let reply = client.request(bad)
             #expect(reply?.contains(#""ok":false"#) == true, "\(bad): \(reply ?? "no reply")")
@@ -101,7 +101,7 @@ import Testing
             FileManager.default.fileExists(atPath: sandbox.socketPath)
         }
         try #require(up, "pb daemon did not come up: \(daemon.stderrSoFar)")
-        let client = try #require(ControlConnection(path: sandbox.socketPath))
+        let client = try #require(RawControlConnection(path: sandbox.socketPath))
         let count = 5000
         let requests = Array(String(repeating: #"{"command":"ping"}"# + "\n", count: count).utf8)
         #expect(send(client.fd, requests, requests.count, Int32(MSG_NOSIGNAL)) == requests.count)
@@ -116,41 +116,5 @@ import Testing
         }
         #expect(replies == count, "\(replies) of \(count) requests answered")
         #expect(client.request(#"{"command":"ping"}"#)?.hasPrefix(#"{"ok":true"#) == true, "the connection still works")
-    }
-}
-
-/// One connection to the daemon's control socket, a JSON line at a time.
-private final class ControlConnection {
-    let fd: Int32
-    private var buffered = Data()
-
-    init?(path: String) {
-        guard let fd = connectedUnixSocket(to: path) else { return nil }
-        self.fd = fd
-        var wait = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    deinit { close(fd) }
-
-    /// Sends one line and returns the reply line.
-    func request(_ line: String) -> String? {
-        let bytes = Array((line + "\n").utf8)
-        guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { return nil }
-        return readLine()
-    }
-
-    /// The next line the daemon sends, or nil after 5 s of silence.
-    func readLine() -> String? {
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while !buffered.contains(0x0A) {
-            let count = recv(fd, &chunk, chunk.count, 0)
-            if count <= 0 { return nil }
-            buffered.append(contentsOf: chunk[0..<count])
-        }
-        let newline = buffered.firstIndex(of: 0x0A)!
-        let line = String(decoding: buffered[buffered.startIndex..<newline], as: UTF8.self)
-        buffered = Data(buffered[buffered.index(after: newline)...])
-        return line
     }
 }

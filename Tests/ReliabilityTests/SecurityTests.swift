@@ -108,7 +108,7 @@ extension ReliabilityTests {
             }
             #expect(logged, "no refusal in the daemon's log: \(daemon.stderr)")
             #expect(daemon.isRunning, "another user's stop request stopped the daemon")
-            #expect(ControlRequest.send(["command": "ping"], to: socket)?["ok"] as? Bool == true)
+            #expect(RawControlSocket.send(["command": "ping"], to: socket)?["ok"] as? Bool == true)
             try await harness.stop(daemon: daemon)
         }
 

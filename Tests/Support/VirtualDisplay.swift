@@ -123,14 +123,8 @@ public final class VirtualDisplay: Sendable {
     private static func waitUntilAccepting(_ number: Int, server: ChildProcess) async throws -> Bool {
         let accepting = try await eventually(within: .seconds(10), every: .milliseconds(10)) {
             if !server.isRunning { return true }
-            return canConnect(to: "/tmp/.X11-unix/X\(number)")
+            return RawControlSocket.canConnect(to: "/tmp/.X11-unix/X\(number)")
         }
         return accepting && server.isRunning
-    }
-
-    private static func canConnect(to path: String) -> Bool {
-        guard let fd = connectedUnixSocket(to: path) else { return false }
-        close(fd)
-        return true
     }
 }

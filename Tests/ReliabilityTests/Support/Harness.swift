@@ -153,7 +153,7 @@ final class Harness: Sendable {
         let watch = EventLog(process: try launch(["watch"]))
         let probe = "watch-probe-\(UUID().uuidString)"
         let subscribed = try await eventually(within: .seconds(10), every: .milliseconds(20)) {
-            _ = ControlRequest.send(
+            _ = RawControlSocket.send(
                 ["command": "notify", "event": ["event": probe]], to: runtimeDirectory + "/control.sock")
             return watch.events.contains { $0.event == probe } || !watch.process.isRunning
         }
@@ -215,25 +215,3 @@ final class Harness: Sendable {
     }
 }
 
-/// The daemon's control socket spoken to directly: one JSON request, one JSON reply.
-enum ControlRequest {
-    /// Sends `request` and returns the reply, or nil when nobody answers within `timeout` seconds.
-    static func send(_ request: [String: Any], to path: String, timeout: Int = 2) -> [String: Any]? {
-        guard let fd = connectedUnixSocket(to: path) else { return nil }
-        defer { close(fd) }
-        guard var line = try? JSONSerialization.data(withJSONObject: request) else { return nil }
-        line.append(0x0A)
-        var wait = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        guard line.withUnsafeBytes({ Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == line.count
-        else { return nil }
-        var reply = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !reply.contains(0x0A) {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count <= 0 { return nil }
-            reply.append(contentsOf: buffer[0..<count])
-        }
-        return (try? JSONSerialization.jsonObject(with: reply.prefix(while: { $0 != 0x0A }))) as? [String: Any]
-    }
-}

@@ -207,7 +207,7 @@ final class X11Session: Sendable {
         let stream = EventStream(process: try sandbox.launch(try Product.pb.path(), ["watch"]))
         let probe = "probe-\(UUID().uuidString)"
         let connected = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
-            _ = ControlSocket.send(["command": "notify", "event": ["event": probe]], to: sandbox.socketPath)
+            _ = RawControlSocket.send(["command": "notify", "event": ["event": probe]], to: sandbox.socketPath)
             return stream.events.contains { $0.event == probe }
                 || !stream.process.isRunning
         }
