@@ -52,26 +52,13 @@ private func startDaemon() {
     ready.wait()
 }
 
-private func connectToDaemon() -> Int32 {
+private func connectToDaemon() -> UnixSocket {
     for _ in 0..<500 {
         if !isRunning.load(ordering: .sequentiallyConsistent) {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             startDaemon()
         }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        precondition(fd >= 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            for (index, byte) in socketPath.utf8.enumerated() { buffer[index] = byte }
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        if connected == 0 { return fd }
-        close(fd)
+        if let socket = try? UnixSocket.connect(to: socketPath) { return socket }
         usleep(10_000)  // a daemon told to stop is on its way out: wait for it, then start another
     }
     fatalError("cannot connect to the daemon at \(socketPath)")
@@ -84,8 +71,9 @@ public func fuzzControlProtocol(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> 
     let lines = request.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast()
     for line in lines { _ = try? ControlRequest.parse(Data(line)) }  // each line, as the daemon takes it
 
-    let fd = connectToDaemon()
-    defer { close(fd) }
+    let connection = connectToDaemon()
+    let fd = connection.fileDescriptor
+    defer { withExtendedLifetime(connection) {} }  // it closes the descriptor when released
     var sent = 0
     while sent < request.count {
         let count = request.withUnsafeBytes { send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
@@ -110,10 +98,9 @@ public func fuzzControlProtocol(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> 
             // Is the daemon stuck, or only this connection?
             let probe = connectToDaemon()
             let ping = Array(#"{"command":"ping"}"#.utf8) + [0x0A]
-            _ = send(probe, ping, ping.count, Int32(MSG_NOSIGNAL))
-            var probeDescriptor = pollfd(fd: probe, events: Int16(POLLIN), revents: 0)
+            _ = send(probe.fileDescriptor, ping, ping.count, Int32(MSG_NOSIGNAL))
+            var probeDescriptor = pollfd(fd: probe.fileDescriptor, events: Int16(POLLIN), revents: 0)
             let alive = poll(&probeDescriptor, 1, 2000) > 0
-            close(probe)
             fatalError(
                 "no reply within 10 s: \(replies) of \(lines.count) lines answered; the daemon "
                     + (alive ? "answers another connection" : "answers nobody")

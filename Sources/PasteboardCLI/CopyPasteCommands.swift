@@ -199,13 +199,26 @@ enum PasteCommand: Command {
                 "\(what) holds \(type.localizedDescription) (\(ByteCountFormatting.string(representation.byteCount))); "
                     + "redirect it to a file, e.g. 'pb paste > file.\(type.preferredFilenameExtension ?? "bin")'.")
         }
-        guard let url = representation.fileURL, let handle = try? FileHandle(forReadingFrom: url) else {
+        guard let url = representation.fileURL else {
             context.stdout.write(representation.data)
             return
         }
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw CommandFailure("\(what)'s \(type.identifier) payload is missing or unreadable (\(url.path)); run 'pb doctor'.")
+        }
         // A file-backed payload streams out in chunks.
         defer { try? handle.close() }  // read-only: closing cannot lose anything
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        while true {
+            let chunk: Data
+            do {
+                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            } catch {
+                throw CommandFailure("Reading \(url.path) failed: \(error.localizedDescription)")
+            }
+            if chunk.isEmpty { break }
             context.stdout.write(chunk)
             context.stdout.flush()
         }

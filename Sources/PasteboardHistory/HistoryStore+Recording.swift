@@ -75,14 +75,13 @@ extension HistoryStore {
                     "INSERT INTO representations(item_id, ordinal, type_id, blob_id) VALUES (?, ?, ?, ?)",
                     id, ordinal, try typeID(type), blobIDs[ordinal])
             }
-            if let textBlob {
+            if textBlob != nil {
                 let text: String
                 if let textType, let representation = item.representation(forType: textType) {
                     text = ItemText.indexString(representation.prefix(ItemText.indexedPrefix))
                 } else {
                     text = ItemText.indexString(derived?.inline ?? Data())
                 }
-                _ = textBlob
                 try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
             }
             return RecordResult(id: id, isNew: true)

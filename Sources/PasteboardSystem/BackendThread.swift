@@ -1,6 +1,7 @@
 import CSystemShim
 import ClipboardBackend
 import Foundation
+import PasteboardControl
 import PasteboardModel
 #if canImport(Glibc)
 import Glibc
@@ -25,7 +26,8 @@ final class BackendThread: @unchecked Sendable {
     init(kind: BackendKind) throws(ClipboardError) {
         var fds: [Int32] = [0, 0]
         guard pb_pipe_cloexec_nonblock(&fds) == 0 else {
-            throw ClipboardError("Cannot create a pipe: \(String(cString: strerror(errno))).")
+            let cause = SystemError.last("pipe2")
+            throw ClipboardError("Cannot create a pipe: \(cause.reason).", cause: cause)
         }
         wakeRead = fds[0]
         wakeWrite = fds[1]
