@@ -36,7 +36,7 @@ public struct ProxyRepresentation<Item: Transferable, Proxy: Transferable>:
 
     func primitiveEntries(in context: inout TransferFlattening) -> [TransferEntry<Item>] {
         let proxyEntries = context.flattening(Proxy.self) { context in
-            Proxy.transferRepresentation.flattenedEntries(in: &context)
+            Proxy.transferEntries(in: &context)
         }
         return proxyEntries.compactMap(splice)
     }
