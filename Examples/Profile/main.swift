@@ -8,15 +8,15 @@ import Foundation
 import PasteboardKit
 import PasteboardSystem
 
-extension ContentType {
-    static let profile = ContentType(exportedAs: "com.example.profile", conformingTo: [.json], description: "Example profile")
+extension UTType {
+    static let profile = UTType(exportedAs: "com.example.profile", conformingTo: [.json], description: "Example profile")
 }
 
 struct Profile: Codable, Transferable, Equatable {
     var name: String
     var age: Int
 
-    static var transferRepresentation: some TransferRepresentation<Profile> {
+    static var transferRepresentation: some TransferRepresentation {
         CodableRepresentation(contentType: .profile)
         ProxyRepresentation(exporting: \.name)
     }

@@ -4,7 +4,7 @@
 /// ```swift
 /// struct Profile: Codable, Transferable {
 ///     var name: String
-///     static var transferRepresentation: some TransferRepresentation<Profile> {
+///     static var transferRepresentation: some TransferRepresentation {
 ///         CodableRepresentation(contentType: .profile)
 ///         ProxyRepresentation(exporting: \.name)  // pastes as the name in a text field
 ///     }
