@@ -13,7 +13,7 @@ public typealias UTType = ContentType
 // MARK: - Declaring with one supertype
 
 extension ContentType {
-    /// Declares a type this program owns, conforming to `parentType`, as Apple's `UTType(exportedAs:conformingTo:)` does.
+    /// Declares a type this program owns, conforming to `parentType`, as Apple's `UTType(exportedAs:)` does.
     ///
     /// The same as `init(exportedAs:conformingTo:mimeTypes:filenameExtensions:description:)` with one supertype
     /// and no tags.
@@ -27,7 +27,7 @@ extension ContentType {
         self.init(exportedAs: identifier, conformingTo: [parentType], mimeTypes: [])
     }
 
-    /// Declares a type another program owns, conforming to `parentType`, as Apple's `UTType(importedAs:conformingTo:)` does.
+    /// Declares a type another program owns, conforming to `parentType`, as Apple's `UTType(importedAs:)` does.
     ///
     /// The same as `init(importedAs:conformingTo:mimeTypes:filenameExtensions:description:)` with one supertype
     /// and no tags: an exported declaration of the same identifier wins over it.

@@ -188,7 +188,8 @@ extension ContentType {
         .init(.epub, "EPUB book", [.zip, .compositeContent], mime: ["application/epub+zip"], ext: ["epub"]),
         .init(.pkcs12, "PKCS #12 archive", [.data], mime: ["application/x-pkcs12"], ext: ["p12", "pfx"]),
         .init(
-            .x509Certificate, "X.509 certificate", [.data], mime: ["application/pkix-cert", "application/x-x509-ca-cert"],
+            .x509Certificate, "X.509 certificate", [.data],
+            mime: ["application/pkix-cert", "application/x-x509-ca-cert"],
             ext: ["cer", "crt", "der"]),
     ]
 }

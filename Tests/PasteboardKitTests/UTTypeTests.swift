@@ -20,7 +20,8 @@ import Testing
         (.propertyList, "com.apple.property-list"), (.xmlPropertyList, "com.apple.xml-property-list"),
         (.utf16ExternalPlainText, "public.utf16-external-plain-text"), (.objectiveCSource, "public.objective-c-source"),
         (.cPlusPlusHeader, "public.c-plus-plus-header"), (.perlScript, "public.perl-script"),
-        (.mpeg4Audio, "public.mpeg-4-audio"), (.m3uPlaylist, "public.m3u-playlist"), (.rawImage, "public.camera-raw-image"),
+        (.mpeg4Audio, "public.mpeg-4-audio"), (.m3uPlaylist, "public.m3u-playlist"),
+        (.rawImage, "public.camera-raw-image"),
         (.epub, "org.idpf.epub-container"), (.x509Certificate, "public.x509-certificate"), (.geoJSON, "public.geojson"),
     ])
     func staticNamesHaveApplesIdentifiers(type: UTType, identifier: String) {

@@ -29,9 +29,11 @@ check(UTType.utf8PlainText.conforms(to: .plainText), "UTF-8 text is plain text")
 check(UTType.fileURL.conforms(to: .url), "a file URL is a URL")
 check(UTType.pdf.conforms(to: .data), "PDF is data")
 check(UTType.image.isSupertype(of: .png) && UTType.png.isSubtype(of: .image), "supertype and subtype")
-let names: [UTType] = [.item, .data, .content, .text, .plainText, .utf8PlainText, .json, .xml, .html, .rtf, .url,
+let names: [UTType] = [
+    .item, .data, .content, .text, .plainText, .utf8PlainText, .json, .xml, .html, .rtf, .url,
     .fileURL, .image, .png, .jpeg, .gif, .tiff, .heic, .svg, .pdf, .movie, .mpeg4Movie, .quickTimeMovie, .audio, .mp3,
-    .zip, .gzip, .bz2, .folder, .directory, .sourceCode, .swiftSource, .propertyList, .vCard, .calendarEvent]
+    .zip, .gzip, .bz2, .folder, .directory, .sourceCode, .swiftSource, .propertyList, .vCard, .calendarEvent,
+]
 check(Set(names).count == names.count, "Apple's static names are distinct types")
 
 // MARK: - Transferable

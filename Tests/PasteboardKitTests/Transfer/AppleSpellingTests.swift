@@ -81,10 +81,12 @@ import Testing
         let match = try #require(resolved.importMatch(among: [.mpeg4Movie]))
 
         let original = try await Clip.$copyDirectory.withValue(scratch.url) {
-            try await resolved.importValue(entryIndex: match.entryIndex, payload: .file(file, allowsAccessingOriginal: true))
+            try await resolved.importValue(
+                entryIndex: match.entryIndex, payload: .file(file, allowsAccessingOriginal: true))
         }
         let copy = try await Clip.$copyDirectory.withValue(scratch.url) {
-            try await resolved.importValue(entryIndex: match.entryIndex, payload: .file(file, allowsAccessingOriginal: false))
+            try await resolved.importValue(
+                entryIndex: match.entryIndex, payload: .file(file, allowsAccessingOriginal: false))
         }
 
         #expect(original.received == ReceivedTransferredFile(file, isOriginalFile: true))
@@ -130,7 +132,9 @@ private struct Clip: Transferable {
     @TaskLocal static var copyDirectory: URL?
 
     static var transferRepresentation: some TransferRepresentation {
-        FileRepresentation(contentType: .mpeg4Movie) { SentTransferredFile($0.file) } importing: { received in
+        FileRepresentation(contentType: .mpeg4Movie) {
+            SentTransferredFile($0.file)
+        } importing: { received in
             let directory = Clip.copyDirectory ?? FileManager.default.temporaryDirectory
             let copy = directory.appendingPathComponent("\(UUID().uuidString).mp4")
             try FileManager.default.copyItem(at: received.file, to: copy)
