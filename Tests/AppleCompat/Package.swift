@@ -7,6 +7,8 @@ import PackageDescription
 // symbolic links to `AppleStyle/`.
 let package = Package(
     name: "AppleCompat",
+    // Named, because a path dependency's identity is otherwise its directory's name, which depends on
+    // where the repository is checked out.
     dependencies: [.package(name: "Pasteboard", path: "../..")],
     targets: [
         .executableTarget(
