@@ -36,6 +36,15 @@ test-deps:
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) --no-print-directory compat
+
+# Code written for Apple's CoreTransferable, with only its imports changed, builds against PasteboardKit
+# in Swift 5 and Swift 6 language modes (Tests/AppleCompat, a package of its own) and runs.
+.PHONY: compat
+compat: deps
+	$(SWIFT) build --package-path Tests/AppleCompat --scratch-path .build/apple-compat
+	.build/apple-compat/debug/apple-compat-swift5
+	.build/apple-compat/debug/apple-compat-swift6
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -8,7 +8,7 @@ import PasteboardKit
 struct Table: Transferable {
     var rows: [[String]]
 
-    static var transferRepresentation: some TransferRepresentation<Table> {
+    static var transferRepresentation: some TransferRepresentation {
         DataRepresentation(contentType: .commaSeparatedText) { table in
             Data(table.rows.map { $0.joined(separator: ",") }.joined(separator: "\n").utf8)
         } importing: { data in

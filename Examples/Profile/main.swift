@@ -7,15 +7,15 @@
 import Foundation
 import PasteboardKit
 
-extension ContentType {
-    static let profile = ContentType(exportedAs: "com.example.profile", conformingTo: [.json], description: "Example profile")
+extension UTType {
+    static let profile = UTType(exportedAs: "com.example.profile", conformingTo: [.json], description: "Example profile")
 }
 
 struct Profile: Codable, Transferable, Equatable {
     var name: String
     var age: Int
 
-    static var transferRepresentation: some TransferRepresentation<Profile> {
+    static var transferRepresentation: some TransferRepresentation {
         CodableRepresentation(contentType: .profile)
         ProxyRepresentation(exporting: \.name)
     }

@@ -9,7 +9,7 @@ import PasteboardKit
 struct Video: Transferable {
     var file: URL
 
-    static var transferRepresentation: some TransferRepresentation<Video> {
+    static var transferRepresentation: some TransferRepresentation {
         FileRepresentation(contentType: .mpeg4Movie) { video in
             SentTransferredFile(video.file)
         } importing: { received in

@@ -171,7 +171,10 @@ extension ContentType {
 extension ContentType {
     /// The built-in declarations, parents before children. Tags are listed preferred first; no MIME type
     /// or extension appears twice.
-    static let builtInDeclarations: [Declaration] = [
+    static let builtInDeclarations: [Declaration] = coreBuiltInDeclarations + moreBuiltInDeclarations
+
+    /// The declarations of the types in this file, parents before children.
+    static let coreBuiltInDeclarations: [Declaration] = [
         .init(.item, "Item", []),
         .init(.content, "Content", [.item]),
         .init(.compositeContent, "Composite content", [.content]),
@@ -309,7 +312,7 @@ extension ContentType {
 
 extension ContentType.Declaration {
     /// A built-in declaration.
-    fileprivate init(
+    init(
         _ type: ContentType, _ description: String, _ supertypes: [ContentType], mime: [String] = [],
         ext: [String] = []
     ) {

@@ -10,9 +10,11 @@ import Synchronization
 /// let png = ContentType(mimeType: "image/png")      // .png
 /// png?.conforms(to: .image)                         // true
 /// ContentType(filenameExtension: "JPG")             // .jpeg
-/// let profile = ContentType(exportedAs: "com.example.profile", conformingTo: [.json])
+/// let profile = ContentType(exportedAs: "com.example.profile", conformingTo: .json)
 /// profile.isText                                    // true
 /// ```
+///
+/// `UTType` names the same type, so code written for Apple's `UniformTypeIdentifiers` compiles unchanged.
 ///
 /// Two values are equal when their identifiers are equal, byte for byte. A value encodes as a single
 /// string, its identifier.
@@ -128,6 +130,9 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
     /// Whether the identifier is a dynamic one (it starts with `dyn.`), made up for an unknown tag.
     public var isDynamic: Bool { identifier.hasPrefix("dyn.") }
 
+    /// Whether the identifier is in the reserved `public.` domain, such as `public.png`.
+    public var isPublic: Bool { identifier.hasPrefix("public.") }
+
     // MARK: - Conformance
 
     /// Every type this one conforms to, transitively, excluding itself.
@@ -165,8 +170,21 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
         return supertypes.contains(other)
     }
 
-    /// Whether `other` is this type or a subtype of it.
-    public func isSupertype(of other: ContentType) -> Bool { other.conforms(to: self) }
+    /// Whether `other` is a subtype of this type, but not this type itself, as with Apple's `UTType`.
+    ///
+    /// ```swift
+    /// ContentType.image.isSupertype(of: .png)    // true
+    /// ContentType.image.isSupertype(of: .image)  // false
+    /// ```
+    public func isSupertype(of other: ContentType) -> Bool { other != self && other.conforms(to: self) }
+
+    /// Whether this type is a subtype of `other`, but not `other` itself, as with Apple's `UTType`.
+    ///
+    /// ```swift
+    /// ContentType.png.isSubtype(of: .image)  // true
+    /// ContentType.png.isSubtype(of: .png)    // false
+    /// ```
+    public func isSubtype(of other: ContentType) -> Bool { other != self && conforms(to: other) }
 
     /// Whether the type conforms to `.text`.
     public var isText: Bool { conforms(to: .text) }

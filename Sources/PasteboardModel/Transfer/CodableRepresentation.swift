@@ -6,13 +6,13 @@ public import Foundation
 /// still read it:
 ///
 /// ```swift
-/// extension ContentType {
-///     static let profile = ContentType(exportedAs: "com.example.profile", conformingTo: [.json])
+/// extension UTType {
+///     static let profile = UTType(exportedAs: "com.example.profile", conformingTo: .json)
 /// }
 ///
 /// struct Profile: Codable, Transferable {
 ///     var name: String
-///     static var transferRepresentation: some TransferRepresentation<Profile> {
+///     static var transferRepresentation: some TransferRepresentation {
 ///         CodableRepresentation(contentType: .profile)
 ///     }
 /// }

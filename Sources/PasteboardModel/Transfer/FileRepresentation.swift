@@ -7,7 +7,7 @@
 /// struct Video: Transferable {
 ///     var url: URL
 ///
-///     static var transferRepresentation: some TransferRepresentation<Video> {
+///     static var transferRepresentation: some TransferRepresentation {
 ///         FileRepresentation(contentType: .quickTimeMovie) { video in
 ///             SentTransferredFile(video.url)
 ///         } importing: { received in

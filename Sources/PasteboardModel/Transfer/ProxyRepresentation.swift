@@ -4,7 +4,7 @@
 /// ```swift
 /// struct Profile: Codable, Transferable {
 ///     var name: String
-///     static var transferRepresentation: some TransferRepresentation<Profile> {
+///     static var transferRepresentation: some TransferRepresentation {
 ///         CodableRepresentation(contentType: .profile)
 ///         ProxyRepresentation(exporting: \.name)  // pastes as the name in a text field
 ///     }
@@ -36,7 +36,7 @@ public struct ProxyRepresentation<Item: Transferable, Proxy: Transferable>:
 
     func primitiveEntries(in context: inout TransferFlattening) -> [TransferEntry<Item>] {
         let proxyEntries = context.flattening(Proxy.self) { context in
-            Proxy.transferRepresentation.flattenedEntries(in: &context)
+            Proxy.transferEntries(in: &context)
         }
         return proxyEntries.compactMap(splice)
     }

@@ -8,7 +8,7 @@ package struct ResolvedTransferRepresentation<Item: Transferable>: Sendable {
     package init() {
         var context = TransferFlattening()
         entries = context.flattening(Item.self) { context in
-            Item.transferRepresentation.flattenedEntries(in: &context)
+            Item.transferEntries(in: &context)
         }
     }
 

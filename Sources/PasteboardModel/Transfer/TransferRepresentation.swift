@@ -12,6 +12,9 @@
 ///     }
 /// }
 /// ```
+///
+/// The `body` of a representation of your own names its item, `some TransferRepresentation<Profile>`, so
+/// that Swift can infer `Item`; a `transferRepresentation` need not.
 public protocol TransferRepresentation<Item>: Sendable {
     /// The type this representation transfers; every representation the library provides requires it to be
     /// `Transferable`.

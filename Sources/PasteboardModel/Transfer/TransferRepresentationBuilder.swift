@@ -4,7 +4,7 @@
 /// earlier lines take precedence over later ones.
 ///
 /// ```swift
-/// static var transferRepresentation: some TransferRepresentation<Note> {
+/// static var transferRepresentation: some TransferRepresentation {
 ///     CodableRepresentation(contentType: .note)  // preferred
 ///     ProxyRepresentation(exporting: \.text)     // fallback for text fields
 /// }

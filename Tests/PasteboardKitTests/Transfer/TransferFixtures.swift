@@ -95,7 +95,7 @@ enum TransferFixtures {
 
         static var transferRepresentation: some TransferRepresentation<Video> {
             FileRepresentation(contentType: .quickTimeMovie) { video in
-                SentTransferredFile(video.url)
+                SentTransferredFile(video.url, allowAccessingOriginalFile: true)
             } importing: { received in
                 guard let directory = Video.importDirectory else { throw VideoError.noImportDirectory }
                 return Video(url: try received.copy(to: directory), received: received)
