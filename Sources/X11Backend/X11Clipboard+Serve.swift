@@ -3,29 +3,6 @@ public import PasteboardModel
 public import ClipboardBackend
 import CX11
 
-/// An item we own a selection for.
-struct OwnedItem {
-    let item: PasteboardItem
-    let time: Time
-    /// Target name → the representation served for it.
-    let targets: [String: (type: ContentType, data: Data)]
-    let targetOrder: [String]
-    let once: Bool
-    var served = 0
-}
-
-/// A large reply going out in INCR chunks, one per PropertyNotify(Delete) from the reader.
-struct OutgoingTransfer {
-    let requestor: Window
-    let property: Atom
-    let type: Atom
-    let data: Data
-    var offset: Int
-    var deadline: Date
-    let selection: Selection
-    var finished = false
-}
-
 extension X11Clipboard {
     // MARK: - Owning
 
@@ -209,18 +186,5 @@ extension X11Clipboard {
         guard let selection = selection(for: event.selection), owned[selection] != nil else { return }
         owned[selection] = nil
         onLostOwnership?(selection)
-    }
-}
-
-/// ICCCM's STRING target is ISO Latin-1: UTF-8 text is converted, characters outside Latin-1 become '?'.
-enum Latin1 {
-    static func fromUTF8(_ data: Data) -> Data {
-        let text = String(decoding: data, as: UTF8.self)
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(data.count)
-        for scalar in text.unicodeScalars {
-            bytes.append(scalar.value < 256 ? UInt8(scalar.value) : 0x3F)
-        }
-        return Data(bytes)
     }
 }
