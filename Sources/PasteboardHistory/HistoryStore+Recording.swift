@@ -39,14 +39,18 @@ extension HistoryStore {
                     try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", oldPosition, text)
                     try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
                 }
+                // A merge never shortens what the item already had: a pin wins over any expiry, an item that was
+                // kept for good stays so, and of two expiries the later one holds. (The right-hand sides see the
+                // row as it was before this update.)
                 try db.run(
                     """
                     UPDATE items SET position = ?, last_copied = ?, copy_count = copy_count + ?, pinned = pinned OR ?,
                         source = coalesce(?, source), selection = coalesce(?, selection),
-                        expires_at = CASE WHEN ? IS NULL THEN NULL ELSE ? END
+                        expires_at = CASE WHEN pinned OR ? OR ? IS NULL OR expires_at IS NULL THEN NULL
+                            ELSE max(expires_at, ?) END
                     WHERE id = ?
                     """, position, date, max(1, metadata.copyCount), metadata.isPinned, metadata.source, metadata.selection,
-                    metadata.expiresAt?.timeIntervalSince1970, metadata.expiresAt?.timeIntervalSince1970, id)
+                    metadata.isPinned, metadata.expiresAt?.timeIntervalSince1970, metadata.expiresAt?.timeIntervalSince1970, id)
                 return RecordResult(id: id, isNew: false)
             }
             var textBlob: Int64?

@@ -10,6 +10,19 @@ import Testing
         sandbox = try Sandbox()
     }
 
+    /// An imported line equal to a pinned item, with an expiry in the past, used to merge into it and delete it.
+    @Test func importingAnExpiredCopyOfAPinnedItemKeepsIt() async throws {
+        try await sandbox.copy(Data("x".utf8))
+        let id = try #require(try await sandbox.history().first?.id)
+        try await sandbox.succeed(["pin", String(id)])
+        let line = #"{"text":"x","expiresAt":"2000-01-01T00:00:00Z"}"# + "\n"
+        try await sandbox.succeed(["import", "-"], stdin: Data(line.utf8))
+        let history = try await sandbox.history()
+        #expect(history.map(\.id) == [id], "the pinned item is still there")
+        let paste = try await sandbox.succeed(["show", String(id)])
+        #expect(paste.output.contains("x"), "\(paste)")
+    }
+
     @Test func exportThenImportReproducesTheHistory() async throws {
         let texts = [Data("oldest, pinned\n".utf8), Data("emoji 🎉 and 漢字\r\n".utf8), Data([0x62, 0x69, 0x6E, 0x00, 0xFF, 0x0A])]
         try await sandbox.copy(texts[0])

@@ -168,6 +168,27 @@ import Testing
         #expect(try store.items(limit: 10).map(\.id) == [forever])
     }
 
+    /// A merge never lowers what the item had (issue: `pb import` of a line with a past `expiresAt`, or
+    /// `pb copy --expire`, deleted a pinned item it repeated).
+    @Test func aRepeatWithAnExpiryNeverShortensAnItemsLife() throws {
+        let pinned = try store.record(PasteboardItem(string: "pinned"), metadata: CaptureMetadata(date: now)).id
+        try store.setPinned(true, id: pinned)
+        let kept = try store.record(PasteboardItem(string: "kept"), metadata: CaptureMetadata(date: now)).id
+        let expiring = try store.record(
+            PasteboardItem(string: "expiring"), metadata: CaptureMetadata(date: now, expiresAt: now.addingTimeInterval(50))
+        ).id
+        for text in ["pinned", "kept"] {
+            try store.record(PasteboardItem(string: text), metadata: CaptureMetadata(date: now, expiresAt: now.addingTimeInterval(-60)))
+        }
+        try store.record(PasteboardItem(string: "expiring"), metadata: CaptureMetadata(date: now, expiresAt: now.addingTimeInterval(5)))
+        #expect(try store.deleteExpired(now: now.addingTimeInterval(10)) == 0)
+        #expect(Set(try store.items(limit: 10).map(\.id)) == [pinned, kept, expiring])
+        #expect(try store.item(id: pinned).isPinned && store.item(id: pinned).expiresAt == nil)
+        #expect(try store.item(id: expiring).expiresAt == now.addingTimeInterval(50), "the later expiry holds")
+        try store.record(PasteboardItem(string: "expiring"), metadata: CaptureMetadata(date: now))
+        #expect(try store.item(id: expiring).expiresAt == nil, "a copy without expiry keeps the item for good")
+    }
+
     @Test func nextExpiryIsNilWithoutExpiringItems() throws {
         #expect(try store.nextExpiry() == nil)
         _ = try recordItems(3)
