@@ -69,13 +69,19 @@ swift_module() {
 
 c_module CX11
 c_module CSystemShim
-swift_module PasteboardKit
+swift_module PasteboardModel
 swift_module SQLiteSupport
-swift_module PasteboardHistory PasteboardKit SQLiteSupport
+swift_module PasteboardHistory PasteboardModel SQLiteSupport
 swift_module ArgumentParsing
-swift_module X11Backend PasteboardKit
-swift_module PasteboardDaemon PasteboardKit PasteboardHistory X11Backend
-swift_module PasteboardCLI PasteboardKit PasteboardHistory ArgumentParsing PasteboardDaemon X11Backend
+swift_module ClipboardBackend PasteboardModel
+swift_module X11Backend ClipboardBackend PasteboardModel
+swift_module PasteboardConfiguration PasteboardModel PasteboardHistory ArgumentParsing
+swift_module PasteboardControl
+swift_module PasteboardSystem ClipboardBackend PasteboardControl PasteboardHistory PasteboardModel X11Backend
+swift_module PasteboardDaemon ClipboardBackend PasteboardConfiguration PasteboardControl PasteboardHistory PasteboardModel \
+    PasteboardSystem
+swift_module PasteboardCLI ArgumentParsing ClipboardBackend PasteboardConfiguration PasteboardControl PasteboardHistory \
+    PasteboardModel PasteboardSystem
 
 objects=("$modules"/*.o)
 if [ $# -gt 0 ]; then
