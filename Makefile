@@ -20,8 +20,8 @@ deps:
 	fi
 
 # pb with the Swift runtime and Foundation linked in: it needs no toolchain to run and starts faster with less memory
-# (bench/startup_bench.py). bfd packs the relative relocations (gold cannot); --wrap=mktemp: see
-# Sources/CStaticFoundation/mktemp.c.
+# (bench/startup_bench.py). bfd packs the relative relocations (gold cannot; binutils 2.38 and glibc 2.36, as in
+# Debian 12); --wrap=mktemp: see Sources/CStaticFoundation/mktemp.c.
 STATIC_RUNTIME := --static-swift-stdlib -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --wrap=mktemp
 

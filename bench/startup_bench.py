@@ -2,9 +2,9 @@
 """Start-up and memory benchmark: `pb --version` against `xclip -version`, and `pb daemon`'s resident memory.
 
 Measures, side by side in one run:
-  1. the wall time of `pb --version` against `xclip -version` and against a floor program (bench/startup_floor.swift:
-     linked the way `make build` links pb, against the same libraries, it reads its environment and prints a line):
-     medians of --runs, taken in turns, and the ratio to xclip;
+  1. the wall time of `pb --version` against `xclip -version` and against two floor programs (bench/startup_floor.swift,
+     linked the way `make build` links pb: it reads its environment and prints a line; once with all of Foundation
+     like pb, once with FoundationEssentials alone): medians of --runs, taken in turns, and the ratio to xclip;
   2. the peak resident memory of those processes (GNU time's %M);
   3. `pb daemon`'s resident memory (VmRSS; the peak VmHWM beside it) with an empty store and with a store of --items
      items (default 1,000,000), headless and, when Xvfb is installed, with the X11 backend on a private Xvfb: idle
@@ -343,22 +343,28 @@ def before_build(commit):
     return short, build_pb(tree, os.path.join(tree, ".build"), f"pb at {short}")
 
 
-def floor_program():
-    """bench/startup_floor.swift linked like pb (static Swift runtime and Foundation), built into bench/data/floor."""
+def floor_programs():
+    """bench/startup_floor.swift linked like pb, built into bench/data/floor: with all of Foundation ("floor") and
+    with FoundationEssentials alone ("floor, FoundationEssentials only")."""
     directory = os.path.join(DATA, "floor")
     os.makedirs(directory, exist_ok=True)
-    binary = os.path.join(directory, "startup-floor")
     source = os.path.join(ROOT, "bench", "startup_floor.swift")
     shim = os.path.join(ROOT, "Sources", "CStaticFoundation")
-    if os.path.exists(binary) and os.path.getmtime(binary) > max(os.path.getmtime(source),
-                                                                   os.path.getmtime(os.path.join(shim, "mktemp.c"))):
-        return binary
-    log("building the floor program (bench/startup_floor.swift)")
+    inputs = max(os.path.getmtime(source), os.path.getmtime(os.path.join(shim, "mktemp.c")))
     shim_object = os.path.join(directory, "mktemp.o")
-    subprocess.run(["cc", "-O2", "-c", "-I", os.path.join(shim, "include"), os.path.join(shim, "mktemp.c"),
-                    "-o", shim_object], check=True)
-    subprocess.run(["swiftc", "-O"] + STATIC_LINK + [source, shim_object, "-o", binary] + PB_LIBRARIES, check=True)
-    return binary
+    programs = {}
+    for label, name, defines in (("floor", "startup-floor", []),
+                                 ("floor, FoundationEssentials only", "startup-floor-essentials",
+                                  ["-D", "ESSENTIALS_ONLY"])):
+        binary = os.path.join(directory, name)
+        if not os.path.exists(binary) or os.path.getmtime(binary) < inputs:
+            log(f"building {label} (bench/startup_floor.swift)")
+            subprocess.run(["cc", "-O2", "-c", "-I", os.path.join(shim, "include"), os.path.join(shim, "mktemp.c"),
+                            "-o", shim_object], check=True)
+            subprocess.run(["swiftc", "-O"] + defines + STATIC_LINK + [source, shim_object, "-o", binary]
+                           + PB_LIBRARIES, check=True)
+        programs[label] = binary
+    return programs
 
 
 # MARK: - Report
@@ -370,7 +376,7 @@ def mb(kib):
 def report(args, builds, walls, peaks, daemons, store_items, display, sizes):
     labels = [label for label, _ in builds]
     xclip = walls["xclip"]["p50"]
-    floor = walls.get("floor")
+    floors = [label for label in walls if label.startswith("floor")]
     print()
     print(f"Start-up and memory, {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores; wall times are medians "
           f"of {args.runs} runs of each program, taken in turns; daemon memory {args.settle:.0f} s after each step.")
@@ -378,12 +384,11 @@ def report(args, builds, walls, peaks, daemons, store_items, display, sizes):
     print("| measurement | " + " | ".join(labels) + " | peer | goal |")
     print("|---|" + "---:|" * len(labels) + "---|---|")
     cells = [f"{walls[label]['p50']:.1f} ms ({walls[label]['p50'] / xclip:.2f}× xclip)" for label in labels]
-    peer = f"`xclip -version` {xclip:.1f} ms"
-    if floor:
-        peer += f"; floor {floor['p50']:.1f} ms ({floor['p50'] / xclip:.2f}×)"
+    peer = f"`xclip -version` {xclip:.1f} ms" + "".join(
+        f"; {label} {walls[label]['p50']:.1f} ms ({walls[label]['p50'] / xclip:.2f}×)" for label in floors)
     print("| `pb --version`, wall time | " + " | ".join(cells) + f" | {peer} | ≤ 1.5× xclip |")
     cells = [mb(peaks[label]) for label in labels]
-    peer = f"`xclip -version` {mb(peaks['xclip'])}" + (f"; floor {mb(peaks['floor'])}" if "floor" in peaks else "")
+    peer = f"`xclip -version` {mb(peaks['xclip'])}" + "".join(f"; {label} {mb(peaks[label])}" for label in floors)
     print("| `pb --version`, peak RSS | " + " | ".join(cells) + f" | {peer} | |")
     for (backend, kind) in daemons[labels[0]]:
         where = "headless" if backend == "headless" else "X11 (Xvfb)"
@@ -445,7 +450,7 @@ def main():
     if args.before:
         short, path = before_build(args.before)
         builds.insert(0, (f"pb at {short}, {linkage(path)}", path))
-    floor = floor_program() if shutil.which("swiftc") and shutil.which("cc") else None
+    floors = floor_programs() if shutil.which("swiftc") and shutil.which("cc") else {}
     xvfb = None
     try:
         store = cached_store(args.pb, args.items)
@@ -455,8 +460,7 @@ def main():
         env = private_env(base)
         log(f"wall times: {args.runs} runs of each program")
         commands = {"xclip": ["xclip", "-version"]}
-        if floor:
-            commands["floor"] = [floor]
+        commands.update({label: [path] for label, path in floors.items()})
         commands.update({label: [path, "--version"] for label, path in builds})
         walls = wall_times(commands, env, args.runs)
         peaks = {label: peak_rss_kib(argv, env) for label, argv in commands.items()}
