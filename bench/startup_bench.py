@@ -13,8 +13,9 @@ Each measurement is made for every pb build in the run, side by side:
   - the pb under test, --pb (default .build/release/pb: `make build` links the Swift runtime into it);
   - the same sources linked against the shared Swift runtime (`swift build -c release --product pb` into
     bench/data/build-dynamic; --dynamic-pb PATH instead, --no-dynamic to skip);
-  - with --before COMMIT, pb as it was at COMMIT (exported with `git archive` into bench/data/before-COMMIT and built
-    there the way that commit's Makefile did: `swift build -c release --product pb`).
+  - with --before COMMIT, pb from the sources at COMMIT (exported with `git archive` into bench/data/before-COMMIT,
+    built there with `swift build -c release --product pb`, so with the shared runtime whatever that commit's Makefile
+    did; for commits before static linking that is how `make build` built it).
 
 The big store is written straight into SQLite (pb itself creates the empty store, schema and all), row for row what
 `pb copy` writes for a text item, and kept in bench/data/ (git-ignored) for later runs: building it takes about two
