@@ -16,6 +16,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CSystemShim"),
+        .target(name: "CStaticFoundation"),
         .target(
             name: "CX11",
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xfixes")]
@@ -46,7 +47,8 @@ let package = Package(
                 "PasteboardModel", "PasteboardSystem",
             ]
         ),
-        .executableTarget(name: "pb", dependencies: ["PasteboardCLI", "PasteboardDaemon"]),
+        // CStaticFoundation: for the statically linked pb that `make build` makes (see its mktemp.c).
+        .executableTarget(name: "pb", dependencies: ["PasteboardCLI", "PasteboardDaemon", "CStaticFoundation"]),
         .executableTarget(name: "recent-history", dependencies: ["PasteboardHistory"], path: "Examples/RecentHistory"),
         .executableTarget(
             name: "clipboard-text", dependencies: ["PasteboardKit"], path: "Examples/ClipboardText"),
@@ -84,7 +86,8 @@ let package = Package(
 )
 
 // The same strict settings for every Swift target.
-for target in package.targets where target.type != .system && !["CSystemShim", "CX11"].contains(target.name) {
+for target in package.targets
+where target.type != .system && !["CSystemShim", "CX11", "CStaticFoundation"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

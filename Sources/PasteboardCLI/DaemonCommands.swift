@@ -51,9 +51,10 @@ enum DaemonCommand: Command {
                 out.line("  store:  \(context.location.databaseURL.path)")
                 out.line("  socket: \(context.runtime.socketPath)")
                 out.line("Try, in another terminal:")
-                out.line("  echo hello | pb copy && pb paste")
-                out.line("  pb history")
-                out.line("  pb watch          # live events")
+                let pb = InvocationName.current(environment: context.environment).command
+                out.line("  echo hello | \(pb) copy && \(pb) paste")
+                out.line("  \(pb) history")
+                out.line("  \(pb) watch          # live events")
                 out.line("Stop with Ctrl-C.")
                 out.flush()
             }

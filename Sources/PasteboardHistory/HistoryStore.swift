@@ -68,6 +68,11 @@ public final class HistoryStore {
                 try Self.switchToWAL(db)
             }
             try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY")
+            // A page cache of at most 512 KiB instead of SQLite's default 2 MiB. A connection keeps the pages its
+            // cache once held, so a daemon that answered one query scanning a big history (`status` counts every
+            // item) stayed 2 MiB larger for good (bench/startup_bench.py shows the daemon after such a query). The
+            // queries here read most pages once, so the smaller cache costs them little.
+            try db.execute("PRAGMA cache_size = -512")
             if !readOnly && version < Schema.migrator.latestVersion { try Schema.migrator.migrate(db) }
         } catch let error as HistoryError {
             throw error

@@ -206,10 +206,11 @@ final class Sandbox: Sendable {
 
     // MARK: - Long-running processes
 
-    /// Starts pb in the background (for `pb daemon`); the caller stops it.
-    func launch(_ arguments: [String]) throws -> LaunchedProcess {
+    /// Starts pb in the background (for `pb daemon`), with the sandbox's environment changed by `environment` (a nil
+    /// value removes a variable); the caller stops it.
+    func launch(_ arguments: [String], environment changes: [String: String?] = [:]) throws -> LaunchedProcess {
         let io = try ProcessFiles(in: root.appendingPathComponent("io"), stdin: nil)
-        let process = try makeProcess(.pb, arguments, changes: [:], io: io)
+        let process = try makeProcess(.pb, arguments, changes: changes, io: io)
         try process.run()
         io.closeParentHandles()
         return LaunchedProcess(process: process, io: io)
@@ -321,6 +322,11 @@ final class LaunchedProcess {
     /// What the process has written to standard error so far.
     var stderrSoFar: String {
         String(decoding: (try? Data(contentsOf: io.stderrURL)) ?? Data(), as: UTF8.self)
+    }
+
+    /// What the process has written to standard output so far.
+    var stdoutSoFar: String {
+        String(decoding: (try? Data(contentsOf: io.stdoutURL)) ?? Data(), as: UTF8.self)
     }
 }
 
