@@ -20,7 +20,7 @@ public struct ParsedArguments: Sendable, Equatable {
     public func positiveInteger(_ name: String) throws(UsageError) -> Int? {
         guard let text = value(name) else { return nil }
         guard let number = Int(text), number > 0 else {
-            throw UsageError("--\(name) needs a positive whole number, not '\(text)'.")
+            throw UsageError("--\(name) needs a positive whole number, not \(quoted(text)).")
         }
         return number
     }
@@ -71,10 +71,10 @@ public enum ArgumentParser {
                         parsed.addPositional(argument)  // a negative number is a value, not an option
                         continue
                     }
-                    throw UsageError("Unknown option '\(argument)'.")
+                    throw UsageError("Unknown option \(quoted(argument)).")
                 }
                 if letters.count > 1 {
-                    guard match.takesValue else { throw UsageError("Unknown option '\(argument)'.") }
+                    guard match.takesValue else { throw UsageError("Unknown option \(quoted(argument)).") }
                     inlineValue = String(letters.dropFirst())
                 }
                 option = match
@@ -101,7 +101,7 @@ public enum ArgumentParser {
         }
         let repeating = spec.positionals.contains { $0.isRepeating }
         if !repeating && parsed.positionals.count > spec.positionals.count {
-            throw UsageError("Unexpected argument '\(parsed.positionals[spec.positionals.count])'.")
+            throw UsageError("Unexpected argument \(quoted(parsed.positionals[spec.positionals.count])).")
         }
         return parsed
     }

@@ -22,7 +22,7 @@ enum ServeCommand: Command {
         var expiry: Date?
         if let text = arguments.value("expire") {
             guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                throw CommandUsageError("--expire needs a number of seconds, not '\(text)'.")
+                throw CommandUsageError("--expire needs a number of seconds, not \(quoted(text)).")
             }
             expiry = Date().addingTimeInterval(seconds)
         }

@@ -18,7 +18,7 @@ enum CompletionsCommand: Command {
         case "zsh": context.stdout.write(zsh())
         case "fish": context.stdout.write(fish())
         default:
-            var message = "Unknown shell '\(shell)'. Use bash, zsh or fish."
+            var message = "Unknown shell \(quoted(shell)). Use bash, zsh or fish."
             if let near = Suggestion.nearest(to: shell, among: ["bash", "zsh", "fish"]) { message += " Did you mean '\(near)'?" }
             throw CommandUsageError(message)
         }

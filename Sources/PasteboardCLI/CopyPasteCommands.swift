@@ -11,7 +11,7 @@ func resolveType(_ text: String?) throws -> ContentType? {
     guard let text else { return nil }
     guard let type = ContentType.resolve(text) else {
         throw CommandUsageError(
-            "Unknown content type '\(text)'. Give an identifier (public.png), a MIME type (image/png) or an extension (png).")
+            "Unknown content type \(quoted(text)). Give an identifier (public.png), a MIME type (image/png) or an extension (png).")
     }
     return type
 }
@@ -54,7 +54,7 @@ enum CopyCommand: Command {
         var duration: TimeInterval?
         if let text = arguments.value("expire") {
             guard let seconds = Units.duration(text) else {
-                throw CommandUsageError("--expire needs a duration like 30s, 5m, 2h or 7d, not '\(text)'.")
+                throw CommandUsageError("--expire \(quoted(text)): \(Units.durationProblem(text)).")
             }
             duration = seconds
             expiresAt = Date().addingTimeInterval(seconds)
@@ -137,7 +137,7 @@ enum PasteCommand: Command {
         let item: PasteboardItem
         if let name = arguments.value("pasteboard"), name != PasteboardName.general.rawValue {
             let contents = try context.store().pasteboardContents(try validated(name))
-            guard let first = contents.items.first, !first.isEmpty else { throw CommandFailure("The pasteboard '\(name)' is empty.") }
+            guard let first = contents.items.first, !first.isEmpty else { throw CommandFailure("The pasteboard \(quoted(name)) is empty.") }
             item = first
         } else {
             item = try currentItem(wanted: wanted, listOnly: arguments.flag("list-types"), context: context)
@@ -156,7 +156,7 @@ enum PasteCommand: Command {
     /// A pasteboard name as given on the command line.
     static func validated(_ name: String) throws -> String {
         guard !name.isEmpty, name.count <= 200, !name.contains(where: { $0.isNewline || $0 == "\0" }) else {
-            throw CommandUsageError("'\(name)' is not a pasteboard name.")
+            throw CommandUsageError("\(quoted(name)) is not a pasteboard name.")
         }
         return name
     }

@@ -19,7 +19,7 @@ enum DaemonCommand: Command {
         var environment = context.environment
         if let backend = arguments.value("backend") {
             guard BackendKind.names.contains(backend) else {
-                throw CommandUsageError("Unknown backend '\(backend)'. Available: \(BackendKind.names.joined(separator: ", ")).")
+                throw CommandUsageError("Unknown backend \(quoted(backend)). Available: \(BackendKind.names.joined(separator: ", ")).")
             }
             environment["PB_BACKEND"] = backend
         }

@@ -69,15 +69,19 @@ enum SearchCommand: Command {
             pinnedOnly: arguments.flag("pinned"), limit: try arguments.positiveInteger("limit") ?? 50)
         let items = try context.store().items(query)
         format.write(items, to: context.stdout)
-        if items.isEmpty && format != .json { throw CommandFailure("No items match '\(text)'.") }
+        if items.isEmpty && format != .json { throw CommandFailure("No items match \(quoted(text)).") }
     }
 }
 
 enum ShowCommand: Command {
     static let spec = CommandSpec(
         name: "show", abstract: "Show one item: its details, representations and text.",
-        options: [.init("json", help: "Print JSON.")],
-        positionals: [.init("ID", help: "The item's id.")])
+        options: [
+            .init("json", help: "Print JSON."),
+            .init("raw", help: "Print the text as stored, terminal control sequences included."),
+        ],
+        positionals: [.init("ID", help: "The item's id.")],
+        discussion: "Control characters in the text (escape sequences that could retitle or clear the terminal) are\nshown escaped, as \\e or \\u{7}, unless --raw is given.")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let id = try ItemIDs.parse(arguments.positionals[0])
@@ -104,16 +108,17 @@ enum ShowCommand: Command {
         out.line("kind:        \(item.kind.rawValue)")
         out.line("copied:      \(JSONText.date(item.lastCopied)) (\(Age.ago(item.lastCopied))), \(item.copyCount)×")
         out.line("first:       \(JSONText.date(item.created))")
-        if let source = item.source { out.line("source:      \(source)") }
+        if let source = item.source { out.line("source:      \(escapedForTerminal(source, limit: 200))") }
         if let expires = item.expiresAt { out.line("expires:     \(JSONText.date(expires))") }
         out.line("size:        \(ByteCountFormatting.string(item.size))")
         out.line("types:")
         for rep in payload.representations {
-            out.line("  \(rep.type.identifier.padded(to: 28)) \((rep.type.preferredMIMEType ?? "-").padded(to: 26)) \(ByteCountFormatting.string(rep.data.count))")
+            out.line("  \(escapedForTerminal(rep.type.identifier, limit: 200).padded(to: 28)) \((rep.type.preferredMIMEType ?? "-").padded(to: 26)) \(ByteCountFormatting.string(rep.data.count))")
         }
         if let type = payload.bestType(among: PasteCommand.textPreference), let data = payload.data(forType: type) {
             out.line()
-            out.write(String(decoding: data, as: UTF8.self))
+            let text = String(decoding: data, as: UTF8.self)
+            out.write(arguments.flag("raw") ? text : escapedForTerminal(text, keeping: ["\n", "\t"]))
             if data.last != 0x0A { out.line() }
         }
     }
@@ -129,13 +134,11 @@ enum PinCommand: Command {
     }
 
     static func setPinned(_ pinned: Bool, _ arguments: ParsedArguments, _ context: Context) throws {
-        let ids = try arguments.positionals.map(ItemIDs.parse)
+        let ids = ItemIDs.unique(try arguments.positionals.map(ItemIDs.parse))
         let store = try context.store()
-        for id in ids {
-            try store.setPinned(pinned, id: id)
-            context.stdout.line("\(pinned ? "Pinned" : "Unpinned") \(id).")
-            context.announce(ControlEvent(pinned ? .pinned : .unpinned, id: id))
-        }
+        try store.setPinned(pinned, ids: ids)  // all or nothing: every id is checked first
+        for id in ids { context.announce(ControlEvent(pinned ? .pinned : .unpinned, id: id)) }
+        context.stdout.line("\(pinned ? "Pinned" : "Unpinned") \(ItemIDs.list(ids)).")
     }
 }
 
@@ -154,12 +157,11 @@ enum DeleteCommand: Command {
         positionals: [.init("ID", help: "Item ids.", repeating: true)])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let ids = try arguments.positionals.map(ItemIDs.parse)
+        let ids = ItemIDs.unique(try arguments.positionals.map(ItemIDs.parse))
         let store = try context.store()
-        for id in ids { _ = try store.item(id: id) }  // every id must exist before anything is deleted
-        try store.delete(ids: ids)
+        try store.deleteAll(ids: ids)  // all or nothing: every id is checked first
         for id in ids { context.announce(ControlEvent(.deleted, id: id)) }
-        context.stdout.line(ids.count == 1 ? "Deleted \(ids[0])." : "Deleted \(ids.count) items.")
+        context.stdout.line("Deleted \(ItemIDs.list(ids)).")
     }
 }
 
@@ -226,15 +228,15 @@ enum PruneCommand: Command {
         let store = try context.store()
         var policy = store.retention ?? RetentionPolicy()
         if let items = arguments.value("max-items") {
-            guard let count = Int(items), count >= 0 else { throw CommandUsageError("--max-items needs a whole number, not '\(items)'.") }
+            guard let count = Int(items), count >= 0 else { throw CommandUsageError("--max-items needs a whole number, not \(quoted(items)).") }
             policy.maxItems = count
         }
         if let bytes = arguments.value("max-bytes") {
-            guard let size = Units.bytes(bytes) else { throw CommandUsageError("--max-bytes needs a size like 500M or 2G, not '\(bytes)'.") }
+            guard let size = Units.bytes(bytes) else { throw CommandUsageError("--max-bytes needs a size like 500M or 2G, not \(quoted(bytes)).") }
             policy.maxBytes = size
         }
         if let age = arguments.value("max-age") {
-            guard let duration = Units.duration(age) else { throw CommandUsageError("--max-age needs a duration like 30d, not '\(age)'.") }
+            guard let duration = Units.duration(age) else { throw CommandUsageError("--max-age \(quoted(age)): \(Units.durationProblem(age)).") }
             policy.maxAge = duration
         }
         let expired = try store.deleteExpired()

@@ -1,3 +1,4 @@
+import ArgumentParsing
 import Foundation
 import PasteboardHistory
 import PasteboardModel
@@ -10,7 +11,7 @@ enum ItemFormat: String {
         if json { return .json }
         guard let format else { return .table }
         guard let value = ItemFormat(rawValue: format) else {
-            throw CommandUsageError("Unknown format '\(format)'. Use table, dmenu or json.")
+            throw CommandUsageError("Unknown format \(quoted(format)). Use table, dmenu or json.")
         }
         return value
     }

@@ -53,7 +53,7 @@ public enum PBCommandLine {
                 return 0
             }
             if rest.count > 1 {
-                var message = "Unknown command '\(rest[1])'."
+                var message = "Unknown command \(quoted(rest[1]))."
                 if let near = Suggestion.nearest(to: rest[1], among: commands.map { $0.spec.name }) { message += " Did you mean '\(near)'?" }
                 return usageFailure(message, usage: "pb help <command>", see: "pb --help", context: context)
             }
@@ -64,7 +64,7 @@ public enum PBCommandLine {
         }
         rest.removeFirst()
         guard let command = command(named: first) else {
-            var message = first.hasPrefix("-") ? "Unknown option '\(first)'." : "Unknown command '\(first)'."
+            var message = first.hasPrefix("-") ? "Unknown option \(quoted(first))." : "Unknown command \(quoted(first))."
             if let near = Suggestion.nearest(to: first.trimmingCharacters(in: CharacterSet(charactersIn: "-")), among: commands.map { $0.spec.name }) {
                 message += " Did you mean '\(near)'?"
             }
@@ -89,16 +89,16 @@ public enum PBCommandLine {
         } catch let error as CommandUsageError {
             return usageFailure(error.message, usage: shown.usage(program: program), see: see, context: context)
         } catch let error as CommandFailure {
-            if !error.message.isEmpty { context.stderr.line("Error: \(error.message)") }
+            if !error.message.isEmpty { context.stderr.line("Error: " + Self.safe(error.message)) }
             return error.status
         } catch let error as HistoryError {
-            context.stderr.line("Error: \(error.message)")
+            context.stderr.line("Error: " + Self.safe(error.message))
             return 1
         } catch let error as PasteboardError {
-            context.stderr.line("Error: \(error.message)")
+            context.stderr.line("Error: " + Self.safe(error.message))
             return 1
         } catch {
-            context.stderr.line("Error: \(error)")
+            context.stderr.line("Error: " + Self.safe("\(error)"))
             return 1
         }
     }
@@ -114,10 +114,17 @@ public enum PBCommandLine {
     }
 
     static func usageFailure(_ message: String, usage: String, see: String, context: Context) -> Int32 {
-        context.stderr.line("Error: \(message)")
+        context.stderr.line("Error: " + safe(message))
         context.stderr.line("Usage: \(usage)")
         context.stderr.line("  See '\(see)'.")
         return 64
+    }
+
+    /// An error message as printed: whatever text reached it (a file name, a daemon's reply), control
+    /// characters other than line breaks are escaped so that no message can drive the terminal.
+    static func safe(_ message: String) -> String {
+        message.split(separator: "\n", omittingEmptySubsequences: false).map { escapedForTerminal(String($0)) }
+            .joined(separator: "\n")
     }
 
     static func overview() -> String {

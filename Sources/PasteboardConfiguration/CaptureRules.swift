@@ -42,6 +42,15 @@ public struct CaptureRules: Sendable {
         return nil
     }
 
+    /// Whether `pattern` can name a type: a known type, or a prefix ending in `*` (`image/*`, `public.*`).
+    public static func isTypePattern(_ pattern: String) -> Bool {
+        if pattern.hasSuffix("*") {
+            let prefix = pattern.dropLast()
+            return !prefix.isEmpty && prefix.allSatisfy { $0.isLetter || $0.isNumber || "./-+_".contains($0) }
+        }
+        return ContentType.resolve(pattern) != nil
+    }
+
     static func matches(_ type: ContentType, pattern: String) -> Bool {
         let lower = pattern.lowercased()
         if lower.hasSuffix("*") {

@@ -65,23 +65,31 @@ public struct Configuration: Sendable {
                 ConfigurationError(path: path, line: index + 1, problem: problem)
             }
             let parts = trimmed.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2 else { throw failure("expected 'key = value', found '\(trimmed)'.") }
+            guard parts.count == 2 else { throw failure("expected 'key = value', found \(quoted(trimmed)).") }
             let (key, value) = (parts[0], parts[1])
             switch key {
             case "max-items":
-                guard let count = Int(value), count >= 0 else { throw failure("max-items needs a whole number.") }
+                guard let count = Int(value), count > 0 else {
+                    throw failure(
+                        "max-items needs a whole number of at least 1 (pinned items are always kept). "
+                            + "To keep no history at all, stop the daemon instead.")
+                }
                 configuration.retention.maxItems = count
             case "max-bytes":
                 guard let bytes = Units.bytes(value) else { throw failure("max-bytes needs a size like 500M or 2G.") }
                 configuration.retention.maxBytes = bytes
             case "max-age":
-                guard let age = Units.duration(value) else { throw failure("max-age needs a duration like 30d or 12h.") }
+                guard let age = Units.duration(value) else { throw failure("max-age: \(Units.durationProblem(value)).") }
                 configuration.retention.maxAge = age
             case "ignore-app":
                 guard !value.isEmpty else { throw failure("ignore-app needs an application name.") }
                 configuration.capture.ignoredApplications.append(value)
             case "ignore-type":
-                guard !value.isEmpty else { throw failure("ignore-type needs a type like image/* or text/html.") }
+                guard CaptureRules.isTypePattern(value) else {
+                    throw failure(
+                        "ignore-type \(quoted(value)) is not a known type. Give a MIME type (text/html), a MIME prefix "
+                            + "(image/*), an identifier (public.png) or an extension (png).")
+                }
                 configuration.capture.ignoredTypes.append(value)
             case "ignore-text":
                 guard let rule = TextRule(value) else { throw failure("ignore-text is not a valid regular expression.") }
@@ -95,7 +103,7 @@ public struct Configuration: Sendable {
                 }
                 configuration.capture.capturesPrimary = ["on", "true", "yes"].contains(value.lowercased())
             default:
-                var problem = "unknown setting '\(key)'."
+                var problem = "unknown setting \(quoted(key))."
                 if let near = Suggestion.nearest(to: key, among: keys) { problem += " Did you mean '\(near)'?" }
                 throw failure(problem)
             }

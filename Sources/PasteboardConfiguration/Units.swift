@@ -19,16 +19,31 @@ public enum Units {
         return Int(lower).flatMap { $0 >= 0 ? $0 : nil }
     }
 
+    /// The longest duration accepted: 100 years. Anything longer is a typo, and every stored expiry must
+    /// still be a date that exports and imports again.
+    public static let maxDuration: TimeInterval = 100 * 365.25 * 86400
+
+    /// A duration with its unit (`250ms`, `30s`, `5m`, `2h`, `7d`, `4w`), positive and at most `maxDuration`.
+    /// A bare number is not a duration: "5" could mean seconds or days.
     public static func duration(_ text: String) -> TimeInterval? {
-        let lower = text.lowercased()
+        let lower = text.lowercased().replacingOccurrences(of: " ", with: "")
         let suffixes: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400), ("w", 604_800)]
         for (suffix, factor) in suffixes where lower.hasSuffix(suffix) {
-            // The product too must be finite: "1e308w" is not a duration.
-            guard let number = Double(lower.dropLast(suffix.count)), number > 0, (number * factor).isFinite else {
-                return nil
-            }
-            return number * factor
+            let digits = lower.dropLast(suffix.count)
+            // Only plain decimals: Double("inf"), "nan" and "0x1p3" are not what a person means by a duration.
+            guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+                let number = Double(digits), number > 0
+            else { return nil }
+            let seconds = number * factor
+            return seconds.isFinite && seconds <= maxDuration ? seconds : nil
         }
-        return Double(lower).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        return nil
+    }
+
+    /// Why `text` is not a duration, for an error message: the unit is missing, or the value is out of range.
+    public static func durationProblem(_ text: String) -> String {
+        let lower = text.lowercased().replacingOccurrences(of: " ", with: "")
+        if !lower.isEmpty, Double(lower) != nil { return "a duration needs a unit: 30s, 5m, 2h, 7d or 4w" }
+        return "a duration is a positive number with a unit (30s, 5m, 2h, 7d, 4w), at most 100 years"
     }
 }

@@ -115,10 +115,23 @@ extension HistoryStore {
 
     /// Pins or unpins an item; pinned items are exempt from retention.
     public func setPinned(_ isPinned: Bool, id: Int64) throws(HistoryError) {
+        try setPinned(isPinned, ids: [id])
+    }
+
+    /// Pins or unpins every item in `ids`, or none: when one id does not exist, nothing changes and the
+    /// error names every missing id.
+    public func setPinned(_ isPinned: Bool, ids: [Int64]) throws(HistoryError) {
         try write {
-            try db.run("UPDATE items SET pinned = ? WHERE id = ?", isPinned, id)
-            if db.changes == 0 { throw HistoryError(.noSuchItem, "No history item with id \(id).") }
+            let missing = try ids.filter { try db.row("SELECT 1 AS found FROM items WHERE id = ?", $0) == nil }
+            if !missing.isEmpty { throw Self.noSuchItems(missing) }
+            for id in ids { try db.run("UPDATE items SET pinned = ? WHERE id = ?", isPinned, id) }
         }
+    }
+
+    /// The error for ids that name no item: "No history item with id 7." or "No history items with ids 7, 9."
+    static func noSuchItems(_ ids: [Int64]) -> HistoryError {
+        let list = ids.prefix(20).map(String.init).joined(separator: ", ") + (ids.count > 20 ? ", …" : "")
+        return HistoryError(.noSuchItem, ids.count == 1 ? "No history item with id \(list)." : "No history items with ids \(list).")
     }
 
     // MARK: - Deleting
@@ -127,6 +140,19 @@ extension HistoryStore {
     @discardableResult
     public func delete(ids: [Int64]) throws(HistoryError) -> Int {
         try write { try deleteInTransaction(ids: ids) }
+    }
+
+    /// Deletes every item in `ids`, or none: when one id does not exist, nothing is deleted and the error
+    /// names every missing id. Returns how many items were deleted (repeated ids count once).
+    @discardableResult
+    public func deleteAll(ids: [Int64]) throws(HistoryError) -> Int {
+        try write {
+            var unique: [Int64] = []
+            for id in ids where !unique.contains(id) { unique.append(id) }
+            let missing = try unique.filter { try db.row("SELECT 1 AS found FROM items WHERE id = ?", $0) == nil }
+            if !missing.isEmpty { throw Self.noSuchItems(missing) }
+            return try deleteInTransaction(ids: unique)
+        }
     }
 
     /// Deletes one item, failing when it does not exist.

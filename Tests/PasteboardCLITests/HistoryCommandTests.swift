@@ -169,7 +169,7 @@ import Testing
         #expect(result.errorLines == ["Error: No history item with id 9999."])
         #expect(try await sandbox.history().count == 3)
         let both = try await sandbox.succeed(["delete", String(ids[0]), String(ids[2])])
-        #expect(both.outputLines == ["Deleted 2 items."])
+        #expect(both.outputLines == ["Deleted \(ids[0]) and \(ids[2])."])
         #expect(try await sandbox.history().map(\.id) == [ids[1]])
     }
 

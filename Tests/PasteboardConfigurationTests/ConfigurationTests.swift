@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("max-items = lots", 1, "max-items needs a whole number."),
+        ("max-items = lots", 1, "max-items needs a whole number of at least 1 (pinned items are always kept). To keep no history at all, stop the daemon instead."),
         ("\n\nmax-itmes = 5", 3, "unknown setting 'max-itmes'. Did you mean 'max-items'?"),
         ("ignore-text = (", 1, "ignore-text is not a valid regular expression."),
         ("primary = maybe", 1, "primary needs on or off."),
