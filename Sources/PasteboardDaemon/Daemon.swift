@@ -57,6 +57,8 @@ public final class Daemon {
         }
         let server = try ControlServer(path: runtime.socketPath, log: log)
         self.server = server
+        let deadline = try StopDeadline(grace: .milliseconds(800))
+        defer { withExtendedLifetime(deadline) {} }
         let signals = try SignalPipe()
         if let backend {
             let capture = CaptureService(

@@ -27,6 +27,7 @@ final class SignalPipe {
         let handler: @convention(c) (Int32) -> Void = { number in
             var byte = UInt8(truncatingIfNeeded: number)
             _ = write(signalPipeWrite, &byte, 1)
+            if stopDeadlinePipeWrite >= 0 { _ = write(stopDeadlinePipeWrite, &byte, 1) }
         }
         signal(SIGTERM, handler)
         signal(SIGINT, handler)

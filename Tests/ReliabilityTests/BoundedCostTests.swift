@@ -1,0 +1,53 @@
+import Foundation
+import PasteboardTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension ReliabilityTests {
+    /// No rule a user writes and no copy an application makes can wedge the daemon: a catastrophic regex meets a
+    /// 100 KB copy built to trip a backtracking engine, capture goes on, and SIGTERM is obeyed within a second,
+    /// even while the daemon is busy storing a huge copy.
+    @Suite struct BoundedCost {
+        @Test func aCatastrophicRuleCannotStopCaptureOrSIGTERM() async throws {
+            let harness = try await Harness(label: "pbredos", display: "the ReDoS test")
+            try harness.writeConfig("ignore-text = (a+)+$\nignore-text = (a|aa)*c\n")
+            let daemon = try await harness.startDaemon()
+            let attack = String(repeating: "a", count: 100_000) + "b"
+            try await harness.xclipCopy(Data(attack.utf8))
+            try await harness.xclipCopy(Data("copied after the attack".utf8))
+            let captured = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
+                try await harness.itemTexts().values.contains("copied after the attack")
+            }
+            #expect(captured, "the daemon stopped capturing: \(daemon.stderr.suffix(2000))")
+            #expect(try await harness.itemTexts().values.contains(attack), "the attack text matches no rule, so it is kept")
+
+            let started = ContinuousClock.now
+            daemon.send(SIGTERM)
+            let exit = try await daemon.waitForExit(timeout: .seconds(5))
+            let took = ContinuousClock.now - started
+            #expect(exit == .init(status: 0, wasSignalled: false), "\(daemon.stderr.suffix(2000))")
+            #expect(took < .seconds(1), "SIGTERM took \(took)")
+        }
+
+        @Test func sigtermEndsTheDaemonWithinASecondWhileItStoresAHugeCopy() async throws {
+            let harness = try await Harness(label: "pbterm", display: "the SIGTERM test")
+            let daemon = try await harness.startDaemon()
+            try await harness.copy("kept before")
+            try await harness.xclipCopy(Payloads.largeText(count: 150_000_000))
+            try await Task.sleep(for: .milliseconds(300))  // the daemon is now fetching or storing it
+            let started = ContinuousClock.now
+            daemon.send(SIGTERM)
+            let exit = try await daemon.waitForExit(timeout: .seconds(5))
+            let took = ContinuousClock.now - started
+            #expect(exit?.wasSignalled == false, "\(daemon.stderr.suffix(2000))")
+            #expect(took < .seconds(1), "SIGTERM took \(took)")
+            #expect(try await harness.integrityCheck() == "ok")
+            #expect(try await harness.itemTexts().values.contains("kept before"))
+            let again = try await harness.startDaemon()
+            try await harness.stop(daemon: again)
+        }
+    }
+}
