@@ -38,7 +38,10 @@ let package = Package(
             ]),
         .target(
             name: "PasteboardSystem",
-            dependencies: ["ClipboardBackend", "PasteboardControl", "PasteboardHistory", "PasteboardModel", "X11Backend", "CSystemShim"]
+            dependencies: [
+                "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
+                "X11Backend", "CSystemShim",
+            ]
         ),
         .target(
             name: "PasteboardCLI",

@@ -18,3 +18,7 @@ long pb_socket_peer_uid(int fd) {
     if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
     return (long)credentials.uid;
 }
+
+int pb_pipe_cloexec(int fds[2]) {
+    return pipe2(fds, O_CLOEXEC);
+}

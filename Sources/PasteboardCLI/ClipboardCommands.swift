@@ -12,13 +12,23 @@ import Glibc
 enum ServeCommand: Command {
     static let spec = CommandSpec(
         name: "__serve", abstract: "Own the clipboard with a history item until another application copies (internal).",
-        options: [.init("once", help: "Serve one paste."), .init("expire", value: "SECONDS", help: "Give up after SECONDS.")],
-        positionals: [.init("ID", help: "History item id.")])
+        options: [
+            .init("once", help: "Serve one paste."), .init("expire", value: "SECONDS", help: "Give up after SECONDS."),
+            .init("type", value: "TYPE", help: "With ID '-': the type of the data on standard input."),
+        ],
+        positionals: [.init("ID", help: "History item id, or '-' for data on standard input (not in the history).")])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let id = try ItemIDs.parse(arguments.positionals[0])
         let clipboard = try context.clipboard()
-        let item = try context.store().pasteboardItem(id: id)
+        let item: PasteboardItem
+        if arguments.positionals[0] == "-" {
+            guard let type = try resolveType(arguments.value("type")) else {
+                throw CommandUsageError("__serve - needs --type.")
+            }
+            item = PasteboardItem(data: context.readInput(), type: type)
+        } else {
+            item = try context.store().pasteboardItem(id: try ItemIDs.parse(arguments.positionals[0]))
+        }
         var expiry: Date?
         if let text = arguments.value("expire") {
             guard let seconds = Double(text), seconds > 0, seconds.isFinite else {

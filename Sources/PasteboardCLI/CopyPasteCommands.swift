@@ -100,6 +100,21 @@ enum CopyCommand: Command {
         }
         let metadata = CaptureMetadata(source: "pb", selection: "clipboard", expiresAt: expiresAt)
         let once = arguments.flag("once")
+        if let reason = try context.configuration().capture.rejection(of: item, application: nil) {
+            // The user's rules keep it out of the history; it still goes on the clipboard, as asked.
+            var serve = ["__serve", "-", "--type", type.identifier]
+            if once { serve.append("--once") }
+            if let duration { serve += ["--expire", String(duration)] }
+            let whole = fileRepresentationURL == nil ? data : try readInput(path, context: context)
+            do {
+                try clipboard.copyUnrecorded(
+                    item, store: store, executable: "/proc/self/exe", arguments: serve, input: whole)
+            } catch {
+                throw error.failure
+            }
+            context.stderr.line("Copied, but not recorded in the history: \(reason) (see the configuration file).")
+            return
+        }
         do {
             try clipboard.copy(
                 item, metadata: metadata, once: once, expire: duration, store: store,

@@ -15,10 +15,18 @@ public final class StorePasteboardServer: PasteboardServer, @unchecked Sendable 
     private var store: HistoryStore?
     /// How often `changes(of:)` checks for writes by other processes.
     public let pollInterval: Duration
+    /// Whether a write to `general` is also recorded in the history; the user's ignore rules say no to some.
+    private let isRecorded: @Sendable ([PasteboardItem]) throws -> Bool
 
-    public init(location: StoreLocation = .standard(), pollInterval: Duration = .milliseconds(200)) {
+    /// `isRecorded` decides, for each write to `general`, whether the history records it too (the
+    /// configuration's ignore rules: see `SystemPasteboardServer`); it may throw to refuse the write.
+    public init(
+        location: StoreLocation = .standard(), pollInterval: Duration = .milliseconds(200),
+        isRecorded: @escaping @Sendable ([PasteboardItem]) throws -> Bool = { _ in true }
+    ) {
         self.location = location
         self.pollInterval = pollInterval
+        self.isRecorded = isRecorded
     }
 
     private func withStore<T>(_ body: (HistoryStore) throws -> T) throws -> T {
@@ -44,7 +52,8 @@ public final class StorePasteboardServer: PasteboardServer, @unchecked Sendable 
 
     public func write(_ items: [PasteboardItem], to name: String) throws -> Int {
         try withStore { store in
-            let history = name == PasteboardName.general.rawValue ? CaptureMetadata(selection: "headless") : nil
+            let recorded = name == PasteboardName.general.rawValue && !items.isEmpty ? try isRecorded(items) : false
+            let history = recorded ? CaptureMetadata(selection: "headless") : nil
             return try store.writePasteboard(items, to: name, history: history).changeCount
         }
     }

@@ -11,17 +11,33 @@ enum OwnerProcess {
     /// How long to wait for the owner to say it owns the clipboard.
     static let startTimeout: Int32 = 5000
 
-    /// Starts `executable` with `arguments` in its own session and waits until it prints `ready`.
-    static func start(executable: String, arguments: [String], environment: [String: String]) throws(ClipboardError) {
+    /// Starts `executable` with `arguments` in its own session, writes `input` to its standard input (which
+    /// is otherwise /dev/null) and waits until it prints `ready`.
+    static func start(
+        executable: String, arguments: [String], environment: [String: String], input: Data? = nil
+    ) throws(ClipboardError) {
         var fds: [Int32] = [0, 0]
         guard pb_pipe_cloexec_nonblock(&fds) == 0 else {
             let cause = SystemError.last("pipe2")
             throw ClipboardError("Cannot create a pipe: \(cause.reason).", cause: cause)
         }
+        var inputFDs: [Int32] = [-1, -1]
+        if input != nil {
+            guard pb_pipe_cloexec(&inputFDs) == 0 else {
+                let cause = SystemError.last("pipe2")
+                close(fds[0])
+                close(fds[1])
+                throw ClipboardError("Cannot create a pipe: \(cause.reason).", cause: cause)
+            }
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if input != nil {
+            posix_spawn_file_actions_adddup2(&actions, inputFDs[0], 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)  // dup2 clears close-on-exec on the copy
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var attributes = posix_spawnattr_t()
@@ -38,9 +54,19 @@ enum OwnerProcess {
         let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(fds[1])
         defer { close(fds[0]) }
+        if input != nil { close(inputFDs[0]) }
         guard status == 0 else {
+            if input != nil { close(inputFDs[1]) }
             let cause = SystemError("posix_spawn", errno: status)
             throw ClipboardError("Cannot start a clipboard owner: \(cause.reason).", cause: cause)
+        }
+        if let input {
+            let written = writeAll(input, to: inputFDs[1])
+            close(inputFDs[1])
+            if let written {
+                kill(pid, SIGTERM)
+                throw ClipboardError("Cannot hand the item to the clipboard owner: \(written.reason).", cause: written)
+            }
         }
         var reply = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
         var buffer = [UInt8](repeating: 0, count: 256)
@@ -53,5 +79,24 @@ enum OwnerProcess {
         }
         kill(pid, SIGTERM)
         throw ClipboardError("The clipboard owner did not start within \(startTimeout / 1000) s.")
+    }
+
+    /// Writes all of `data` to `fd`; the error, or nil. SIGPIPE is ignored meanwhile, so an owner that died
+    /// early shows as EPIPE rather than ending this process.
+    private static func writeAll(_ data: Data, to fd: Int32) -> SystemError? {
+        let previous = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, previous) }
+        return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> SystemError? in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return SystemError.last("write")
+                }
+                offset += count
+            }
+            return nil
+        }
     }
 }

@@ -101,6 +101,24 @@ public struct SystemClipboard: Sendable {
         case ownerProcess(executable: String, arguments: [String])
     }
 
+    /// Puts `item` on the clipboard without recording it in the history: for an item the user's ignore rules
+    /// keep out. Headless, the store's `general` pasteboard holds it; with a display, an owner process started
+    /// with `arguments` reads it from its standard input (as `data` of `type`) and serves it. A running daemon
+    /// sees that owner as any other application and, by the same rules, does not record it.
+    public func copyUnrecorded(
+        _ item: PasteboardItem, store: HistoryStore, executable: String, arguments: [String], input: Data
+    ) throws(ClipboardError) {
+        guard kind.hasDisplay else {
+            do {
+                _ = try store.writePasteboard([item], to: PasteboardName.general.rawValue, history: nil)
+            } catch {
+                throw ClipboardError(error.message, cause: error)
+            }
+            return
+        }
+        try OwnerProcess.start(executable: executable, arguments: arguments, environment: environment, input: input)
+    }
+
     /// Puts `item` on the clipboard and into the history (`metadata` says where from): headless, the store's
     /// `general` pasteboard; with a display, through the daemon, else through `fallback`. With `once`, only the
     /// first paste gets it; with `expire`, it is cleared after that long. Returns the history item's id.

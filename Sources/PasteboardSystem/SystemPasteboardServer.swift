@@ -1,6 +1,7 @@
 public import Foundation
 public import PasteboardModel
 import ClipboardBackend
+import PasteboardConfiguration
 import PasteboardHistory
 
 /// The real system pasteboard for any Swift program: `general` is the desktop clipboard (X11 `CLIPBOARD`) when
@@ -14,12 +15,26 @@ public final class SystemPasteboardServer: PasteboardServer {
     private let location: StoreLocation
     private let clipboard: SystemClipboard
     private let display: BackendThread?
+    private let environment: [String: String]
+
+    /// Why the user's rules (`ignore-text`, `ignore-type`, `max-item-size`) keep `items` out of the history, or
+    /// nil. The configuration is read at each write, so an edit applies at once; a broken file is an error.
+    static func rejection(of items: [PasteboardItem], environment: [String: String]) throws -> String? {
+        let rules = try Configuration.load(environment: environment).capture
+        for item in items {
+            if let reason = rules.rejection(of: item, application: nil) { return reason }
+        }
+        return nil
+    }
 
     /// Chooses the clipboard from the environment (`DISPLAY`; `PB_BACKEND=headless` forces the store).
     public init(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ClipboardError) {
         location = StoreLocation.standard(environment: environment)
-        store = StorePasteboardServer(location: location)
+        store = StorePasteboardServer(location: location) { items in
+            try Self.rejection(of: items, environment: environment) == nil
+        }
         clipboard = try SystemClipboard(environment: environment)
+        self.environment = environment
         display = clipboard.kind.hasDisplay ? try BackendThread(kind: clipboard.kind) : nil
     }
 
@@ -53,7 +68,9 @@ public final class SystemPasteboardServer: PasteboardServer {
             display.perform { backend in backend.clear(.clipboard) }
             return display.waitForChange(after: before)
         }
-        if clipboard.daemon.isRunning {
+        // An item the rules keep out of the history is owned here: a running daemon then sees another owner
+        // and, by the same rules, does not record it either.
+        if clipboard.daemon.isRunning, try Self.rejection(of: items, environment: environment) == nil {
             let history = try HistoryStore(location: location)
             let id = try history.record(item, metadata: CaptureMetadata(source: ProcessInfo.processInfo.processName, selection: "clipboard")).id
             do {

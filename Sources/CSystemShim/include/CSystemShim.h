@@ -6,6 +6,9 @@
 /// pipe2(fds, O_CLOEXEC | O_NONBLOCK); returns 0 or -1 with errno set.
 int pb_pipe_cloexec_nonblock(int fds[2]);
 
+/// pipe2(fds, O_CLOEXEC): blocking ends; returns 0 or -1 with errno set.
+int pb_pipe_cloexec(int fds[2]);
+
 /// accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); returns the new fd or -1.
 int pb_accept_cloexec_nonblock(int fd);
 
