@@ -174,6 +174,13 @@ public final class Daemon {
             return ControlReply()
         case .restore(let id, let once, let expire):
             guard let capture else {
+                // Headless, the clipboard is the store's general pasteboard, which the client writes itself;
+                // the item must still exist, or the client would believe a restore that never happened.
+                do {
+                    _ = try store?.item(id: id)
+                } catch {
+                    return .failure(error.message)
+                }
                 var reply = ControlReply()
                 reply.backend = "headless"
                 return reply
