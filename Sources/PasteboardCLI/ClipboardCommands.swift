@@ -82,7 +82,9 @@ enum TakeCommand: Command {
 enum WatchCommand: Command {
     static let spec = CommandSpec(
         name: "watch", abstract: "Stream history events (captured, restored, deleted, pinned, cleared) as JSON lines.",
-        discussion: "Needs a running 'pb daemon'. Stops at end of input or Ctrl-C.\n\nEXAMPLE:\n  pb watch | jq -c 'select(.event == \"captured\")'")
+        discussion: "Needs a running 'pb daemon'. Runs until Ctrl-C; when the daemon stops, says so and exits 1.\n"
+            + "A copy (by any application, pb copy included) is 'captured', pb restore is 'restored'.\n\n"
+            + "EXAMPLE:\n  pb watch | jq -c 'select(.event == \"captured\")'")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         do {
@@ -94,5 +96,6 @@ enum WatchCommand: Command {
         } catch {
             throw CommandFailure(error.message)
         }
+        throw CommandFailure("The daemon stopped; no more events.")
     }
 }

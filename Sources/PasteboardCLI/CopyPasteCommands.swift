@@ -251,13 +251,13 @@ enum RestoreCommand: Command {
         let store = try context.store()
         let item = try store.pasteboardItem(id: id)
         do {
+            // No source: the item keeps the application it was first copied from.
             try context.clipboard().copy(
-                item, metadata: CaptureMetadata(source: "pb", selection: "clipboard"), store: store,
+                item, metadata: CaptureMetadata(selection: "clipboard"), store: store, announcing: .restored,
                 fallback: context.ownerFallback(once: false, expire: nil))
         } catch let error as ClipboardError {
             throw error.failure
         }
-        context.announce(ControlEvent(.restored, id: id))
     }
 }
 

@@ -151,7 +151,8 @@ public final class CaptureService: CaptureSink {
         lastItem[.clipboard] = once ? nil : item
         expiries.removeAll { $0.selection == .clipboard }
         if let expireAfter { expiries.append((Date().addingTimeInterval(expireAfter), .clipboard)) }
-        broadcast(ControlEvent(.restored, id: id, time: Date().timeIntervalSince1970))
+        // No event here: the client that asked says what it did (a copy is `captured`, a restore `restored`),
+        // once; the daemon announcing too sent each restore twice.
     }
 
     /// Leaves the clipboard empty.

@@ -122,24 +122,49 @@ public struct SystemClipboard: Sendable {
     /// Puts `item` on the clipboard and into the history (`metadata` says where from): headless, the store's
     /// `general` pasteboard; with a display, through the daemon, else through `fallback`. With `once`, only the
     /// first paste gets it; with `expire`, it is cleared after that long. Returns the history item's id.
+    ///
+    /// Watchers hear of it once, as `event`: `captured` for a copy (with `new` false when it repeated an
+    /// item), `restored` when a past item is put back.
     @discardableResult
     public func copy(
         _ item: PasteboardItem, metadata: CaptureMetadata, once: Bool = false, expire: TimeInterval? = nil,
-        store: HistoryStore, fallback: (Int64) -> Fallback
+        store: HistoryStore, announcing event: ControlEvent.Name = .captured, fallback: (Int64) -> Fallback
     ) throws(ClipboardError) -> Int64 {
         do {
-            guard kind.hasDisplay else {
-                return try store.writePasteboard([item], to: PasteboardName.general.rawValue, history: metadata).record?.id ?? 0
+            let record: RecordResult
+            if kind.hasDisplay {
+                record = try store.record(item, metadata: metadata)
+                try deliver(id: record.id, once: once, expire: expire, fallback: fallback(record.id))
+            } else {
+                guard let written = try store.writePasteboard([item], to: PasteboardName.general.rawValue, history: metadata).record
+                else { return 0 }
+                record = written
             }
-            let id = try store.record(item, metadata: metadata).id
-            try deliver(id: id, once: once, expire: expire, fallback: fallback(id))
-            return id
+            announce(event, record: record, item: item, metadata: metadata)
+            return record.id
         } catch let error as ClipboardError {
             throw error
         } catch let error as HistoryError {
             throw ClipboardError(error.message, cause: error)
         } catch {
             throw ClipboardError("\(error)")
+        }
+    }
+
+    /// Tells watchers, through the daemon when it runs; a client's copy must not fail because nobody listens.
+    func announce(_ name: ControlEvent.Name, record: RecordResult, item: PasteboardItem, metadata: CaptureMetadata) {
+        var event = ControlEvent(name, id: record.id)
+        if name == .captured {
+            event.new = record.isNew
+            event.selection = "clipboard"
+            event.types = item.types.map(\.identifier)
+            event.size = item.byteCount
+            event.source = metadata.source
+        }
+        do {
+            try daemon.announce(event)
+        } catch {
+            // Announcing is best effort: the copy itself has succeeded, and the history holds it.
         }
     }
 

@@ -72,9 +72,11 @@ public final class SystemPasteboardServer: PasteboardServer {
         // and, by the same rules, does not record it either.
         if clipboard.daemon.isRunning, try Self.rejection(of: items, environment: environment) == nil {
             let history = try HistoryStore(location: location)
-            let id = try history.record(item, metadata: CaptureMetadata(source: ProcessInfo.processInfo.processName, selection: "clipboard")).id
+            let metadata = CaptureMetadata(source: ProcessInfo.processInfo.processName, selection: "clipboard")
+            let record = try history.record(item, metadata: metadata)
             do {
-                try clipboard.daemon.perform(.restore(id: id), timeout: 5)
+                try clipboard.daemon.perform(.restore(id: record.id), timeout: 5)
+                clipboard.announce(.captured, record: record, item: item, metadata: metadata)
                 return display.waitForChange(after: before)
             } catch {
                 // The daemon went away meanwhile: own the clipboard here instead.
