@@ -35,7 +35,7 @@ enum DaemonCommand: Command {
         let configuration = try context.configuration()
         let log: (String) -> Void = { message in
             if !quiet {
-                stderr.line("pb daemon: \(message)")
+                stderr.line("\(LogTime.now()) pb daemon: \(message)")
                 stderr.flush()
             }
         }
@@ -50,6 +50,12 @@ enum DaemonCommand: Command {
                 out.line("Pasteboard daemon \(PBCommandLine.version) running (\(shown), pid \(getpid())).")
                 out.line("  store:  \(context.location.databaseURL.path)")
                 out.line("  socket: \(context.runtime.socketPath)")
+                if case .x11 = backend {
+                    out.line(
+                        configuration.capture.capturesPrimary
+                            ? "  PRIMARY: recorded too (primary = on)"
+                            : "  PRIMARY: not recorded (set primary = on in the configuration to record it)")
+                }
                 out.line("Try, in another terminal:")
                 let pb = InvocationName.current(environment: context.environment).command
                 out.line("  echo hello | \(pb) copy && \(pb) paste")

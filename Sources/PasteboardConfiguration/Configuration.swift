@@ -105,6 +105,7 @@ public struct Configuration: Sendable {
             default:
                 var problem = "unknown setting \(quoted(key))."
                 if let near = Suggestion.nearest(to: key, among: keys) { problem += " Did you mean '\(near)'?" }
+                problem += " The settings are: " + keys.joined(separator: ", ") + "."
                 throw failure(problem)
             }
         }

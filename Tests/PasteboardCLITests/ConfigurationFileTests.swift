@@ -15,15 +15,16 @@ import Testing
         let result = try await sandbox.run(arguments, stdin: Data("text".utf8))
         #expect(result.status == 1, "\(result)")
         #expect(result.errorLines == [
-            "Error: \(sandbox.configURL.path):3: unknown setting 'max-itmes'. Did you mean 'max-items'?"
+            "Error: \(sandbox.configURL.path):3: unknown setting 'max-itmes'. Did you mean 'max-items'? The settings are: "
+                + "max-items, max-bytes, max-age, ignore-app, ignore-type, ignore-text, max-item-size, primary."
         ])
         #expect(result.stdout.isEmpty)
     }
 
     @Test(arguments: [
-        ("max-items = lots", "max-items needs a whole number."),
+        ("max-items = lots", "max-items needs a whole number of at least 1 (pinned items are always kept). To keep no history at all, stop the daemon instead."),
         ("max-bytes = huge", "max-bytes needs a size like 500M or 2G."),
-        ("max-age = forever", "max-age needs a duration like 30d or 12h."),
+        ("max-age = forever", "max-age: a duration is a positive number with a unit (30s, 5m, 2h, 7d, 4w), at most 100 years."),
         ("just some words", "expected 'key = value', found 'just some words'."),
     ])
     func badValuesNameTheFileAndLine(line: String, message: String) async throws {

@@ -55,6 +55,19 @@ import Testing
         _ = try await stop(daemon)
     }
 
+    @Test func everyLogLineStartsWithItsTime() async throws {
+        let daemon = try await startDaemon()
+        try await sandbox.copy("logged by id only", ["--expire", "250ms"])
+        _ = try await eventually(within: .seconds(5), every: .milliseconds(50)) {
+            daemon.stderrSoFar.contains("expired 1 item")
+        }
+        _ = try await stop(daemon)
+        let lines = daemon.stderrSoFar.split(separator: "\n").map(String.init)
+        #expect(lines.count >= 2, "\(lines)")
+        let stamped = #/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} pb daemon: /#
+        for line in lines { #expect(line.contains(stamped), "\(line)") }
+    }
+
     @Test func runningDaemonExpiresANewCopyOnTime() async throws {
         let daemon = try await startDaemon()
         try await sandbox.copy("plain")

@@ -151,7 +151,8 @@ import Testing
         try service.restore(id: id, once: false, expireAfter: nil)
         let pasted = try #require(backend.paste())
         #expect(pasted.string == "plain" && pasted.data(forType: .html) == Data("<i>rich</i>".utf8))
-        #expect(events.all.last?.event == .restored && events.all.last?.id == id)
+        // The client that asked announces the restore; the service announcing too sent each one twice.
+        #expect(!events.all.contains { $0.event == .restored })
     }
 
     @Test func aPasteOnceItemIsGoneAfterTheFirstPaste() throws {

@@ -52,6 +52,8 @@ extension ReliabilityTests {
             try await harness.pbSucceeding(["restore", String(id)])
             let shown = try await harness.pbSucceeding(["show", String(id)])
             #expect(shown.output.contains("source:      gedit"), "\(shown)")
+            let banner = String(decoding: daemon.stdout, as: UTF8.self)
+            #expect(banner.contains("PRIMARY: not recorded (set primary = on"), "\(banner)")
             try await harness.stop(daemon: daemon)
         }
     }
