@@ -43,10 +43,12 @@ enum CopyCommand: Command {
             .init("type", short: "t", value: "TYPE", help: "Content type: identifier, MIME type or extension (default: sniffed)."),
             .init("expire", value: "DURATION", help: "Clear it from the clipboard and the history after DURATION (30s, 5m, 2h, 7d)."),
             .init("once", help: "Serve it to the first paste only, then clear the clipboard (X11)."),
+            .init("only", help: "Offer only the given type: no plain-text form of HTML or RTF beside it."),
             .init("pasteboard", short: "p", value: "NAME", help: "Write a named pasteboard kept in the store (find, or any name) instead."),
         ],
         positionals: [.init("FILE", help: "File to copy; '-' or nothing reads standard input.", optional: true)],
-        discussion: "EXAMPLES:\n  echo hello | pb copy\n  pb copy photo.png\n  pb copy --type html page.html")
+        discussion: "HTML and RTF are offered with their plain text beside them, unless --only is given.\n\n"
+            + "EXAMPLES:\n  echo hello | pb copy\n  pb copy photo.png\n  pb copy --type html page.html")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let explicitType = try resolveType(arguments.value("type"))
@@ -93,6 +95,13 @@ enum CopyCommand: Command {
         }
         var item = PasteboardItem(data: data, type: type)
         if let fileRepresentationURL { try item.setFile(fileRepresentationURL, forType: type) }
+        // HTML or RTF alone cannot be pasted into a plain-text field or an address bar: offer its text too.
+        if !arguments.flag("only"), !type.conforms(to: .plainText) {
+            let rich = fileRepresentationURL == nil ? data : try readInput(path, context: context, limit: PlainTextForm.maxInputBytes)
+            if let plain = PlainTextForm.text(of: rich, as: type), !plain.isEmpty {
+                item.setData(Data(plain.utf8), forType: .utf8PlainText)
+            }
+        }
         let store = try context.store()
         if let name = arguments.value("pasteboard"), name != PasteboardName.general.rawValue {
             try store.writePasteboard([item], to: try PasteCommand.validated(name))

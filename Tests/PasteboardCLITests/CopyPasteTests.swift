@@ -140,6 +140,24 @@ import Testing
         #expect(try await sandbox.paste(["--type", "html"]) == Data("<b>bold</b>".utf8))
     }
 
+    @Test func htmlIsOfferedWithItsPlainTextUnlessOnly() async throws {
+        try await sandbox.copy("<p>Meet at <b>noon</b> &amp; bring <i>caf&eacute;</i>?</p><script>x()</script>", ["--type", "html"])
+        let types = try await sandbox.succeed(["paste", "--list-types"])
+        #expect(types.outputLines.map { String($0.split(separator: "\t")[0]) } == ["public.html", "public.utf8-plain-text"], "\(types)")
+        #expect(try await sandbox.paste(["--type", "public.utf8-plain-text"]) == Data("Meet at noon & bring caf&eacute;?".utf8))
+        #expect(try await sandbox.history().first?.kind == "html")
+
+        try await sandbox.copy("<p>only html</p>", ["--type", "html", "--only"])
+        let only = try await sandbox.succeed(["paste", "--list-types"])
+        #expect(only.outputLines.count == 1 && only.output.hasPrefix("public.html\t"), "\(only)")
+    }
+
+    @Test func rtfIsOfferedWithItsPlainText() async throws {
+        let rtf = #"{\rtf1\ansi{\fonttbl\f0\fswiss Helvetica;}\f0\pard Hello \b world\b0\par caf\'e9 \u8364?\par}"#
+        try await sandbox.copy(rtf, ["--type", "rtf"])
+        #expect(try await sandbox.paste(["--type", "public.utf8-plain-text"]) == Data("Hello world\ncafé €".utf8))
+    }
+
     @Test func pasteOnAnEmptyStoreFails() async throws {
         let result = try await sandbox.run(["paste"])
         #expect(result.status == 1)
@@ -164,6 +182,6 @@ import Testing
         #expect(show.outputLines.contains { $0.hasPrefix("expires:") }, "\(show)")
         let bad = try await sandbox.run(["copy", "--expire", "soon"], stdin: Data("x".utf8))
         #expect(bad.status == 64, "\(bad)")
-        #expect(bad.stderr.contains("--expire needs a duration"))
+        #expect(bad.stderr.contains("--expire 'soon': a duration is a positive number with a unit"))
     }
 }
