@@ -74,14 +74,32 @@ enum SearchCommand: Command {
 }
 
 enum ShowCommand: Command {
+    /// How much of an item's text `pb show` prints without `--full`.
+    static let shownTextBytes = 64 << 10
+
+    /// `bytes` without a UTF-8 sequence cut short at its end.
+    static func cutAtCharacterBoundary(_ bytes: Data) -> Data {
+        var start = bytes.endIndex
+        // The last sequence starts at most 3 bytes back: at the last byte that is not a continuation byte.
+        while start > bytes.startIndex, bytes.endIndex - start < 4 {
+            start -= 1
+            if bytes[start] & 0xC0 != 0x80 { break }
+        }
+        guard start < bytes.endIndex else { return bytes }
+        let lead = bytes[start]
+        let length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1
+        return bytes.endIndex - start < length ? bytes[..<start] : bytes
+    }
+
     static let spec = CommandSpec(
         name: "show", abstract: "Show one item: its details, representations and text.",
         options: [
             .init("json", help: "Print JSON."),
             .init("raw", help: "Print the text as stored, terminal control sequences included."),
+            .init("full", help: "Print all of the text, not just its first 64 KiB."),
         ],
         positionals: [.init("ID", help: "The item's id.")],
-        discussion: "Control characters in the text (escape sequences that could retitle or clear the terminal) are\nshown escaped, as \\e or \\u{7}, unless --raw is given.")
+        discussion: "Control characters in the text (escape sequences that could retitle or clear the terminal) are\nshown escaped, as \\e or \\u{7}, unless --raw is given.\nThe text is cut after 64 KiB unless --full is given; 'pb paste' writes it whole.")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let id = try ItemIDs.parse(arguments.positionals[0])
@@ -117,9 +135,16 @@ enum ShowCommand: Command {
         }
         if let type = payload.bestType(among: PasteCommand.textPreference), let data = payload.data(forType: type) {
             out.line()
-            let text = String(decoding: data, as: UTF8.self)
+            let limit = arguments.flag("full") ? data.count : Self.shownTextBytes
+            var shown = data.prefix(limit)
+            // Cut at a character boundary: never print half of a UTF-8 sequence.
+            if shown.count < data.count { shown = Self.cutAtCharacterBoundary(shown) }
+            let text = String(decoding: shown, as: UTF8.self)
             out.write(arguments.flag("raw") ? text : escapedForTerminal(text, keeping: ["\n", "\t"]))
-            if data.last != 0x0A { out.line() }
+            if shown.last != 0x0A { out.line() }
+            if shown.count < data.count {
+                out.line("… \(ByteCountFormatting.string(data.count - shown.count)) more (pb show --full \(id), or pb paste after pb restore \(id))")
+            }
         }
     }
 }

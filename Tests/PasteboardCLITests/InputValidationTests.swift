@@ -119,4 +119,17 @@ import Testing
         let listed = try await sandbox.succeed(["history"])
         #expect(!listed.output.contains("\u{1B}"), "\(listed)")
     }
+
+    @Test func showPrintsAt64KiBOfTextUnlessFull() async throws {
+        let text = String(repeating: "é漢", count: 40_000)  // 200,000 bytes, no ASCII to cut at
+        try await sandbox.copy(text)
+        let id = try #require(try await sandbox.history().first?.id)
+        let shown = try await sandbox.succeed(["show", String(id)])
+        #expect(shown.stdout.count < 70_000, "\(shown.stdout.count) bytes")
+        let lines = shown.outputLines
+        #expect(lines.last == "… 134 KB more (pb show --full \(id), or pb paste after pb restore \(id))", "\(lines.suffix(2))")
+        #expect(lines.dropLast().last?.hasSuffix("é漢") == true || lines.dropLast().last?.hasSuffix("é") == true)
+        let full = try await sandbox.succeed(["show", "--full", String(id)])
+        #expect(full.output.hasSuffix(text + "\n"))
+    }
 }
