@@ -43,11 +43,12 @@ let package = Package(
                 "X11Backend", "CSystemShim",
             ]
         ),
+        .target(name: "PasteboardPicker", dependencies: ["ArgumentParsing", "PasteboardHistory", "PasteboardModel"]),
         .target(
             name: "PasteboardCLI",
             dependencies: [
                 "ArgumentParsing", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
-                "PasteboardModel", "PasteboardSystem",
+                "PasteboardModel", "PasteboardPicker", "PasteboardSystem",
             ]
         ),
         // CStaticFoundation: for the statically linked pb that `make build` makes (see its mktemp.c).

@@ -8,6 +8,8 @@ public struct HistoryQuery: Sendable, Equatable {
     public var text: String?
     /// Treat `text` as a regular expression (ICU syntax).
     public var isRegex: Bool
+    /// Treat `text` as a fuzzy pattern: its characters in order, anything between, ignoring case.
+    public var isFuzzy = false
     /// Only items with a representation conforming to this type.
     public var type: ContentType?
     /// Only pinned items.
@@ -95,6 +97,7 @@ extension HistoryStore {
             if let typeFilter, typeFilter.isEmpty { return [] }
             if let text = query.text, !text.isEmpty {
                 if query.isRegex { return try regexSearch(text, query: query, typeFilter: typeFilter) }
+                if query.isFuzzy { return try fuzzySearch(text, query: query, typeFilter: typeFilter) }
                 if text.unicodeScalars.count >= 3 { return try indexedSearch(text, query: query, typeFilter: typeFilter) }
                 return try scanSearch(text, query: query, typeFilter: typeFilter)
             }
@@ -230,6 +233,52 @@ extension HistoryStore {
             sqlValue: isASCII ? needle : nil
         ) { head in
             ItemText.indexString(head).range(of: text, options: .caseInsensitive) != nil
+        }
+    }
+
+    /// Items holding the characters of `text` in order, ignoring case: `gh` finds "GitHub".
+    func fuzzySearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
+        let needle = Array(text.lowercased().unicodeScalars)
+        let asciiNeedle = needle.allSatisfy(\.isASCII) ? needle.map { UInt8($0.value) } : nil
+        return try streamingSearch(query: query, typeFilter: typeFilter) { head in
+            if let asciiNeedle {
+                // Bytes at a time: an ASCII needle needs no decoding of the item.
+                var next = 0
+                for byte in head {
+                    let folded = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+                    if folded == asciiNeedle[next] {
+                        next += 1
+                        if next == asciiNeedle.count { return true }
+                    }
+                }
+                return false
+            }
+            var next = 0
+            for scalar in ItemText.indexString(head).lowercased().unicodeScalars where scalar == needle[next] {
+                next += 1
+                if next == needle.count { return true }
+            }
+            return false
+        }
+    }
+
+    /// The first `limit` bytes of an item's text (its own, or the text derived from its HTML), decoded as
+    /// UTF-8; nil when it has none. Reads no more than that, whatever the item's size.
+    public func textPrefix(id: Int64, limit: Int) throws(HistoryError) -> String? {
+        try perform { () throws -> String? in
+            guard
+                let row = try db.row(
+                    "SELECT b.hash, b.data IS NULL AS inFile, substr(b.data, 1, ?) AS head FROM items i "
+                        + "JOIN blobs b ON b.id = i.text_blob WHERE i.id = ?", limit, id)
+            else {
+                guard try db.row("SELECT 1 AS found FROM items WHERE id = ?", id) != nil else {
+                    throw HistoryError(.noSuchItem, "No history item with id \(id).")
+                }
+                return nil
+            }
+            var head = row.data("head") ?? Data()
+            if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: limit) }
+            return String(decoding: head, as: UTF8.self)
         }
     }
 

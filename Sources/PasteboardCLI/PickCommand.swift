@@ -1,0 +1,85 @@
+import ArgumentParsing
+import Foundation
+import PasteboardControl
+import PasteboardHistory
+import PasteboardModel
+import PasteboardPicker
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `pb pick`: choose from the history in a full-screen terminal picker.
+enum PickCommand: Command {
+    static let spec = CommandSpec(
+        name: "pick", abstract: "Choose an item from the history in a full-screen picker and put it back on the clipboard.",
+        options: [
+            .init("print", help: "Write the chosen item's bytes to standard output instead of restoring it."),
+            .init("mode", value: "MODE", help: "Start filtering by substring (default), fuzzy or regex."),
+        ],
+        discussion: """
+            Type to filter. Up/Down (or Ctrl-P/Ctrl-N), Page Up/Down and the mouse wheel move; a click selects.
+            Enter restores the item with all its representations; Alt-Enter (or Ctrl-T) only its text.
+            Tab marks several items, restored as one text joined by newlines. Ctrl-R switches between
+            substring, fuzzy and regex filtering. Ctrl-S pins or unpins, Ctrl-D twice deletes. Esc quits
+            (exit status 130). The picker runs on the terminal even when standard output is a pipe.
+
+            EXAMPLES:
+              pb pick
+              pb pick --print > chosen.txt
+            """)
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        var mode = FilterMode.substring
+        if let text = arguments.value("mode") {
+            guard let given = FilterMode(rawValue: text) else {
+                throw CommandUsageError("Unknown mode \(quoted(text)). Use substring, fuzzy or regex.")
+            }
+            mode = given
+        }
+        let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        guard terminal >= 0 else {
+            throw CommandFailure(
+                "pb pick needs a terminal (/dev/tty: \(String(cString: strerror(errno)))). "
+                    + "In a script, use 'pb history --format dmenu' with a launcher and 'pb decode'.")
+        }
+        defer { close(terminal) }
+        let store = try context.store()
+        let source = StorePickerSource(store: store) { event, id in
+            context.announce(ControlEvent(ControlEvent.Name(rawValue: event), id: id))
+        }
+        let result: Picker.Result
+        do {
+            result = try Picker(source: source, mode: mode, environment: context.environment).run(terminal: terminal)
+        } catch {
+            throw CommandFailure(error.message)
+        }
+        // Quitting is not an error to report: status 130 and nothing printed, as fzf does.
+        guard case .picked(let ids, let plainText) = result else { throw CommandFailure("", status: 130) }
+        let chosen: PasteboardItem
+        if ids.count == 1 && !plainText {
+            chosen = try store.pasteboardItem(id: ids[0])
+        } else {
+            var texts: [String] = []
+            for id in ids {
+                guard let text = try store.pasteboardItem(id: id).string else {
+                    throw CommandFailure("Item \(id) has no text to copy as text.")
+                }
+                texts.append(text)
+            }
+            chosen = PasteboardItem(string: texts.joined(separator: "\n"))
+        }
+        if arguments.flag("print") {
+            try PasteCommand.writeBest(of: chosen, wanted: nil, context: context, what: "Item \(ids[0])")
+            return
+        }
+        let single = ids.count == 1 && !plainText
+        let clipboard = try context.clipboard()
+        do {
+            try clipboard.copy(
+                chosen, metadata: CaptureMetadata(source: single ? nil : "pb", selection: "clipboard"), store: store,
+                announcing: single ? .restored : .captured, fallback: context.ownerFallback(once: false, expire: nil))
+        } catch {
+            throw error.failure
+        }
+    }
+}

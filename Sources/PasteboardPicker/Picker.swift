@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The write end of the picker's self-pipe, for the SIGWINCH handler.
+/// nonisolated(unsafe): written before the handler is installed, then only read by it.
+nonisolated(unsafe) private var resizePipeWrite: Int32 = -1
+
+/// `pb pick`: a full-screen picker over the history on the controlling terminal. It queries the store in
+/// windows as the user types and moves, so it starts at once on any size of history, and it gives the
+/// terminal back as it found it on every way out.
+public struct Picker {
+    /// What the user chose.
+    public enum Result: Equatable, Sendable {
+        /// These items, in this order; `plainText`: only their text (several are always joined as text).
+        case picked([Int64], plainText: Bool)
+        case cancelled
+    }
+
+    let source: any PickerSource
+    let mode: FilterMode
+    let usesColor: Bool
+    /// How much of an item's text the preview reads.
+    static let previewBytes = 16 << 10
+
+    public init(source: any PickerSource, mode: FilterMode = .substring, environment: [String: String]) {
+        self.source = source
+        self.mode = mode
+        usesColor = environment["NO_COLOR"].map(\.isEmpty) ?? true
+    }
+
+    /// Runs on the terminal `terminal` (an open `/dev/tty`) until the user picks or quits.
+    public func run(terminal: Int32) throws(PickerError) -> Result {
+        let mode = TerminalMode(fileDescriptor: terminal)
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw PickerError("Cannot create a pipe: \(String(cString: strerror(errno))).") }
+        defer {
+            resizePipeWrite = -1
+            close(fds[0])
+            close(fds[1])
+        }
+        _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
+        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
+        resizePipeWrite = fds[1]
+        try mode.enter()
+        defer { mode.restore() }
+        let previous = Self.installSignalHandlers()
+        defer { Self.restoreSignalHandlers(previous) }
+
+        var model = PickerModel(mode: self.mode)
+        var decoder = KeyDecoder()
+        var previewCache: (id: Int64, text: String?)?
+        var size = mode.size()
+        var screen = PickerScreen(columns: size.columns, rows: size.rows, usesColor: usesColor)
+        model.visibleRows = screen.layout.listRows
+        model.reload(from: source)
+
+        func draw() {
+            let layout = screen.layout
+            var text: String?
+            if let item = model.selectedItem {
+                if previewCache?.id != item.id {
+                    do {
+                        previewCache = (item.id, try source.text(of: item.id, limit: Self.previewBytes))
+                    } catch {
+                        previewCache = (item.id, "(the preview cannot be read: \(error))")
+                    }
+                }
+                text = previewCache?.text
+            }
+            let lines = screen.previewLines(
+                for: model.selectedItem, text: text, width: layout.previewWidth, height: layout.previewHeight)
+            mode.write(screen.frame(model, preview: lines))
+        }
+
+        draw()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            var polled = [
+                pollfd(fd: terminal, events: Int16(POLLIN), revents: 0), pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
+            ]
+            // A lone ESC waits briefly for the rest of a sequence; otherwise sleep until something happens.
+            let ready = poll(&polled, 2, decoder.isWaiting ? 30 : -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw PickerError("The terminal could not be read: \(String(cString: strerror(errno))).")
+            }
+            var keys: [Key] = []
+            if ready == 0 { keys = decoder.flush() }
+            if polled[1].revents != 0 {
+                while read(fds[0], &buffer, buffer.count) > 0 {}
+                size = mode.size()
+                screen = PickerScreen(columns: size.columns, rows: size.rows, usesColor: usesColor)
+                model.visibleRows = screen.layout.listRows
+                mode.write("\u{1B}[2J")
+            }
+            if polled[0].revents & Int16(POLLIN) != 0 {
+                let count = read(terminal, &buffer, buffer.count)
+                if count == 0 { return .cancelled }  // the terminal went away
+                if count > 0 { keys += decoder.feed(buffer[0..<count]) }
+            } else if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 {
+                return .cancelled
+            }
+            for key in keys {
+                model.handle(key, source: source)
+                switch model.outcome {
+                case .picked(let ids, let plainText)?: return .picked(ids, plainText: plainText)
+                case .cancelled?: return .cancelled
+                case nil: break
+                }
+            }
+            draw()
+        }
+    }
+
+    // MARK: - Signals
+
+    private typealias Handler = @convention(c) (Int32) -> Void
+
+    /// SIGWINCH redraws; SIGTERM, SIGHUP and SIGINT give the terminal back and end the process with the
+    /// status a shell expects (128 + the signal).
+    private static func installSignalHandlers() -> [Int32: sighandler_t?] {
+        let resize: Handler = { _ in
+            var byte: UInt8 = 1
+            _ = write(resizePipeWrite, &byte, 1)
+        }
+        let stop: Handler = { number in
+            TerminalMode.restoreFromSignal()
+            _exit(128 + number)
+        }
+        var previous: [Int32: sighandler_t?] = [:]
+        previous[SIGWINCH] = signal(SIGWINCH, resize)
+        for number in [SIGTERM, SIGHUP, SIGINT] { previous[number] = signal(number, stop) }
+        return previous
+    }
+
+    private static func restoreSignalHandlers(_ previous: [Int32: sighandler_t?]) {
+        for (number, handler) in previous { signal(number, handler ?? SIG_DFL) }
+    }
+}

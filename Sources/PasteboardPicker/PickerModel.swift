@@ -1,0 +1,204 @@
+import PasteboardHistory
+
+/// What the picker shows and what a key does to it, without a terminal: the list window, the filter, the
+/// selection and the marks. `Picker` feeds it keys and draws it; the tests drive it directly too.
+struct PickerModel {
+    /// What ended the picker.
+    enum Outcome: Equatable {
+        /// Restore (or print) these items, in this order; `plainText`: only their text.
+        case picked([Int64], plainText: Bool)
+        case cancelled
+    }
+
+    private(set) var filter = ""
+    private(set) var mode: FilterMode
+    private(set) var rows: [HistoryItem] = []
+    /// Whether `rows` holds every match (no more to load).
+    private(set) var isComplete = false
+    private(set) var selection = 0
+    /// The first row shown.
+    private(set) var top = 0
+    private(set) var marked: [Int64] = []
+    /// A line for the status bar: an error, or what a key did.
+    private(set) var message: String?
+    private(set) var outcome: Outcome?
+    /// Set by a first delete key: the item a second press deletes.
+    private(set) var pendingDelete: Int64?
+
+    /// How many list rows fit on the screen; set by the screen before each key.
+    var visibleRows = 10
+    /// The most rows loaded per query: a window, never the whole history.
+    static let batch = 200
+
+    init(mode: FilterMode = .substring) {
+        self.mode = mode
+    }
+
+    var selectedItem: HistoryItem? { rows.indices.contains(selection) ? rows[selection] : nil }
+
+    // MARK: - Loading
+
+    /// Runs the filter again from the top.
+    mutating func reload(from source: any PickerSource) {
+        do {
+            rows = try source.items(filter: filter, mode: mode, offset: 0, limit: Self.batch)
+            isComplete = rows.count < Self.batch
+            message = nil
+        } catch {
+            rows = []
+            isComplete = true
+            message = "\(error)"
+        }
+        selection = min(selection, max(0, rows.count - 1))
+        if filterChangedSinceLoad { selection = 0 }
+        filterChangedSinceLoad = false
+        scrollToSelection()
+    }
+
+    private var filterChangedSinceLoad = false
+
+    /// Loads the next window when the selection comes near the end of what is loaded.
+    mutating func loadMoreIfNeeded(from source: any PickerSource) {
+        guard !isComplete, selection + visibleRows >= rows.count else { return }
+        do {
+            let more = try source.items(filter: filter, mode: mode, offset: rows.count, limit: Self.batch)
+            rows += more
+            isComplete = more.count < Self.batch
+        } catch {
+            isComplete = true
+            message = "\(error)"
+        }
+    }
+
+    // MARK: - Keys
+
+    /// Applies one key, querying `source` again when the filter changed.
+    mutating func handle(_ key: Key, source: any PickerSource) {
+        if case .control("d") = key {} else if key != .delete { pendingDelete = nil }
+        switch key {
+        case .character(let character):
+            filter.append(character)
+            filterChanged(source)
+        case .backspace:
+            guard !filter.isEmpty else { return }
+            filter.removeLast()
+            filterChanged(source)
+        case .control("u"):
+            filter = ""
+            filterChanged(source)
+        case .control("w"):
+            while filter.last == " " { filter.removeLast() }
+            while let last = filter.last, last != " " { filter.removeLast() }
+            filterChanged(source)
+        case .control("r"):
+            mode = mode.next
+            message = "filter: \(mode.rawValue)"
+            filterChanged(source)
+        case .up, .control("p"): move(by: -1)
+        case .down, .control("n"): move(by: 1)
+        case .pageUp: move(by: -max(1, visibleRows - 1))
+        case .pageDown: move(by: max(1, visibleRows - 1))
+        case .home: move(to: 0)
+        case .end: move(to: Int.max)
+        case .tab:
+            toggleMark()
+            move(by: 1)
+        case .backTab:
+            toggleMark()
+            move(by: -1)
+        case .enter:
+            pick(plainText: false)
+        case .altEnter, .control("t"):
+            pick(plainText: true)
+        case .control("s"):
+            togglePin(source)
+        case .control("d"), .delete:
+            delete(source)
+        case .escape, .control("c"), .control("g"), .control("q"):
+            outcome = .cancelled
+        case .mouse(let button, _, let row):
+            switch button {
+            case 64: move(by: -3)
+            case 65: move(by: 3)
+            case 0:
+                // Row 0 is the prompt; the list starts on row 1.
+                let index = top + row - 1
+                if row >= 1, row <= visibleRows, rows.indices.contains(index) { move(to: index) }
+            default: break
+            }
+        default:
+            break
+        }
+        loadMoreIfNeeded(from: source)
+    }
+
+    private mutating func filterChanged(_ source: any PickerSource) {
+        filterChangedSinceLoad = true
+        reload(from: source)
+    }
+
+    private mutating func move(by delta: Int) {
+        move(to: selection + delta)
+    }
+
+    private mutating func move(to index: Int) {
+        guard !rows.isEmpty else { return }
+        selection = max(0, min(rows.count - 1, index))
+        scrollToSelection()
+    }
+
+    private mutating func scrollToSelection() {
+        if selection < top { top = selection }
+        if selection >= top + visibleRows { top = selection - visibleRows + 1 }
+        top = max(0, min(top, max(0, rows.count - visibleRows)))
+    }
+
+    private mutating func toggleMark() {
+        guard let id = selectedItem?.id else { return }
+        if let index = marked.firstIndex(of: id) { marked.remove(at: index) } else { marked.append(id) }
+        message = marked.isEmpty ? nil : "\(marked.count) marked: Enter copies them joined by newlines"
+    }
+
+    private mutating func pick(plainText: Bool) {
+        if !marked.isEmpty {
+            outcome = .picked(marked, plainText: true)
+        } else if let id = selectedItem?.id {
+            outcome = .picked([id], plainText: plainText)
+        }
+    }
+
+    private mutating func togglePin(_ source: any PickerSource) {
+        guard let item = selectedItem else { return }
+        do {
+            try source.setPinned(!item.isPinned, id: item.id)
+            message = item.isPinned ? "unpinned \(item.id)" : "pinned \(item.id)"
+        } catch {
+            message = "\(error)"
+        }
+        let keep = (selection, message)
+        reload(from: source)
+        move(to: keep.0)
+        message = keep.1
+    }
+
+    private mutating func delete(_ source: any PickerSource) {
+        guard let item = selectedItem else { return }
+        guard pendingDelete == item.id else {
+            pendingDelete = item.id
+            message = "press Ctrl-D again to delete \(item.id)"
+            return
+        }
+        pendingDelete = nil
+        do {
+            try source.delete(id: item.id)
+            marked.removeAll { $0 == item.id }
+            message = "deleted \(item.id)"
+        } catch {
+            message = "\(error)"
+        }
+        let keep = (selection, message)
+        reload(from: source)
+        move(to: keep.0)
+        message = keep.1
+    }
+}
