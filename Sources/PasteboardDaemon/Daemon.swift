@@ -21,6 +21,8 @@ public final class Daemon {
     private var capture: CaptureService?
     private var server: ControlServer?
     private var running = true
+    /// How long the loop waits for a pause in copies before it purges what retention retired.
+    static let purgeDelay: TimeInterval = 2
 
     public init(
         location: StoreLocation, runtime: RuntimeDirectory, configuration: Configuration = Configuration(),
@@ -118,6 +120,8 @@ public final class Daemon {
         }
         if let next = backend?.nextDeadline { deadlines.append(next) }
         if let next = capture?.nextDeadline { deadlines.append(next) }
+        // Items retention retired after a copy are wiped once copies pause (see `HistoryStore.purge()`).
+        if store?.hasUnpurgedDeletions == true { deadlines.append(Date().addingTimeInterval(Self.purgeDelay)) }
         guard let next = deadlines.min() else { return -1 }
         return Int32(max(0, min(next.timeIntervalSinceNow * 1000 + 1, Double(Int32.max))))
     }
@@ -130,7 +134,8 @@ public final class Daemon {
         }
     }
 
-    /// Removes expired items and applies retention.
+    /// Removes expired items and applies retention; wipes what earlier deletions left behind (see
+    /// `HistoryStore.purge()`).
     func housekeeping() throws(HistoryError) {
         guard let store else { return }
         let expired = try store.deleteExpired()
@@ -139,6 +144,14 @@ public final class Daemon {
         if !retention.isUnlimited {
             let dropped = try store.applyRetention(retention)
             if dropped > 0 { log("retention removed \(dropped) item\(dropped == 1 ? "" : "s")") }
+        }
+        if store.hasUnpurgedDeletions {
+            // Another process reading for a long time is no reason to stop: the next round tries again.
+            do {
+                try store.purge()
+            } catch {
+                log("could not wipe deleted items yet: \(error.message)")
+            }
         }
     }
 
@@ -193,6 +206,16 @@ public final class Daemon {
             guard let capture else { return .failure("no display backend") }
             capture.clear()
             return ControlReply()
+        case .forget(let ids):
+            var reply = ControlReply()
+            guard let capture else {
+                // Headless, the clipboard is in the store, which the deleting client emptied itself.
+                reply.backend = "headless"
+                reply.cleared = false
+                return reply
+            }
+            reply.cleared = capture.forget(ids: ids)
+            return reply
         case .stop:
             running = false
             return ControlReply()
