@@ -73,7 +73,9 @@ enum DoctorCommand: Command {
                 "check",
                 help: "Also read every stored payload and check it against its hash, and the database's integrity.")
         ],
-        discussion: "Exits 1 when it finds a problem; 'All good.' means the store is safe and readable and the daemon answers or can start.")
+        discussion:
+            "Exits 1 when it finds a problem; 'All good.' means the store is safe and readable and the daemon answers "
+            + "or can start.")
 
     /// How long the daemon has to answer.
     static let daemonTimeout: TimeInterval = 2
@@ -148,8 +150,8 @@ enum DoctorCommand: Command {
         if let holder = runtime.lockHolder() {
             out.line(
                 "daemon:   PROBLEM: a daemon (pid \(holder)) holds \(runtime.lockPath) but does not listen on "
-                    + "\(runtime.socketPath); if it is not just starting, it is stuck: stop it (kill \(holder)) and start "
-                    + "'pb daemon' again.")
+                    + "\(runtime.socketPath); if it is not just starting, it is stuck: stop it (kill \(holder)) and "
+                    + "start 'pb daemon' again.")
             return 1
         }
         do {
@@ -181,18 +183,22 @@ enum DoctorCommand: Command {
         for problem in payloads.problems {
             problems += 1
             var users = problem.itemIDs.map { "item \($0)" }
-            users += problem.pasteboards.map { $0 == PasteboardName.general.rawValue ? "the clipboard" : "pasteboard '\($0)'" }
+            users += problem.pasteboards.map {
+                $0 == PasteboardName.general.rawValue ? "the clipboard" : "pasteboard '\($0)'"
+            }
             let who = users.isEmpty ? "a payload nothing uses" : users.joined(separator: ", ")
-            out.line("payloads: PROBLEM: \(who): \(problem.kind.rawValue), \(problem.detail)\(problem.file.map { " (\($0))" } ?? "")")
+            let file = problem.file.map { " (\($0))" } ?? ""
+            out.line("payloads: PROBLEM: \(who): \(problem.kind.rawValue), \(problem.detail)\(file)")
             if !problem.itemIDs.isEmpty {
-                out.line("  fix: 'pb delete \(problem.itemIDs.map(String.init).joined(separator: " "))' (or copy the same content again)")
+                let ids = problem.itemIDs.map(String.init).joined(separator: " ")
+                out.line("  fix: 'pb delete \(ids)' (or copy the same content again)")
             } else if !problem.pasteboards.isEmpty {
                 out.line("  fix: copy something new over it")
             }
         }
         if payloads.problems.isEmpty && payloads.unsafePaths.isEmpty {
-            out.line(
-                "payloads: \(payloads.checkedCount) checked (\(ByteCountFormatting.string(payloads.checkedBytes))), all intact")
+            let bytes = ByteCountFormatting.string(payloads.checkedBytes)
+            out.line("payloads: \(payloads.checkedCount) checked (\(bytes)), all intact")
         }
         return problems
     }

@@ -188,7 +188,8 @@ enum ClearCommand: Command {
             .init("keep-pinned", help: "Keep pinned items."),
             .init("keep-clipboard", help: "Leave the clipboard's current contents where they are."),
         ],
-        discussion: "Nothing of a deleted item stays on disk.\n\nEXAMPLES:\n  pb clear\n  pb clear --keep-pinned --keep-clipboard")
+        discussion:
+            "Nothing of a deleted item stays on disk.\n\nEXAMPLES:\n  pb clear\n  pb clear --keep-pinned --keep-clipboard")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let keepClipboard = arguments.flag("keep-clipboard")
@@ -244,7 +245,8 @@ enum StatsCommand: Command {
         }
         out.line("payloads:     \(stats.blobCount) distinct, \(ByteCountFormatting.string(stats.payloadBytes)) (\(stats.fileBlobCount) as files, \(ByteCountFormatting.string(stats.fileBlobBytes)))")
         if stats.missingPayloads > 0 || stats.damagedPayloads > 0 {
-            out.line("  PROBLEM: \(stats.missingPayloads) missing, \(stats.damagedPayloads) damaged (run 'pb doctor --check')")
+            out.line(
+                "  PROBLEM: \(stats.missingPayloads) missing, \(stats.damagedPayloads) damaged (run 'pb doctor --check')")
         }
         out.line("database:     \(ByteCountFormatting.string(stats.databaseBytes)) + WAL \(ByteCountFormatting.string(stats.walBytes))")
         out.line("search index: \(ByteCountFormatting.string(stats.indexBytes))")

@@ -39,7 +39,9 @@ public enum ControlRequest: Sendable, Equatable {
     }
 
     /// Every command name.
-    public static let commands = ["ping", "status", "restore", "clear", "forget", "reschedule", "notify", "watch", "stop"]
+    public static let commands = [
+        "ping", "status", "restore", "clear", "forget", "reschedule", "notify", "watch", "stop",
+    ]
 }
 
 extension ControlRequest: Codable {

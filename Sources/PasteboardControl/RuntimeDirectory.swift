@@ -55,14 +55,14 @@ public struct RuntimeDirectory: Sendable, Equatable {
             var parentInfo = stat()
             guard stat(parent, &parentInfo) == 0, parentInfo.st_mode & S_IFMT == S_IFDIR else {
                 throw ControlError(
-                    "The runtime directory \(path) cannot be created: \(parent) is not a directory. Set XDG_RUNTIME_DIR "
-                        + "(or PB_RUNTIME_DIR) to a directory of your own.")
+                    "The runtime directory \(path) cannot be created: \(parent) is not a directory. Set "
+                        + "XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own.")
             }
             guard access(parent, W_OK | X_OK) == 0 else {
                 let cause = SystemError.last("access")
                 throw ControlError(
-                    "The runtime directory \(path) cannot be created in \(parent) (\(cause.reason)). Set XDG_RUNTIME_DIR "
-                        + "(or PB_RUNTIME_DIR) to a directory of your own.", cause: cause)
+                    "The runtime directory \(path) cannot be created in \(parent) (\(cause.reason)). Set "
+                        + "XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own.", cause: cause)
             }
         } else {
             guard info.st_mode & S_IFMT == S_IFDIR else {
@@ -70,8 +70,8 @@ public struct RuntimeDirectory: Sendable, Equatable {
             }
             guard info.st_uid == getuid() else {
                 throw ControlError(
-                    "The runtime directory \(path) belongs to another user (uid \(info.st_uid)), so the daemon refuses to "
-                        + "use it. Set XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own.")
+                    "The runtime directory \(path) belongs to another user (uid \(info.st_uid)), so the daemon "
+                        + "refuses to use it. Set XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own.")
             }
         }
         // sun_path holds 108 bytes, the last one NUL.
@@ -97,7 +97,8 @@ public struct RuntimeDirectory: Sendable, Equatable {
         let dev = UInt64(info.st_dev)
         let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~UInt64(0xfff))
         let minor = (dev & 0xff) | ((dev >> 12) & ~UInt64(0xff))
-        let device = String(major, radix: 16).leftPadded2 + ":" + String(minor, radix: 16).leftPadded2 + ":" + String(info.st_ino)
+        let device =
+            String(major, radix: 16).leftPadded2 + ":" + String(minor, radix: 16).leftPadded2 + ":" + String(info.st_ino)
         for line in locks.split(separator: "\n") {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 6, fields[1] == "FLOCK", let pid = Int32(fields[4]) else { continue }

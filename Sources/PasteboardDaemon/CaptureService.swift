@@ -183,7 +183,9 @@ public final class CaptureService: CaptureSink {
             currentIDs[selection] = nil
             expiries.removeAll { $0.selection == selection }
             log("\(selection.name): item \(id) was deleted; selection emptied")
-            if selection == .clipboard { broadcast(ControlEvent(.clearedClipboard, time: Date().timeIntervalSince1970)) }
+            if selection == .clipboard {
+                broadcast(ControlEvent(.clearedClipboard, time: Date().timeIntervalSince1970))
+            }
             emptied = true
         }
         return emptied

@@ -50,6 +50,8 @@ public final class Daemon {
         let store: HistoryStore
         do {
             store = try HistoryStore(location: location)
+            // Applied after every capture, as after every `pb copy` (housekeeping only runs when the loop times out).
+            if !configuration.retention.isUnlimited { store.retention = configuration.retention }
             self.store = store
             try housekeeping()
             let freed = try store.collectOrphanedFiles()

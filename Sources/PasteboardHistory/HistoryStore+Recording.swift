@@ -133,7 +133,10 @@ extension HistoryStore {
         let mark = residue.generation
         let count = try write { () throws -> Int in
             if let general = try pasteboardIdentity(PasteboardName.general.rawValue) {
-                for id in ids where try db.row("SELECT identity FROM items WHERE id = ?", id)?.data("identity") == general {
+                for id in ids {
+                    guard try db.row("SELECT identity FROM items WHERE id = ?", id)?.data("identity") == general else {
+                        continue
+                    }
                     try clearPasteboardInTransaction(PasteboardName.general.rawValue)
                     break
                 }
@@ -200,9 +203,8 @@ extension HistoryStore {
                 try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
             }
             let general = PasteboardName.general.rawValue
-            if !keepingClipboard, try db.row("SELECT 1 FROM pasteboard_items WHERE pasteboard = ? LIMIT 1", general) != nil {
-                try clearPasteboardInTransaction(general)
-            }
+            let holdsSomething = try db.row("SELECT 1 FROM pasteboard_items WHERE pasteboard = ? LIMIT 1", general) != nil
+            if !keepingClipboard && holdsSomething { try clearPasteboardInTransaction(general) }
             residue.noteFreedContent()
             return total
         }

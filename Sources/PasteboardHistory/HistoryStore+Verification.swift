@@ -67,13 +67,16 @@ extension HistoryStore {
             var after: Int64 = 0
             while true {
                 let page = try db.rows(
-                    "SELECT id, hash, size, data IS NULL AS inFile FROM blobs WHERE id > ? ORDER BY id LIMIT 256", after)
+                    "SELECT id, hash, size, data IS NULL AS inFile FROM blobs WHERE id > ? ORDER BY id LIMIT 256", after
+                )
                 guard let last = page.last?.int("id") else { break }
                 after = last
                 for row in page {
                     guard let id = row.int("id") else { continue }
                     let size = Int(row.int("size") ?? -1)
-                    guard let problem = try problem(blob: id, hash: row.data("hash"), size: size, inFile: row.int("inFile") == 1)
+                    guard
+                        let problem = try problem(
+                            blob: id, hash: row.data("hash"), size: size, inFile: row.int("inFile") == 1)
                     else {
                         check.checkedCount += 1
                         check.checkedBytes += max(0, size)
@@ -101,9 +104,10 @@ extension HistoryStore {
                 if let board = row.string("board") { byBlob[blob, default: ([], [])].boards.insert(board) }
             }
             for (blob, users) in byBlob.sorted(by: { $0.key < $1.key }) {
-                check.problems.append(.init(
-                    kind: .missing, blobID: blob, file: nil, detail: "its row is missing from the database",
-                    itemIDs: users.items.sorted(), pasteboards: users.boards.sorted()))
+                check.problems.append(
+                    .init(
+                        kind: .missing, blobID: blob, file: nil, detail: "its row is missing from the database",
+                        itemIDs: users.items.sorted(), pasteboards: users.boards.sorted()))
             }
             check.unsafePaths = unsafePayloadPaths()
             return check
@@ -155,7 +159,8 @@ extension HistoryStore {
             return try problem(id, .missing, file: path, "its file is missing")
         case .damaged: return try problem(id, .damaged, file: path, "its file's bytes no longer match their SHA-256")
         case .notAFile: return try problem(id, .damaged, file: path, "its file is not a regular file")
-        case .unreadable(let reason): return try problem(id, .missing, file: path, "its file cannot be read (\(reason))")
+        case .unreadable(let reason):
+            return try problem(id, .missing, file: path, "its file cannot be read (\(reason))")
         }
     }
 

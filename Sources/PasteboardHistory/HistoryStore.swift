@@ -46,7 +46,9 @@ public final class HistoryStore {
                 let changed = fchmod(fd, 0o600)
                 let reason = String(cString: strerror(errno))
                 close(fd)
-                if changed != 0 { throw HistoryError(.notWritable, "Cannot make \(path) private (mode 600): \(reason).") }
+                if changed != 0 {
+                    throw HistoryError(.notWritable, "Cannot make \(path) private (mode 600): \(reason).")
+                }
             } else if errno != EEXIST {
                 throw HistoryError(
                     .notWritable,
@@ -68,8 +70,8 @@ public final class HistoryStore {
             if identity.version > Schema.migrator.latestVersion {
                 throw HistoryError(
                     .newerSchema,
-                    "The history store \(path) was written by a newer version of Pasteboard (schema \(identity.version); "
-                        + "this pb understands up to \(Schema.migrator.latestVersion)). It was left untouched; upgrade pb.")
+                    "The history store \(path) was written by a newer version of Pasteboard (schema "
+                        + "\(identity.version); this pb understands up to \(Schema.migrator.latestVersion)). It was left untouched; upgrade pb.")
             }
             if !readOnly {
                 // Switching to WAL needs a moment alone with the file; a process opening the same new store at the
@@ -252,8 +254,11 @@ public final class HistoryStore {
     /// A blob as a representation: inline bytes, or the blob file itself (read again only when asked), after
     /// checking that its bytes still match their hash. A payload that is gone or damaged is never handed out: it
     /// throws `missingPayload` or `damagedPayload`, naming `owner`.
-    func blobRepresentation(_ id: Int64, type: ContentType, of owner: PayloadOwner) throws -> PasteboardItem.Representation {
-        guard let row = try db.row("SELECT hash, size, data FROM blobs WHERE id = ?", id), let hash = row.data("hash") else {
+    func blobRepresentation(
+        _ id: Int64, type: ContentType, of owner: PayloadOwner
+    ) throws -> PasteboardItem.Representation {
+        guard let row = try db.row("SELECT hash, size, data FROM blobs WHERE id = ?", id), let hash = row.data("hash")
+        else {
             throw owner.error(.missingPayload, type: type, "is missing from the store (payload \(id))")
         }
         if case .blob(let data) = row["data"] {
@@ -267,7 +272,8 @@ public final class HistoryStore {
         case .intact: break
         case .missing: throw owner.error(.missingPayload, type: type, "file \(url.path) is missing")
         case .damaged:
-            throw owner.error(.damagedPayload, type: type, "file \(url.path) is damaged: its bytes no longer match their SHA-256")
+            throw owner.error(
+                .damagedPayload, type: type, "file \(url.path) is damaged: its bytes no longer match their SHA-256")
         case .notAFile:
             throw owner.error(.damagedPayload, type: type, "file \(url.path) is not a regular file (a symbolic link?)")
         case .unreadable(let reason):

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Whether the store's directory and files may be trusted: they belong to this user, nobody else can write them,
@@ -31,7 +32,8 @@ extension StoreLocation {
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw HistoryError(.notWritable, "\(path) exists but is not a directory.")
         }
-        try Self.checkTrust(path, info, isDirectory: true, name: "The history store directory \(path)", tightening: tightening)
+        try Self.checkTrust(
+            path, info, isDirectory: true, name: "The history store directory \(path)", tightening: tightening)
         if creating && access(path, W_OK) != 0 {
             throw HistoryError(
                 .notWritable,

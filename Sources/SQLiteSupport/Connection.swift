@@ -26,7 +26,8 @@ public final class Connection {
     /// With `followsSymbolicLinks` false, a `path` that is a symbolic link is refused (`SQLITE_OPEN_NOFOLLOW`:
     /// "The database filename is not allowed to be a symbolic link").
     public init(
-        path: String, mode: Mode = .readWrite(create: true), busyTimeout: Int32 = 5000, followsSymbolicLinks: Bool = true
+        path: String, mode: Mode = .readWrite(create: true), busyTimeout: Int32 = 5000,
+        followsSymbolicLinks: Bool = true
     ) throws(SQLiteError) {
         var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
         if !followsSymbolicLinks { flags |= SQLITE_OPEN_NOFOLLOW }

@@ -21,10 +21,14 @@ import Testing
     ]
 
     /// Every store command fails with one `Error:` line containing `fragments`, exit 1.
-    func expectEveryCommandRefuses(_ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    func expectEveryCommandRefuses(_ fragments: [String], sourceLocation: SourceLocation = #_sourceLocation)
+        async throws
+    {
         for (arguments, stdin) in Self.storeCommands {
             let result = try await sandbox.run(arguments, stdin: stdin)
-            #expect(result.status == 1 && !result.wasSignalled, "pb \(arguments): \(result)", sourceLocation: sourceLocation)
+            #expect(
+                result.status == 1 && !result.wasSignalled, "pb \(arguments): \(result)", sourceLocation: sourceLocation
+            )
             #expect(result.errorLines.count == 1, "pb \(arguments): \(result)", sourceLocation: sourceLocation)
             for fragment in fragments {
                 #expect(result.stderr.contains(fragment), "pb \(arguments): \(result)", sourceLocation: sourceLocation)
@@ -33,11 +37,14 @@ import Testing
     }
 
     /// `pb doctor` finds a problem on the line starting with `prefix`, and never says "All good".
-    func expectDoctorFinds(_ prefix: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> PBResult {
+    func expectDoctorFinds(_ prefix: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> PBResult
+    {
         let doctor = try await sandbox.run(["doctor"])
         #expect(doctor.status == 1, "\(doctor)", sourceLocation: sourceLocation)
         #expect(!doctor.output.contains("All good"), "\(doctor)", sourceLocation: sourceLocation)
-        #expect(doctor.outputLines.contains { $0.hasPrefix(prefix + "PROBLEM: ") }, "\(doctor)", sourceLocation: sourceLocation)
+        #expect(
+            doctor.outputLines.contains { $0.hasPrefix(prefix + "PROBLEM: ") }, "\(doctor)",
+            sourceLocation: sourceLocation)
         return doctor
     }
 
@@ -46,7 +53,9 @@ import Testing
     @Test func storeDirectoryAnotherUserOwnsIsRefused() async throws {
         try await sandbox.copy("mine")
         try #require(chown(sandbox.storeDirectory.path, 65534, 65534) == 0, "chown needs root (tests run as root)")
-        try await expectEveryCommandRefuses([sandbox.storeDirectory.path, "belongs to another user (uid 65534)", "chown"])
+        try await expectEveryCommandRefuses([
+            sandbox.storeDirectory.path, "belongs to another user (uid 65534)", "chown",
+        ])
         _ = try await expectDoctorFinds("store:    ")
     }
 
@@ -138,7 +147,8 @@ import Testing
                 c, _ = s.accept(); held.append(c)
             """
         let child = try ChildProcess(
-            executable: "/usr/bin/python3", arguments: ["-c", listener, sandbox.socketPath], environment: [:], stdin: nil,
+            executable: "/usr/bin/python3", arguments: ["-c", listener, sandbox.socketPath], environment: [:],
+            stdin: nil,
             ioDirectory: sandbox.root.appendingPathComponent("io"))
         defer { child.terminate(grace: .milliseconds(200)) }
         let listening = try await eventually(within: .seconds(10)) { child.stdout.starts(with: Data("listening".utf8)) }

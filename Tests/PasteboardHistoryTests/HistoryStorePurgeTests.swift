@@ -41,9 +41,12 @@ import Testing
     /// Records a few neighbours, the marker (as text, and inside a payload large enough for a file), lets the other
     /// connection read it all, and returns the ids.
     func recordMarker(_ marker: String, pinnedNeighbour: Bool = false) throws -> [Int64] {
-        try store.record(PasteboardItem(string: "an older neighbour"), metadata: CaptureMetadata(isPinned: pinnedNeighbour))
+        try store.record(
+            PasteboardItem(string: "an older neighbour"), metadata: CaptureMetadata(isPinned: pinnedNeighbour))
         let text = try store.record(PasteboardItem(string: marker)).id
-        let large = try store.record(PasteboardItem(data: Data((marker + "\n").utf8) + pngPayload(seed: 3), type: .data)).id
+        let large = try store.record(
+            PasteboardItem(data: Data((marker + "\n").utf8) + pngPayload(seed: 3), type: .data)
+        ).id
         try store.record(PasteboardItem(string: "a newer neighbour"))
         #expect(try daemon.pasteboardItem(id: text).string == marker)
         #expect(try daemon.items(HistoryQuery(text: String(marker.suffix(12)))).map(\.id) == [text])
@@ -91,7 +94,8 @@ import Testing
         try store.delete(ids: try recordMarker(marker))
         try store.vacuum()
         #expect(try filesHolding(Data(marker.utf8)) == [])
-        let wal = try FileManager.default.attributesOfItem(atPath: location.databaseURL.path + "-wal")[.size] as? NSNumber
+        let wal =
+            try FileManager.default.attributesOfItem(atPath: location.databaseURL.path + "-wal")[.size] as? NSNumber
         #expect(wal?.intValue == 0, "the write-ahead log keeps a copy of every page after VACUUM")
     }
 
@@ -100,7 +104,9 @@ import Testing
     @Test func searchIndexForgetsADeletedItemsTrigrams() throws {
         let twin = try TemporaryDirectory("pb-history-twin")
         let twinStore = try HistoryStore(location: twin.storeLocation)
-        for (target, middle) in [(store, Self.marker("trigrams")), (twinStore, "quite another text, " + UUID().uuidString)] {
+        for (target, middle) in [
+            (store, Self.marker("trigrams")), (twinStore, "quite another text, " + UUID().uuidString),
+        ] {
             try target.record(PasteboardItem(string: "first neighbour, the same in both"))
             let id = try target.record(PasteboardItem(string: middle)).id
             try target.record(PasteboardItem(string: "second neighbour, the same in both"))

@@ -61,7 +61,8 @@ import Testing
         #expect(chmod(location.databaseURL.path, 0o664) == 0)
         let error = #expect(throws: HistoryError.self) { _ = try HistoryStore(location: location) }
         #expect(error?.code == .unsafe)
-        #expect(error?.message.contains("chmod 600 \(location.databaseURL.path)") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.contains("chmod 600 \(location.databaseURL.path)") == true, "\(String(describing: error))")
     }
 
     @Test func modesOthersCanOnlyReadAreTightened() throws {
@@ -86,7 +87,9 @@ import Testing
         try FileManager.default.createSymbolicLink(at: location.databaseURL, withDestinationURL: elsewhere)
         let error = #expect(throws: HistoryError.self) { _ = try HistoryStore(location: location) }
         #expect(error?.code == .unsafe)
-        #expect(error?.message.contains("\(location.databaseURL.path) is a symbolic link") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.contains("\(location.databaseURL.path) is a symbolic link") == true,
+            "\(String(describing: error))")
         #expect(try Data(contentsOf: elsewhere) == before)
     }
 

@@ -35,7 +35,9 @@ import Testing
         let error = #expect(throws: HistoryError.self) { _ = try store.pasteboardItem(id: id) }
         #expect(error?.code == .damagedPayload)
         #expect(error?.itemID == id)
-        #expect(error?.message.hasPrefix("Item \(id)'s public.png payload file \(file.path) is damaged") == true, "\(String(describing: error))")
+        #expect(
+            error?.message.hasPrefix("Item \(id)'s public.png payload file \(file.path) is damaged") == true,
+            "\(String(describing: error))")
         #expect(try store.pasteboardItem(id: good).string == "still fine")
 
         let check = try store.checkPayloads()

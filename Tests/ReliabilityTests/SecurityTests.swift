@@ -155,7 +155,7 @@ extension ReliabilityTests {
             let marker = "PB-FORENSIC-\(deletion.rawValue)-" + UUID().uuidString
             try await harness.xclipCopy(Data("an older neighbour".utf8))
             #expect(try await eventually(within: .seconds(10)) { try await !harness.search("older neighbour").isEmpty })
-            let expiring = deletion == .expire ? ["--expire", "2s"] : []
+            let expiring = deletion == .expire ? ["--expire", "6s"] : []
             if deletion == .expire {
                 try await harness.copy(marker, expiring)
             } else {
@@ -173,7 +173,7 @@ extension ReliabilityTests {
             case .clear: try await harness.pbSucceeding(["clear"])
             case .expire:
                 // Counted with sqlite3: pb commands expire items themselves when they open the store.
-                let expired = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
+                let expired = try await eventually(within: .seconds(30), every: .milliseconds(100)) {
                     try await harness.itemCount() == 1
                 }
                 #expect(expired, "the daemon did not expire the items: \(daemon.stderr)")
@@ -202,6 +202,36 @@ extension ReliabilityTests {
             }
             try await harness.stop(daemon: daemon)
             #expect(!daemon.stderr.contains(marker))
+        }
+
+        /// Retention after each capture leaves the wiping for later, so as not to rewrite the search index on every
+        /// copy: the daemon wipes once copies pause.
+        @Test func textRetentionRetiredIsWipedOnceCopiesPause() async throws {
+            let harness = try await Harness(label: "pbretire", display: "the retention wiping test")
+            try harness.writeConfig("max-items = 1\n")
+            let daemon = try await harness.startDaemon()
+            let marker = "PB-FORENSIC-retired-" + UUID().uuidString
+            try await harness.xclipCopy(Data(marker.utf8))
+            #expect(try await eventually(within: .seconds(10)) { try await harness.search(marker).count == 1 })
+            try await harness.xclipCopy(Data("the next copy retires the marker".utf8))
+            #expect(try await eventually(within: .seconds(10)) { try await harness.search(marker).isEmpty })
+            func holders() throws -> [String] {
+                var found: [String] = []
+                let walker = FileManager.default.enumerator(atPath: harness.storeDirectory.path)
+                while let relative = walker?.nextObject() as? String {
+                    let path = harness.storeDirectory.path + "/" + relative
+                    var info = stat()
+                    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                    if try Data(contentsOf: URL(fileURLWithPath: path)).range(of: Data(marker.utf8)) != nil {
+                        found.append(relative)
+                    }
+                }
+                return found
+            }
+            let wiped = try await eventually(within: .seconds(15), every: .milliseconds(200)) { try holders().isEmpty }
+            let left = try holders()
+            #expect(wiped, "still in \(left): \(daemon.stderr)")
+            try await harness.stop(daemon: daemon)
         }
     }
 }
