@@ -161,23 +161,12 @@ enum DeleteCommand: Command {
         // Headless, the store empties the clipboard itself when it holds a deleted item.
         try store.delete(ids: ids)
         for id in ids { context.announce(ControlEvent(.deleted, id: id)) }
-        try forgetOnDisplay(ids, context: context)
-        context.stdout.line(ids.count == 1 ? "Deleted \(ids[0])." : "Deleted \(ids.count) items.")
-    }
-
-    /// Tells a running daemon that `ids` are gone, so that it empties the selection if it holds one of them. (Without
-    /// a daemon, a `pb __serve` owner of a deleted item keeps it until something else is copied.)
-    static func forgetOnDisplay(_ ids: [Int64], context: Context) throws {
-        let clipboard = try context.clipboard()
-        guard clipboard.kind.hasDisplay else { return }
-        do {
-            try clipboard.daemon.perform(.forget(ids: ids), timeout: 2)
-        } catch where error.code == .notRunning {
-        } catch {
+        if let problem = context.forgetOnDisplay(ids) {
             throw CommandFailure(
-                "Deleted from the history, but the daemon could not be told to stop serving it (\(error.message)). "
+                "Deleted from the history, but the daemon could not be told to stop serving it (\(problem)). "
                     + "Run 'pb clear --keep-pinned' or copy something else to replace it on the clipboard.")
         }
+        context.stdout.line(ids.count == 1 ? "Deleted \(ids[0])." : "Deleted \(ids.count) items.")
     }
 }
 

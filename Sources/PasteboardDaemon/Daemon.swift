@@ -140,8 +140,12 @@ public final class Daemon {
     /// `HistoryStore.purge()`).
     func housekeeping() throws(HistoryError) {
         guard let store else { return }
-        let expired = try store.deleteExpired()
-        if expired > 0 { log("expired \(expired) item\(expired == 1 ? "" : "s")") }
+        let expired = try store.deleteExpiredItems()
+        if !expired.isEmpty {
+            log("expired \(expired.count) item\(expired.count == 1 ? "" : "s")")
+            // Never served again, even when the selection's own timer has not run out yet.
+            capture?.forget(ids: expired)
+        }
         let retention = configuration.retention
         if !retention.isUnlimited {
             let dropped = try store.applyRetention(retention)

@@ -1,5 +1,8 @@
 import Foundation
 import SQLiteSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Nothing deleted stays readable.
 ///
@@ -44,6 +47,9 @@ struct Residue {
 }
 
 extension HistoryStore {
+    /// How long `purge()` goes on trying when other processes keep checkpointing.
+    static let checkpointPatience: TimeInterval = 10
+
     /// Whether something deleted through this store may still be readable in the write-ahead log or the search
     /// index; `purge()` wipes it.
     public var hasUnpurgedDeletions: Bool { residue.hasFreedContent }
@@ -57,12 +63,20 @@ extension HistoryStore {
         if residue.hasIndexTombstones {
             try perform { try db.run("INSERT INTO item_text(item_text) VALUES ('optimize')") }
         }
-        let result = try perform { try db.checkpointAndTruncate() }
+        // The busy handler waits for readers and writers, but never for the checkpoint lock: another process
+        // checkpointing at the same moment (its own purge, an automatic checkpoint) makes this one give up at once.
+        // What it leaves is little; try again for a while.
+        var result = try perform { try db.checkpointAndTruncate() }
+        let deadline = Date().addingTimeInterval(Self.checkpointPatience)
+        while !result.isComplete && Date() < deadline {
+            usleep(useconds_t.random(in: 2_000...20_000))
+            result = try perform { try db.checkpointAndTruncate() }
+        }
         guard result.isComplete else {
             throw HistoryError(
                 .busy,
                 "The change was saved, but the write-ahead log \(location.databaseURL.path)-wal could not be wiped: "
-                    + "another process kept reading the store. Deleted text may stay in it until 'pb prune' is run.")
+                    + "other processes kept using the store. Deleted text may stay in it until 'pb prune' is run.")
         }
         residue.reset()
     }

@@ -50,23 +50,31 @@ extension HistoryStore {
     /// (see `purge()`).
     @discardableResult
     public func deleteExpired(now: Date = Date()) throws(HistoryError) -> Int {
+        try deleteExpiredItems(now: now).count
+    }
+
+    /// `deleteExpired`, returning the ids of the items that went (for a daemon to stop serving them).
+    public func deleteExpiredItems(now: Date = Date()) throws(HistoryError) -> [Int64] {
         let due = try perform {
-            try db.row("SELECT 1 FROM items WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT 1", now.timeIntervalSince1970)
+            try db.row(
+                "SELECT 1 FROM items WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT 1", now.timeIntervalSince1970)
         }
-        guard due != nil else { return 0 }
+        guard due != nil else { return [] }
         let mark = residue.generation
-        let count = try write {
+        let ids = try write { () throws -> [Int64] in
             let rows = try db.rows(
                 "SELECT id, identity FROM items WHERE expires_at IS NOT NULL AND expires_at <= ?", now.timeIntervalSince1970)
             let general = try pasteboardIdentity("general")
             if let general, rows.contains(where: { $0.data("identity") == general }) {
                 try clearPasteboardInTransaction("general")
             }
-            return try deleteInTransaction(ids: rows.compactMap { $0.int("id") })
+            let ids = rows.compactMap { $0.int("id") }
+            _ = try deleteInTransaction(ids: ids)
+            return ids
         }
         // An expiring copy is often a secret (a one-time password): nothing of it stays readable.
         try purge(ifFreedSince: mark)
-        return count
+        return ids
     }
 
     /// When the next item expires, if any does.
