@@ -74,7 +74,7 @@ let package = Package(
             name: "PasteboardDaemonTests",
             dependencies: [
                 "PasteboardDaemon", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
-                "PasteboardModel",
+                "PasteboardModel", "SQLiteSupport",
             ]),
         .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(

@@ -40,6 +40,26 @@ extension Context {
         }
     }
 
+    /// Tells a running daemon that history items `ids` are gone, so that it empties a selection holding one of
+    /// them; returns why it could not be told, if it runs and could not. (Without a daemon, a `pb __serve` owner of a
+    /// deleted item keeps it until something else is copied.) Headless, the store emptied the clipboard itself.
+    func forgetOnDisplay(_ ids: [Int64]) -> String? {
+        let clipboard: SystemClipboard
+        do {
+            clipboard = try SystemClipboard(environment: environment)
+        } catch {
+            return error.message
+        }
+        guard clipboard.kind.hasDisplay else { return nil }
+        do {
+            try clipboard.daemon.perform(.forget(ids: ids), timeout: 2)
+        } catch where error.code == .notRunning {
+        } catch {
+            return error.message
+        }
+        return nil
+    }
+
     /// How `pb` keeps an item on the clipboard without a daemon: `pb __serve ID` in a process of its own.
     func ownerFallback(once: Bool, expire: TimeInterval?) -> (Int64) -> SystemClipboard.Fallback {
         { id in

@@ -55,8 +55,11 @@ public final class Context {
         let store = try HistoryStore(location: location)
         store.retention = try configuration().retention
         // Expired items never show, even when no daemon ran to remove them on time.
-        try store.deleteExpired()
+        let expired = try store.deleteExpiredItems()
         openedStore = store
+        if !expired.isEmpty, let problem = forgetOnDisplay(expired) {
+            stderr.line("Warning: the daemon was not told that expired items are gone (\(problem)).")
+        }
         return store
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import PasteboardConfiguration
 import PasteboardControl
 import PasteboardHistory
+import PasteboardModel
 import PasteboardSystem
 
 enum DaemonCommand: Command {
@@ -73,7 +74,18 @@ enum DaemonCommand: Command {
 
 enum DoctorCommand: Command {
     static let spec = CommandSpec(
-        name: "doctor", abstract: "Check the setup: display, daemon, store, socket; say how to fix problems.")
+        name: "doctor", abstract: "Check the setup: display, daemon, store, socket; say how to fix problems.",
+        options: [
+            .init(
+                "check",
+                help: "Also read every stored payload and check it against its hash, and the database's integrity.")
+        ],
+        discussion:
+            "Exits 1 when it finds a problem; 'All good.' means the store is safe and readable and the daemon answers "
+            + "or can start.")
+
+    /// How long the daemon has to answer.
+    static let daemonTimeout: TimeInterval = 2
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let out = context.stdout
@@ -98,23 +110,19 @@ enum DoctorCommand: Command {
             }
         }
         let location = context.location
-        switch Result(catching: { () throws(HistoryError) -> Int in try HistoryStore(location: location).count() }) {
-        case .success(let count):
-            out.line("store:    \(location.databaseURL.path) (\(count) items)")
-        case .failure(let error):
+        var store: HistoryStore?
+        do {
+            let opened = try HistoryStore(location: location)
+            out.line("store:    \(location.databaseURL.path) (\(try opened.count()) items)")
+            store = opened
+        } catch {
             problems += 1
             out.line("store:    PROBLEM: \(error.message)")
         }
-        let runtime = clipboard.runtime
-        do {
-            let reply = try clipboard.daemon.perform(.status)
-            out.line("daemon:   running (pid \(reply.pid.map(String.init) ?? "?")), socket \(runtime.socketPath)")
-        } catch where error.code == .notRunning {
-            out.line("daemon:   not running (start it with 'pb daemon'; pb works without it)")
-        } catch {
-            problems += 1
-            out.line("daemon:   PROBLEM: it does not answer properly (\(error.message)); restart it.")
+        if arguments.flag("check"), let store {
+            problems += try check(store, out: out)
         }
+        problems += daemon(clipboard, out: out)
         do {
             _ = try Configuration.load(environment: context.environment)
             out.line("config:   \(Configuration.path(environment: context.environment))")
@@ -124,5 +132,81 @@ enum DoctorCommand: Command {
         }
         if problems > 0 { throw CommandFailure("\(problems) problem\(problems == 1 ? "" : "s") found.") }
         out.line("All good.")
+    }
+
+    /// Whether the daemon answers, or else could start; returns the number of problems found.
+    static func daemon(_ clipboard: SystemClipboard, out: Output) -> Int {
+        let runtime = clipboard.runtime
+        do {
+            let reply = try clipboard.daemon.perform(.status, timeout: daemonTimeout)
+            out.line("daemon:   running (pid \(reply.pid.map(String.init) ?? "?")), socket \(runtime.socketPath)")
+            return 0
+        } catch where error.code == .notRunning {
+            // Nothing listens: fine, as long as a daemon could start.
+        } catch where error.code == .noAnswer {
+            let holder = runtime.lockHolder()
+            out.line(
+                "daemon:   PROBLEM: the daemon\(holder.map { " (pid \($0))" } ?? "") does not answer on "
+                    + "\(runtime.socketPath) within \(Int(daemonTimeout)) s (\(error.message)); it is stuck: stop it"
+                    + "\(holder.map { " (kill \($0))" } ?? "") and start 'pb daemon' again.")
+            return 1
+        } catch {
+            out.line("daemon:   PROBLEM: it does not answer properly (\(error.message)); restart it.")
+            return 1
+        }
+        if let holder = runtime.lockHolder() {
+            out.line(
+                "daemon:   PROBLEM: a daemon (pid \(holder)) holds \(runtime.lockPath) but does not listen on "
+                    + "\(runtime.socketPath); if it is not just starting, it is stuck: stop it (kill \(holder)) and "
+                    + "start 'pb daemon' again.")
+            return 1
+        }
+        do {
+            try runtime.check()
+        } catch {
+            out.line("daemon:   PROBLEM: not running, and it could not start: \(error.message)")
+            return 1
+        }
+        out.line("daemon:   not running (start it with 'pb daemon'; pb works without it)")
+        return 0
+    }
+
+    /// `--check`: the database's integrity and every payload against its hash; returns the number of problems.
+    static func check(_ store: HistoryStore, out: Output) throws -> Int {
+        var problems = 0
+        let integrity = try store.integrityCheck()
+        if integrity == ["ok"] {
+            out.line("database: integrity ok")
+        } else {
+            problems += 1
+            out.line("database: PROBLEM: the database is damaged: \(integrity.prefix(3).joined(separator: "; "))")
+            out.line("  fix: 'pb export > backup.jsonl', move the store aside, then 'pb import backup.jsonl'")
+        }
+        let payloads = try store.checkPayloads()
+        for path in payloads.unsafePaths {
+            problems += 1
+            out.line("payloads: PROBLEM: \(path)")
+        }
+        for problem in payloads.problems {
+            problems += 1
+            var users = problem.itemIDs.map { "item \($0)" }
+            users += problem.pasteboards.map {
+                $0 == PasteboardName.general.rawValue ? "the clipboard" : "pasteboard '\($0)'"
+            }
+            let who = users.isEmpty ? "a payload nothing uses" : users.joined(separator: ", ")
+            let file = problem.file.map { " (\($0))" } ?? ""
+            out.line("payloads: PROBLEM: \(who): \(problem.kind.rawValue), \(problem.detail)\(file)")
+            if !problem.itemIDs.isEmpty {
+                let ids = problem.itemIDs.map(String.init).joined(separator: " ")
+                out.line("  fix: 'pb delete \(ids)' (or copy the same content again)")
+            } else if !problem.pasteboards.isEmpty {
+                out.line("  fix: copy something new over it")
+            }
+        }
+        if payloads.problems.isEmpty && payloads.unsafePaths.isEmpty {
+            let bytes = ByteCountFormatting.string(payloads.checkedBytes)
+            out.line("payloads: \(payloads.checkedCount) checked (\(bytes)), all intact")
+        }
+        return problems
     }
 }

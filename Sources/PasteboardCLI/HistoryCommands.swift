@@ -179,28 +179,54 @@ enum UnpinCommand: Command {
 enum DeleteCommand: Command {
     static let spec = CommandSpec(
         name: "delete", abstract: "Delete items from the history (their payloads too).",
-        positionals: [.init("ID", help: "Item ids.", repeating: true)])
+        positionals: [.init("ID", help: "Item ids.", repeating: true)],
+        discussion: "Nothing of a deleted item stays on disk. When the clipboard holds one, it is cleared too.")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let ids = ItemIDs.unique(try arguments.positionals.map(ItemIDs.parse))
         let store = try context.store()
-        try store.deleteAll(ids: ids)  // all or nothing: every id is checked first
+        // All or nothing: every id is checked first. Headless, the store empties the clipboard itself when it
+        // holds a deleted item.
+        try store.deleteAll(ids: ids)
         for id in ids { context.announce(ControlEvent(.deleted, id: id)) }
+        if let problem = context.forgetOnDisplay(ids) {
+            throw CommandFailure(
+                "Deleted from the history, but the daemon could not be told to stop serving it (\(problem)). "
+                    + "Run 'pb clear --keep-pinned' or copy something else to replace it on the clipboard.")
+        }
         context.stdout.line("Deleted \(ItemIDs.list(ids)).")
     }
 }
 
 enum ClearCommand: Command {
     static let spec = CommandSpec(
-        name: "clear", abstract: "Delete the whole history.",
-        options: [.init("keep-pinned", help: "Keep pinned items.")])
+        name: "clear", abstract: "Delete the whole history, and clear the clipboard.",
+        options: [
+            .init("keep-pinned", help: "Keep pinned items."),
+            .init("keep-clipboard", help: "Leave the clipboard's current contents where they are."),
+        ],
+        discussion:
+            "Nothing of a deleted item stays on disk.\n\nEXAMPLES:\n  pb clear\n  pb clear --keep-pinned --keep-clipboard")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let count = try context.store().clear(keepPinned: arguments.flag("keep-pinned"))
+        let keepClipboard = arguments.flag("keep-clipboard")
+        let store = try context.store()
+        // Headless, the clipboard is the store's general pasteboard, emptied in the same transaction.
+        let count = try store.clear(keepPinned: arguments.flag("keep-pinned"), keepingClipboard: keepClipboard)
         var event = ControlEvent(.cleared)
         event.count = count
         event.keptPinned = arguments.flag("keep-pinned")
         context.announce(event)
+        if !keepClipboard {
+            let clipboard = try context.clipboard()
+            if clipboard.kind.hasDisplay {
+                do {
+                    try clipboard.clear(store: store)
+                } catch {
+                    throw CommandFailure("Deleted \(count) item\(count == 1 ? "" : "s"), but \(error.message)")
+                }
+            }
+        }
         context.stdout.line("Deleted \(count) item\(count == 1 ? "" : "s").")
     }
 }
@@ -208,7 +234,8 @@ enum ClearCommand: Command {
 enum StatsCommand: Command {
     static let spec = CommandSpec(
         name: "stats", abstract: "Show what the history holds and what it costs on disk.",
-        options: [.init("json", help: "Print JSON.")])
+        options: [.init("json", help: "Print JSON.")],
+        discussion: "Every payload is read and checked against its hash: missing and damaged ones are counted.")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let store = try context.store()
@@ -220,6 +247,8 @@ enum StatsCommand: Command {
                 ("kinds", .object(stats.kinds.map { ($0.kind.rawValue, .object([("count", .number(Double($0.count))), ("bytes", .number(Double($0.bytes)))])) })),
                 ("payloadBytes", .number(Double(stats.payloadBytes))), ("blobs", .number(Double(stats.blobCount))),
                 ("fileBlobs", .number(Double(stats.fileBlobCount))), ("fileBlobBytes", .number(Double(stats.fileBlobBytes))),
+                ("missingPayloads", .number(Double(stats.missingPayloads))),
+                ("damagedPayloads", .number(Double(stats.damagedPayloads))),
                 ("databaseBytes", .number(Double(stats.databaseBytes))), ("walBytes", .number(Double(stats.walBytes))),
                 ("indexBytes", .number(Double(stats.indexBytes))), ("reclaimableBytes", .number(Double(stats.reclaimableBytes))),
                 ("store", .string(store.location.directory.path)), ("schema", .number(Double(stats.schemaVersion))),
@@ -232,6 +261,10 @@ enum StatsCommand: Command {
             out.line("  \(kind.kind.rawValue.padded(to: 10)) \(String(kind.count).leftPadded(to: 9))  \(ByteCountFormatting.string(kind.bytes))")
         }
         out.line("payloads:     \(stats.blobCount) distinct, \(ByteCountFormatting.string(stats.payloadBytes)) (\(stats.fileBlobCount) as files, \(ByteCountFormatting.string(stats.fileBlobBytes)))")
+        if stats.missingPayloads > 0 || stats.damagedPayloads > 0 {
+            out.line(
+                "  PROBLEM: \(stats.missingPayloads) missing, \(stats.damagedPayloads) damaged (run 'pb doctor --check')")
+        }
         out.line("database:     \(ByteCountFormatting.string(stats.databaseBytes)) + WAL \(ByteCountFormatting.string(stats.walBytes))")
         out.line("search index: \(ByteCountFormatting.string(stats.indexBytes))")
         out.line("reclaimable:  \(ByteCountFormatting.string(stats.reclaimableBytes)) (run 'pb prune --vacuum')")

@@ -15,7 +15,7 @@ public struct ControlClient: Sendable {
     /// Sends one request and waits up to `timeout` for the reply, whatever it says.
     /// - Throws: `notRunning` when no daemon listens, `noAnswer` when it does not answer in time.
     public func reply(to request: ControlRequest, timeout: TimeInterval = 2) throws(ControlError) -> ControlReply {
-        let socket = try connect()
+        let socket = try connect(timeout: timeout)
         socket.setReceiveTimeout(timeout)
         try socket.sendAll(ControlProtocol.line(request))
         guard let line = try socket.readLine() else {
@@ -52,10 +52,11 @@ public struct ControlClient: Sendable {
         }
     }
 
-    /// A connection to the daemon (for requests of one's own).
-    public func connect() throws(ControlError) -> UnixSocket {
+    /// A connection to the daemon (for requests of one's own); with `timeout`, a daemon that does not take it in
+    /// that time gives `noAnswer`.
+    public func connect(timeout: TimeInterval? = nil) throws(ControlError) -> UnixSocket {
         do {
-            return try UnixSocket.connect(to: runtime.socketPath)
+            return try UnixSocket.connect(to: runtime.socketPath, timeout: timeout)
         } catch where error.code == .notRunning {
             throw ControlError(
                 "No daemon is running (socket \(runtime.socketPath)); start one with 'pb daemon'.", code: .notRunning,

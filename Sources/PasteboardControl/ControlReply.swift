@@ -16,6 +16,8 @@ public struct ControlReply: Codable, Sendable, Equatable {
     public var items: Int?
     /// `watch`: events follow on this connection.
     public var watching: Bool?
+    /// `forget`: whether a selection held one of the items and was emptied.
+    public var cleared: Bool?
 
     public init(ok: Bool = true, error: String? = nil) {
         self.ok = ok

@@ -11,6 +11,9 @@ public enum ControlRequest: Sendable, Equatable {
     case restore(id: Int64, once: Bool = false, expire: TimeInterval? = nil)
     /// Leave the clipboard empty.
     case clear
+    /// History items `ids` were deleted: never serve them again. The daemon empties each selection that holds one
+    /// of them (whoever owns it) and forgets them as what to take over when an owner exits.
+    case forget(ids: [Int64])
     /// Re-read expiry times and apply retention (after a client changed the store).
     case reschedule
     /// Pass `event` on to every watcher (a client changed the store itself).
@@ -27,6 +30,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .status: return "status"
         case .restore: return "restore"
         case .clear: return "clear"
+        case .forget: return "forget"
         case .reschedule: return "reschedule"
         case .notify: return "notify"
         case .watch: return "watch"
@@ -35,12 +39,14 @@ public enum ControlRequest: Sendable, Equatable {
     }
 
     /// Every command name.
-    public static let commands = ["ping", "status", "restore", "clear", "reschedule", "notify", "watch", "stop"]
+    public static let commands = [
+        "ping", "status", "restore", "clear", "forget", "reschedule", "notify", "watch", "stop",
+    ]
 }
 
 extension ControlRequest: Codable {
     private enum Keys: String, CodingKey {
-        case command, id, once, expire, event
+        case command, id, ids, once, expire, event
     }
 
     public init(from decoder: any Decoder) throws {
@@ -58,6 +64,7 @@ extension ControlRequest: Codable {
                 id: try container.decode(Int64.self, forKey: .id),
                 once: try container.decodeIfPresent(Bool.self, forKey: .once) ?? false, expire: expire)
         case "clear": self = .clear
+        case "forget": self = .forget(ids: try container.decode([Int64].self, forKey: .ids))
         case "reschedule": self = .reschedule
         case "notify": self = .notify(try container.decode(ControlEvent.self, forKey: .event))
         case "watch": self = .watch
@@ -77,6 +84,8 @@ extension ControlRequest: Codable {
             try container.encodeIfPresent(expire, forKey: .expire)
         case .notify(let event):
             try container.encode(event, forKey: .event)
+        case .forget(let ids):
+            try container.encode(ids, forKey: .ids)
         case .ping, .status, .clear, .reschedule, .watch, .stop:
             break
         }

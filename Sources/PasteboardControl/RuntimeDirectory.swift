@@ -41,4 +41,74 @@ public struct RuntimeDirectory: Sendable, Equatable {
             throw ControlError("Cannot make \(path) private (mode 0700): \(cause.reason).", cause: cause)
         }
     }
+
+    /// Checks, without creating or changing anything, that a daemon could start here: `prepare()` would succeed
+    /// and the socket path fits. For `pb doctor`.
+    public func check() throws(ControlError) {
+        var info = stat()
+        if lstat(path, &info) != 0 {
+            guard errno == ENOENT else {
+                let cause = SystemError.last("lstat")
+                throw ControlError("Cannot use the runtime directory \(path): \(cause.reason).", cause: cause)
+            }
+            let parent = (path as NSString).deletingLastPathComponent
+            var parentInfo = stat()
+            guard stat(parent, &parentInfo) == 0, parentInfo.st_mode & S_IFMT == S_IFDIR else {
+                throw ControlError(
+                    "The runtime directory \(path) cannot be created: \(parent) is not a directory. Set "
+                        + "XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own.")
+            }
+            guard access(parent, W_OK | X_OK) == 0 else {
+                let cause = SystemError.last("access")
+                throw ControlError(
+                    "The runtime directory \(path) cannot be created in \(parent) (\(cause.reason)). Set "
+                        + "XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own.", cause: cause)
+            }
+        } else {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw ControlError("\(path) is not a directory, so the daemon cannot use it. Move it aside.")
+            }
+            guard info.st_uid == getuid() else {
+                throw ControlError(
+                    "The runtime directory \(path) belongs to another user (uid \(info.st_uid)), so the daemon "
+                        + "refuses to use it. Set XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own.")
+            }
+        }
+        // sun_path holds 108 bytes, the last one NUL.
+        if socketPath.utf8.count >= 108 {
+            throw ControlError("The socket path \(socketPath) is too long; set XDG_RUNTIME_DIR to a shorter directory.")
+        }
+    }
+
+    /// The process holding the daemon's lock (`flock` on `daemon.lock`), from `/proc/locks`: read, never taken, so
+    /// that asking cannot get in the way of a daemon starting.
+    public func lockHolder() -> Int32? {
+        var info = stat()
+        guard stat(lockPath, &info) == 0, let locks = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else {
+            return nil  // no lock file, or no /proc: nobody can be shown to hold it
+        }
+        // The pid the last daemon wrote; on overlay file systems /proc/locks names the inode underneath, so a lock
+        // held by that pid counts too.
+        let written = (try? String(contentsOfFile: lockPath, encoding: .utf8)).flatMap {
+            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF": pid, then major:minor (hexadecimal):inode.
+        // glibc's dev_t layout (gnu_dev_major/gnu_dev_minor, macros Swift does not import).
+        let dev = UInt64(info.st_dev)
+        let major = ((dev >> 8) & 0xfff) | ((dev >> 32) & ~UInt64(0xfff))
+        let minor = (dev & 0xff) | ((dev >> 12) & ~UInt64(0xff))
+        let device =
+            String(major, radix: 16).leftPadded2 + ":" + String(minor, radix: 16).leftPadded2 + ":" + String(info.st_ino)
+        for line in locks.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 6, fields[1] == "FLOCK", let pid = Int32(fields[4]) else { continue }
+            if fields[5] == device || pid == written { return pid }
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// At least two characters, zero-padded on the left (`%02x`).
+    fileprivate var leftPadded2: String { count >= 2 ? self : String(repeating: "0", count: 2 - count) + self }
 }

@@ -17,12 +17,16 @@ public final class UnixSocket {
 
     // MARK: - Opening
 
-    /// Connects to the socket at `path`; `notRunning` when nothing listens there.
-    public static func connect(to path: String) throws(ControlError) -> UnixSocket {
+    /// Connects to the socket at `path`; `notRunning` when nothing listens there. With `timeout`, a listener that
+    /// does not take the connection in that time (its queue is full: it stopped accepting) gives `noAnswer`.
+    public static func connect(to path: String, timeout: TimeInterval? = nil) throws(ControlError) -> UnixSocket {
         var address = try socketAddress(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw failure("Cannot create a socket", .last("socket")) }
         let socket = UnixSocket(fileDescriptor: fd)
+        // Linux bounds a blocking connect on a Unix socket by the send timeout (unix_stream_connect waits
+        // sock_sndtimeo for room in the listener's queue, then fails with EAGAIN).
+        if let timeout { socket.setTimeout(SO_SNDTIMEO, timeout) }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
@@ -30,6 +34,11 @@ public final class UnixSocket {
         }
         guard connected == 0 else {
             let cause = SystemError.last("connect")
+            if cause.errno == EAGAIN {
+                throw ControlError(
+                    "Something listens on \(path) but does not take connections (\(cause.reason)).", code: .noAnswer,
+                    cause: cause)
+            }
             throw ControlError("Nothing listens on \(path) (\(cause.reason)).", code: .notRunning, cause: cause)
         }
         return socket
@@ -127,9 +136,14 @@ public final class UnixSocket {
 
     /// Makes blocking receives give up after `seconds`.
     public func setReceiveTimeout(_ seconds: TimeInterval) {
+        setTimeout(SO_RCVTIMEO, seconds)
+    }
+
+    /// Sets `SO_RCVTIMEO` or `SO_SNDTIMEO`.
+    private func setTimeout(_ option: Int32, _ seconds: TimeInterval) {
         let whole = Int(seconds)
         var value = timeval(tv_sec: whole, tv_usec: Int((seconds - Double(whole)) * 1_000_000))
-        setsockopt(fileDescriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fileDescriptor, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// The next complete line (without its newline), blocking; nil at end of stream. A line longer than

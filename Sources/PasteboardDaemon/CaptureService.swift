@@ -18,6 +18,8 @@ public final class CaptureService: CaptureSink {
     private let broadcast: (ControlEvent) -> Void
     /// The last item seen on each selection: what is served when its owner goes away.
     private var lastItem: [Selection: PasteboardItem] = [:]
+    /// The history item each selection holds, as far as the daemon knows (recorded from it, or restored onto it).
+    private var currentIDs: [Selection: Int64] = [:]
     /// The last PRIMARY item recorded, to coalesce a growing selection into one item.
     private var lastPrimary: (id: Int64, text: String, at: Date)?
     /// When to give up a selection served with an expiry.
@@ -85,10 +87,12 @@ public final class CaptureService: CaptureSink {
             text.hasPrefix(previous.text) || text.hasSuffix(previous.text) || previous.text.hasPrefix(text)
         {
             // A selection still being dragged: replace the shorter step with the longer one.
-            _ = try store.delete(ids: [previous.id])
+            // (Its text lives on in the longer step: the store wipes the shorter one's traces at its next purge.)
+            _ = try store.delete(ids: [previous.id], deferringPurge: true)
             metadata.date = offer.observedAt
         }
         let result = try store.record(offer.item, metadata: metadata)
+        currentIDs[offer.selection] = result.id
         if offer.selection == .primary, let text = offer.item.string { lastPrimary = (result.id, text, offer.observedAt) }
         capturedCount += 1
         let types = offer.item.types.count
@@ -110,7 +114,10 @@ public final class CaptureService: CaptureSink {
         skippedCount += 1
         // The clipboard holds something else now than the item last read: never bring that one back when this
         // owner exits. (A superseded capture is followed by a newer one, which decides.)
-        if reason != .superseded { lastItem[selection] = nil }
+        if reason != .superseded {
+            lastItem[selection] = nil
+            currentIDs[selection] = nil
+        }
         switch reason {
         case .empty: break
         case .secret: log("\(selection.name): skipped a concealed (secret) offer")
@@ -149,6 +156,7 @@ public final class CaptureService: CaptureSink {
             throw DaemonError("Could not take the clipboard selection.")
         }
         lastItem[.clipboard] = once ? nil : item
+        currentIDs[.clipboard] = id
         expiries.removeAll { $0.selection == .clipboard }
         if let expireAfter { expiries.append((Date().addingTimeInterval(expireAfter), .clipboard)) }
         // No event here: the client that asked says what it did (a copy is `captured`, a restore `restored`),
@@ -159,8 +167,29 @@ public final class CaptureService: CaptureSink {
     public func clear() {
         backend.clear(.clipboard)
         lastItem[.clipboard] = nil
+        currentIDs[.clipboard] = nil
         expiries.removeAll { $0.selection == .clipboard }
         broadcast(ControlEvent(.clearedClipboard, time: Date().timeIntervalSince1970))
+    }
+
+    /// History items `ids` were deleted: a selection holding one of them is emptied (whoever owns it, so an
+    /// application still serving the copy loses it too), and none of them is taken over when its owner exits.
+    /// Returns whether a selection was emptied.
+    @discardableResult
+    public func forget(ids: [Int64]) -> Bool {
+        var emptied = false
+        for (selection, id) in currentIDs where ids.contains(id) {
+            backend.clear(selection)
+            lastItem[selection] = nil
+            currentIDs[selection] = nil
+            expiries.removeAll { $0.selection == selection }
+            log("\(selection.name): item \(id) was deleted; selection emptied")
+            if selection == .clipboard {
+                broadcast(ControlEvent(.clearedClipboard, time: Date().timeIntervalSince1970))
+            }
+            emptied = true
+        }
+        return emptied
     }
 
     // MARK: - Time
@@ -175,6 +204,7 @@ public final class CaptureService: CaptureSink {
         for expiry in due where backend.owns(expiry.selection) {
             backend.disown(expiry.selection)
             lastItem[expiry.selection] = nil
+            currentIDs[expiry.selection] = nil
             log("\(expiry.selection.name): expired item cleared")
         }
     }

@@ -21,6 +21,8 @@ public final class Daemon {
     private var capture: CaptureService?
     private var server: ControlServer?
     private var running = true
+    /// How long the loop waits for a pause in copies before it purges what retention retired.
+    static let purgeDelay: TimeInterval = 2
 
     public init(
         location: StoreLocation, runtime: RuntimeDirectory, configuration: Configuration = Configuration(),
@@ -48,6 +50,8 @@ public final class Daemon {
         let store: HistoryStore
         do {
             store = try HistoryStore(location: location)
+            // Applied after every capture, as after every `pb copy` (housekeeping only runs when the loop times out).
+            if !configuration.retention.isUnlimited { store.retention = configuration.retention }
             self.store = store
             try housekeeping()
             let freed = try store.collectOrphanedFiles()
@@ -57,7 +61,7 @@ public final class Daemon {
         }
         let server = try ControlServer(path: runtime.socketPath, log: log)
         self.server = server
-        let deadline = try StopDeadline(grace: .milliseconds(800))
+        let deadline = try StopDeadline(grace: .milliseconds(600))
         defer { withExtendedLifetime(deadline) {} }
         let signals = try SignalPipe()
         if let backend {
@@ -120,6 +124,8 @@ public final class Daemon {
         }
         if let next = backend?.nextDeadline { deadlines.append(next) }
         if let next = capture?.nextDeadline { deadlines.append(next) }
+        // Items retention retired after a copy are wiped once copies pause (see `HistoryStore.purge()`).
+        if store?.hasUnpurgedDeletions == true { deadlines.append(Date().addingTimeInterval(Self.purgeDelay)) }
         guard let next = deadlines.min() else { return -1 }
         return Int32(max(0, min(next.timeIntervalSinceNow * 1000 + 1, Double(Int32.max))))
     }
@@ -132,15 +138,28 @@ public final class Daemon {
         }
     }
 
-    /// Removes expired items and applies retention.
+    /// Removes expired items and applies retention; wipes what earlier deletions left behind (see
+    /// `HistoryStore.purge()`).
     func housekeeping() throws(HistoryError) {
         guard let store else { return }
-        let expired = try store.deleteExpired()
-        if expired > 0 { log("expired \(expired) item\(expired == 1 ? "" : "s")") }
+        let expired = try store.deleteExpiredItems()
+        if !expired.isEmpty {
+            log("expired \(expired.count) item\(expired.count == 1 ? "" : "s")")
+            // Never served again, even when the selection's own timer has not run out yet.
+            capture?.forget(ids: expired)
+        }
         let retention = configuration.retention
         if !retention.isUnlimited {
             let dropped = try store.applyRetention(retention)
             if dropped > 0 { log("retention removed \(dropped) item\(dropped == 1 ? "" : "s")") }
+        }
+        if store.hasUnpurgedDeletions {
+            // Another process reading for a long time is no reason to stop: the next round tries again.
+            do {
+                try store.purge()
+            } catch {
+                log("could not wipe deleted items yet: \(error.message)")
+            }
         }
     }
 
@@ -202,6 +221,16 @@ public final class Daemon {
             guard let capture else { return .failure("no display backend") }
             capture.clear()
             return ControlReply()
+        case .forget(let ids):
+            var reply = ControlReply()
+            guard let capture else {
+                // Headless, the clipboard is in the store, which the deleting client emptied itself.
+                reply.backend = "headless"
+                reply.cleared = false
+                return reply
+            }
+            reply.cleared = capture.forget(ids: ids)
+            return reply
         case .stop:
             running = false
             return ControlReply()

@@ -15,10 +15,11 @@ struct BlobFiles {
         return directory.appendingPathComponent(String(hex.prefix(2))).appendingPathComponent(hex)
     }
 
-    /// Writes the bytes (mode 0600) unless a file with this hash exists; atomic via rename, flushed to disk.
+    /// Writes the bytes (mode 0600) unless an intact file with this hash exists (a damaged one is replaced: copying
+    /// the same bytes again repairs it); atomic via rename, flushed to disk.
     func write(_ data: Data, hash: Data) throws(HistoryError) {
         let target = url(forHash: hash)
-        if FileManager.default.fileExists(atPath: target.path) { return }
+        if check(hash: hash, size: data.count) == .intact { return }
         let parent = target.deletingLastPathComponent()
         if mkdir(directory.path, 0o700) != 0 && errno != EEXIST { throw fileError("create", directory.path) }
         if mkdir(parent.path, 0o700) != 0 && errno != EEXIST { throw fileError("create", parent.path) }
@@ -47,13 +48,45 @@ struct BlobFiles {
         }
     }
 
-    func read(hash: Data) throws(HistoryError) -> Data {
-        let target = url(forHash: hash)
-        do {
-            return try Data(contentsOf: target, options: .mappedIfSafe)
-        } catch {
-            throw HistoryError(.io, "A stored payload is missing or unreadable: \(target.path).")
+    /// What a payload file holds, checked against its address.
+    enum FileState: Equatable {
+        case intact
+        case missing
+        /// Another size than recorded, or bytes whose hash is not the file's name.
+        case damaged
+        /// A symbolic link or something else than a regular file where the payload should be.
+        case notAFile
+        /// The file is there but cannot be read (errno's message).
+        case unreadable(String)
+    }
+
+    /// Reads the whole file (never through a symbolic link) and compares its size and SHA-256 with what the store
+    /// recorded: the only way to know the bytes are still the ones copied.
+    func check(hash: Data, size: Int) -> FileState {
+        let path = url(forHash: hash).path
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        if fd < 0 {
+            if errno == ENOENT { return .missing }
+            if errno == ELOOP { return .notAFile }
+            return .unreadable(String(cString: strerror(errno)))
         }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .unreadable(String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .notAFile }
+        guard Int(info.st_size) == size else { return .damaged }
+        var hasher = SHA256()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .unreadable(String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+        }
+        return hasher.finalize().prefix(16) == hash ? .intact : .damaged
     }
 
     /// The first `count` bytes, without reading the whole file.
@@ -63,8 +96,12 @@ struct BlobFiles {
         return (try? handle.read(upToCount: count)) ?? Data()
     }
 
-    func remove(hash: Data) {
-        unlink(url(forHash: hash).path)
+    /// Removes the payload file; one already gone is no failure.
+    func remove(hash: Data) throws(HistoryError) {
+        let path = url(forHash: hash).path
+        if unlink(path) != 0 && errno != ENOENT {
+            throw HistoryError(.io, "Cannot remove the payload file \(path): \(String(cString: strerror(errno))).")
+        }
     }
 
     private func fileError(_ action: String, _ path: String) -> HistoryError {

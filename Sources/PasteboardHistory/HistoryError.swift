@@ -10,6 +10,15 @@ public struct HistoryError: Error, Sendable, CustomStringConvertible {
         public static let corrupt = Code(name: "corrupt")
         /// The file was written by a newer version of Pasteboard.
         public static let newerSchema = Code(name: "newerSchema")
+        /// The file is an SQLite database of another application: never modified.
+        public static let foreignDatabase = Code(name: "foreignDatabase")
+        /// A store directory or file is not safe to trust: another user owns it or can write it, or a symbolic
+        /// link stands where a store file should be.
+        public static let unsafe = Code(name: "unsafe")
+        /// A stored payload is gone (its file was removed, or the row that holds it is missing).
+        public static let missingPayload = Code(name: "missingPayload")
+        /// A stored payload no longer matches its content hash.
+        public static let damagedPayload = Code(name: "damagedPayload")
         /// The store cannot be created or written (permissions, read-only file system).
         public static let notWritable = Code(name: "notWritable")
         /// The disk is full.
@@ -30,11 +39,14 @@ public struct HistoryError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// The underlying error, if any (never holding clipboard contents).
     public let underlying: (any Error & Sendable)?
+    /// The history item the error is about, when it is about one (a missing or damaged payload).
+    public let itemID: Int64?
 
-    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil) {
+    public init(_ code: Code, _ message: String, underlying: (any Error & Sendable)? = nil, itemID: Int64? = nil) {
         self.code = code
         self.message = message
         self.underlying = underlying
+        self.itemID = itemID
     }
 
     public var description: String { message }

@@ -17,6 +17,10 @@ public struct HistoryStats: Sendable, Equatable {
     public var indexBytes: Int
     public var reclaimableBytes: Int
     public var schemaVersion: Int
+    /// Payloads that are gone (their file or row is missing, or unreadable), and payloads whose bytes no longer
+    /// match their content hash: every payload is read and hashed to count them (`checkPayloads()` lists them).
+    public var missingPayloads: Int
+    public var damagedPayloads: Int
 
     public struct KindUsage: Sendable, Equatable {
         public var kind: HistoryItem.Kind

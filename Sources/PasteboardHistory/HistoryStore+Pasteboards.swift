@@ -27,7 +27,8 @@ extension HistoryStore {
                     current = index
                 }
                 items[items.count - 1].setRepresentation(
-                    try blobRepresentation(row.int("blob_id") ?? 0, type: try type(forID: row.int("type_id") ?? 0)))
+                    try blobRepresentation(
+                        row.int("blob_id") ?? 0, type: try type(forID: row.int("type_id") ?? 0), of: .pasteboard(name)))
             }
             return PasteboardContents(items: items, changeCount: Int(board.int("change_count") ?? 0))
         }
@@ -47,6 +48,7 @@ extension HistoryStore {
         let prepared = try items.map { item throws(HistoryError) in
             try item.representations.map { rep throws(HistoryError) in (rep.type, try prepareBlob(rep)) }
         }
+        let mark = residue.generation
         let count = try write { () throws -> Int in
             let now = Date().timeIntervalSince1970
             for row in try db.rows("SELECT blob_id FROM pasteboard_items WHERE pasteboard = ?", name) {
@@ -69,6 +71,8 @@ extension HistoryStore {
             else { throw HistoryError(.io, "The pasteboard '\(name)' could not be written.") }
             return Int(row.int("change_count") ?? 0)
         }
+        // What the pasteboard held before and nothing else uses is gone for good.
+        try purge(ifFreedSince: mark)
         var record: RecordResult?
         if let history, let first = items.first, !first.isEmpty {
             // The payloads are stored already: hashing and copying a large file again would double the work.
@@ -107,7 +111,9 @@ extension HistoryStore {
 
     /// Removes a pasteboard and releases its payloads.
     public func removePasteboard(_ name: String) throws(HistoryError) {
+        let mark = residue.generation
         try write { try removePasteboardInTransaction(name) }
+        try purge(ifFreedSince: mark)
     }
 
     /// Names of existing pasteboards.

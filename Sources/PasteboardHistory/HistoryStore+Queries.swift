@@ -76,7 +76,9 @@ extension HistoryStore {
         try perform { try db.row("SELECT id FROM items ORDER BY position DESC LIMIT 1")?.int("id") }
     }
 
-    /// One item with every representation's bytes, ready to go back on a pasteboard.
+    /// One item with every representation's bytes, ready to go back on a pasteboard. Each payload is checked
+    /// against its content hash first: a missing or damaged one throws `missingPayload` or `damagedPayload`
+    /// (with the item's id), never comes back as if it were good.
     public func pasteboardItem(id: Int64) throws(HistoryError) -> PasteboardItem {
         try perform {
             let reps = try db.rows("SELECT type_id, blob_id FROM representations WHERE item_id = ? ORDER BY ordinal", id)
@@ -84,7 +86,7 @@ extension HistoryStore {
             var item = PasteboardItem()
             for rep in reps {
                 guard let typeID = rep.int("type_id"), let blobID = rep.int("blob_id") else { continue }
-                item.setRepresentation(try blobRepresentation(blobID, type: try type(forID: typeID)))
+                item.setRepresentation(try blobRepresentation(blobID, type: try type(forID: typeID), of: .item(id)))
             }
             return item
         }

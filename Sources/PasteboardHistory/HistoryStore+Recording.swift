@@ -91,7 +91,8 @@ extension HistoryStore {
             return RecordResult(id: id, isNew: true)
         }
         if let retention, !retention.isUnlimited, !db.isInTransaction {
-            _ = try applyRetention(retention)
+            // Not purged here: that would rewrite the search index on every copy (see `Residue`).
+            _ = try retire(retention, now: Date())
         }
         return result
     }
@@ -136,23 +137,41 @@ extension HistoryStore {
 
     // MARK: - Deleting
 
-    /// Deletes items by id; their payloads go too unless something else still references them.
+    /// Deletes items by id; their payloads go too unless something else still references them. When the headless
+    /// `general` pasteboard holds one of them, it is emptied: a deleted item is never pasted again. Nothing of them
+    /// stays readable (see `purge()`); with `deferringPurge`, the write-ahead log and the search index are wiped
+    /// later, by the next purge (for a capture loop that replaces an item with a longer version of itself).
     @discardableResult
-    public func delete(ids: [Int64]) throws(HistoryError) -> Int {
-        try write { try deleteInTransaction(ids: ids) }
+    public func delete(ids: [Int64], deferringPurge: Bool = false) throws(HistoryError) -> Int {
+        let mark = residue.generation
+        let count = try write { () throws -> Int in
+            if let general = try pasteboardIdentity(PasteboardName.general.rawValue) {
+                for id in ids {
+                    guard try db.row("SELECT identity FROM items WHERE id = ?", id)?.data("identity") == general else {
+                        continue
+                    }
+                    try clearPasteboardInTransaction(PasteboardName.general.rawValue)
+                    break
+                }
+            }
+            return try deleteInTransaction(ids: ids)
+        }
+        if !deferringPurge { try purge(ifFreedSince: mark) }
+        return count
     }
 
     /// Deletes every item in `ids`, or none: when one id does not exist, nothing is deleted and the error
-    /// names every missing id. Returns how many items were deleted (repeated ids count once).
+    /// names every missing id. Returns how many items were deleted (repeated ids count once). Deleting goes
+    /// as `delete(ids:)` goes: the clipboard holding one is emptied, and nothing of them stays on disk.
     @discardableResult
     public func deleteAll(ids: [Int64]) throws(HistoryError) -> Int {
-        try write {
-            var unique: [Int64] = []
-            for id in ids where !unique.contains(id) { unique.append(id) }
-            let missing = try unique.filter { try db.row("SELECT 1 AS found FROM items WHERE id = ?", $0) == nil }
-            if !missing.isEmpty { throw Self.noSuchItems(missing) }
-            return try deleteInTransaction(ids: unique)
+        var unique: [Int64] = []
+        for id in ids where !unique.contains(id) { unique.append(id) }
+        let missing = try perform { () throws -> [Int64] in
+            try unique.filter { try db.row("SELECT 1 AS found FROM items WHERE id = ?", $0) == nil }
         }
+        if !missing.isEmpty { throw Self.noSuchItems(missing) }
+        return try delete(ids: unique)
     }
 
     /// Deletes one item, failing when it does not exist.
@@ -161,15 +180,20 @@ extension HistoryStore {
         if count == 0 { throw HistoryError(.noSuchItem, "No history item with id \(id).") }
     }
 
-    func deleteInTransaction(ids: [Int64]) throws -> Int {
+    /// Deletes items inside the caller's transaction; with `updatingIndex` false the caller empties the search index
+    /// itself.
+    func deleteInTransaction(ids: [Int64], updatingIndex: Bool = true) throws -> Int {
         var deleted = 0
         for id in ids {
             guard let row = try db.row("SELECT position, text_blob FROM items WHERE id = ?", id),
                 let position = row.int("position")
             else { continue }
             if let textBlob = row.int("text_blob") {
-                let text = ItemText.indexString(try blobIndexBytes(textBlob))
-                try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", position, text)
+                if updatingIndex {
+                    let text = ItemText.indexString(try blobIndexBytes(textBlob))
+                    try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", position, text)
+                    residue.noteIndexTombstone()
+                }
                 try releaseBlob(textBlob)
             }
             for rep in try db.rows("SELECT blob_id FROM representations WHERE item_id = ?", id) {
@@ -177,15 +201,20 @@ extension HistoryStore {
             }
             try db.run("DELETE FROM representations WHERE item_id = ?", id)
             try db.run("DELETE FROM items WHERE id = ?", id)
+            residue.noteFreedContent()
             deleted += 1
         }
         return deleted
     }
 
-    /// Deletes every item (or every unpinned one); returns how many went.
+    /// Deletes every item (or every unpinned one) and, unless `keepingClipboard`, empties the headless `general`
+    /// pasteboard; returns how many items went. Nothing of them stays readable (see `purge()`).
     @discardableResult
-    public func clear(keepPinned: Bool = false) throws(HistoryError) -> Int {
-        try write {
+    public func clear(keepPinned: Bool = false, keepingClipboard: Bool = false) throws(HistoryError) -> Int {
+        let count = try write { () throws -> Int in
+            // The search index is emptied at once ('delete-all' drops every entry, so no tombstone keeps a deleted
+            // item's trigrams), then the pinned items that stay are indexed again.
+            try db.run("INSERT INTO item_text(item_text) VALUES ('delete-all')")
             var total = 0
             while true {
                 let sql = keepPinned
@@ -193,9 +222,20 @@ extension HistoryStore {
                     : "SELECT id FROM items ORDER BY position LIMIT 1000"
                 let ids = try db.rows(sql).compactMap { $0.int("id") }
                 if ids.isEmpty { break }
-                total += try deleteInTransaction(ids: ids)
+                total += try deleteInTransaction(ids: ids, updatingIndex: false)
             }
+            for row in try db.rows("SELECT position, text_blob FROM items WHERE text_blob IS NOT NULL") {
+                guard let position = row.int("position"), let textBlob = row.int("text_blob") else { continue }
+                let text = ItemText.indexString(try blobIndexBytes(textBlob))
+                try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
+            }
+            let general = PasteboardName.general.rawValue
+            let holdsSomething = try db.row("SELECT 1 FROM pasteboard_items WHERE pasteboard = ? LIMIT 1", general) != nil
+            if !keepingClipboard && holdsSomething { try clearPasteboardInTransaction(general) }
+            residue.noteFreedContent()
             return total
         }
+        try purge()
+        return count
     }
 }

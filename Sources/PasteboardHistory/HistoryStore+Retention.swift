@@ -2,9 +2,18 @@ public import Foundation
 import SQLiteSupport
 
 extension HistoryStore {
-    /// Deletes unpinned items beyond the policy's limits; returns how many went.
+    /// Deletes unpinned items beyond the policy's limits; returns how many went. Nothing of them stays readable
+    /// (see `purge()`).
     @discardableResult
     public func applyRetention(_ policy: RetentionPolicy, now: Date = Date()) throws(HistoryError) -> Int {
+        let mark = residue.generation
+        let count = try retire(policy, now: now)
+        try purge(ifFreedSince: mark)
+        return count
+    }
+
+    /// `applyRetention` without the purge.
+    func retire(_ policy: RetentionPolicy, now: Date) throws(HistoryError) -> Int {
         try write {
             var doomed: [Int64] = []
             if let maxItems = policy.maxItems {
@@ -37,22 +46,35 @@ extension HistoryStore {
 
     /// Deletes items whose expiry time has passed (pinned or not); returns how many went.
     ///
-    /// A headless `general` pasteboard still holding an expired item is cleared too.
+    /// A headless `general` pasteboard still holding an expired item is cleared too. Nothing of them stays readable
+    /// (see `purge()`).
     @discardableResult
     public func deleteExpired(now: Date = Date()) throws(HistoryError) -> Int {
+        try deleteExpiredItems(now: now).count
+    }
+
+    /// `deleteExpired`, returning the ids of the items that went (for a daemon to stop serving them).
+    public func deleteExpiredItems(now: Date = Date()) throws(HistoryError) -> [Int64] {
         let due = try perform {
-            try db.row("SELECT 1 FROM items WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT 1", now.timeIntervalSince1970)
+            try db.row(
+                "SELECT 1 FROM items WHERE expires_at IS NOT NULL AND expires_at <= ? LIMIT 1", now.timeIntervalSince1970)
         }
-        guard due != nil else { return 0 }
-        return try write {
+        guard due != nil else { return [] }
+        let mark = residue.generation
+        let ids = try write { () throws -> [Int64] in
             let rows = try db.rows(
                 "SELECT id, identity FROM items WHERE expires_at IS NOT NULL AND expires_at <= ?", now.timeIntervalSince1970)
             let general = try pasteboardIdentity("general")
             if let general, rows.contains(where: { $0.data("identity") == general }) {
                 try clearPasteboardInTransaction("general")
             }
-            return try deleteInTransaction(ids: rows.compactMap { $0.int("id") })
+            let ids = rows.compactMap { $0.int("id") }
+            _ = try deleteInTransaction(ids: ids)
+            return ids
         }
+        // An expiring copy is often a secret (a one-time password): nothing of it stays readable.
+        try purge(ifFreedSince: mark)
+        return ids
     }
 
     /// When the next item expires, if any does.

@@ -28,6 +28,7 @@ extension HistoryStore {
                 ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
             }
             let path = location.databaseURL.path
+            let payloads = try checkPayloads()
             return HistoryStats(
                 itemCount: Int(items?.int("n") ?? 0),
                 pinnedCount: Int(items?.int("p") ?? 0),
@@ -40,13 +41,17 @@ extension HistoryStore {
                 fileBlobBytes: Int(blobs?.int("fileBytes") ?? 0),
                 indexBytes: indexBytes,
                 reclaimableBytes: Int(freePages * pageSize),
-                schemaVersion: try Migrator.version(of: db))
+                schemaVersion: try Migrator.version(of: db),
+                missingPayloads: payloads.missingCount,
+                damagedPayloads: payloads.damagedCount)
         }
     }
 
-    /// Returns free pages to the file system.
+    /// Returns free pages to the file system, then wipes the write-ahead log, which the rewrite filled with a copy
+    /// of every page (see `purge()`).
     public func vacuum() throws(HistoryError) {
         try perform { try db.execute("VACUUM") }
+        try purge()
     }
 }
 

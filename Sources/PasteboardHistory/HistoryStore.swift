@@ -25,55 +25,73 @@ public final class HistoryStore {
     private var typesByID: [Int64: ContentType] = [:]
     /// Blob files to unlink once the transaction that dropped their last reference commits.
     var pendingFileRemovals: [Data] = []
+    /// What deleting left behind until `purge()` wipes it (see HistoryStore+Purge.swift).
+    var residue = Residue()
 
     /// Opens (creating if needed) the store at `location`.
     ///
-    /// A file that is not a Pasteboard database, is damaged, or comes from a newer version is refused
-    /// with a clear error and left untouched.
+    /// A file that is not a Pasteboard database (another application's SQLite database included), is damaged, or
+    /// comes from a newer version is refused with a clear error and left untouched; so is a store another user owns
+    /// or can write, or one with a symbolic link among its files.
     public init(location: StoreLocation = .standard(), readOnly: Bool = false) throws(HistoryError) {
         self.location = location
         self.files = BlobFiles(directory: location.blobDirectory)
         let path = location.databaseURL.path
-        let exists = FileManager.default.fileExists(atPath: path)
-        if !readOnly { try Self.prepareDirectory(location.directory) }
-        if !exists {
-            if readOnly {
-                throw HistoryError(.io, "No history store at \(path) yet: copy something first.")
-            }
-            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-            if fd < 0 {
+        try location.prepare(creating: !readOnly, tightening: !readOnly)
+        if !readOnly {
+            // O_EXCL: a file another process created meanwhile is opened as it is; O_NOFOLLOW: never through a link.
+            let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                // The umask may have taken bits away from the owner too.
+                let changed = fchmod(fd, 0o600)
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                if changed != 0 {
+                    throw HistoryError(.notWritable, "Cannot make \(path) private (mode 600): \(reason).")
+                }
+            } else if errno != EEXIST {
                 throw HistoryError(
                     .notWritable,
                     "Cannot create the history store \(path): \(String(cString: strerror(errno))). "
                         + "Set XDG_DATA_HOME (or PB_STORE_DIR) to a writable directory.")
             }
-            close(fd)
+        } else if !FileManager.default.fileExists(atPath: path) {
+            throw HistoryError(.io, "No history store at \(path) yet: copy something first.")
         }
         do {
             // Writers queue for up to 30 s: a long all-or-nothing `pb import` holds the write lock for its whole run,
             // and a copy made meanwhile should wait for it rather than fail.
-            db = try Connection(path: path, mode: readOnly ? .readOnly : .readWrite(create: false), busyTimeout: 30_000)
-            // Reading the schema first touches nothing, and fails for a file that is not SQLite.
-            _ = try db.row("SELECT count(*) FROM sqlite_master")
-            let version = try Migrator.version(of: db)
-            if version > Schema.migrator.latestVersion {
+            db = try Connection(
+                path: path, mode: readOnly ? .readOnly : .readWrite(create: false), busyTimeout: 30_000,
+                followsSymbolicLinks: false)
+            // Reading the schema first touches nothing, and fails for a file that is not SQLite. Nothing is written
+            // (not even the switch to WAL) before the file is known to be ours.
+            let identity = try Schema.identify(db, path: path)
+            if identity.version > Schema.migrator.latestVersion {
                 throw HistoryError(
                     .newerSchema,
-                    "The history store \(path) was written by a newer version of Pasteboard (schema \(version); "
-                        + "this pb understands up to \(Schema.migrator.latestVersion)). It was left untouched; upgrade pb.")
+                    "The history store \(path) was written by a newer version of Pasteboard (schema "
+                        + "\(identity.version); this pb understands up to \(Schema.migrator.latestVersion)). It was left untouched; upgrade pb.")
             }
             if !readOnly {
                 // Switching to WAL needs a moment alone with the file; a process opening the same new store at the
                 // same time may hold it briefly, so retry for up to the busy timeout.
                 try Self.switchToWAL(db)
             }
-            try db.execute("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY")
+            // secure_delete: deleted rows and freed pages are overwritten with zeros, so nothing deleted stays in
+            // the database file (see `purge()` for the write-ahead log and the search index).
+            try db.execute(
+                "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = OFF; PRAGMA temp_store = MEMORY; "
+                    + "PRAGMA secure_delete = ON")
+            if !readOnly {
+                if identity.version < Schema.migrator.latestVersion { try Schema.migrator.migrate(db) }
+                if !identity.isStamped { try Schema.stamp(db) }
+            }
             // A page cache of at most 512 KiB instead of SQLite's default 2 MiB. A connection keeps the pages its
             // cache once held, so a daemon that answered one query scanning a big history (`status` counts every
             // item) stayed 2 MiB larger for good (bench/startup_bench.py shows the daemon after such a query). The
             // queries here read most pages once, so the smaller cache costs them little.
             try db.execute("PRAGMA cache_size = -512")
-            if !readOnly && version < Schema.migrator.latestVersion { try Schema.migrator.migrate(db) }
         } catch let error as HistoryError {
             throw error
         } catch let error as SQLiteError {
@@ -94,38 +112,6 @@ public final class HistoryStore {
                 usleep(50_000)
             }
         }
-    }
-
-    private static func prepareDirectory(_ directory: URL) throws(HistoryError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw HistoryError(.notWritable, "\(directory.path) exists but is not a directory.")
-            }
-            if access(directory.path, W_OK) != 0 {
-                throw HistoryError(
-                    .notWritable,
-                    "The data directory \(directory.path) is not writable (\(String(cString: strerror(errno)))). "
-                        + "Fix its permissions or set XDG_DATA_HOME to a writable directory.")
-            }
-            return
-        }
-        do {
-            try FileManager.default.createDirectory(
-                at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw HistoryError(
-                .notWritable,
-                "Cannot create \(directory.deletingLastPathComponent().path): \(error.localizedDescription). "
-                    + "Set XDG_DATA_HOME to a writable directory.")
-        }
-        if mkdir(directory.path, 0o700) != 0 && errno != EEXIST {
-            throw HistoryError(
-                .notWritable,
-                "Cannot create the data directory \(directory.path): \(String(cString: strerror(errno))). "
-                    + "Set XDG_DATA_HOME to a writable directory.")
-        }
-        chmod(directory.path, 0o700)
     }
 
     // MARK: - Running SQL with translated errors
@@ -149,8 +135,21 @@ public final class HistoryStore {
         if db.isInTransaction { return try perform(body) }  // nested in `transaction(_:)`: the outer one commits
         pendingFileRemovals.removeAll()
         let value = try perform { try db.transaction(body) }
-        for hash in pendingFileRemovals { files.remove(hash: hash) }
+        let removals = pendingFileRemovals
         pendingFileRemovals.removeAll()
+        var failure: HistoryError?
+        for hash in removals {
+            do {
+                try files.remove(hash: hash)
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure {
+            throw HistoryError(
+                failure.code, "The change was saved, but a payload file stayed behind: \(failure.message)",
+                underlying: failure)
+        }
         return value
     }
 
@@ -160,8 +159,10 @@ public final class HistoryStore {
     /// Errors thrown by `body` come out unchanged; SQLite errors become `HistoryError`s.
     public func transaction<T>(_ body: () throws -> T) throws -> T {
         var bodyError: (any Error)?
+        let mark = residue.generation
+        let value: T
         do {
-            return try write {
+            value = try write {
                 do {
                     return try body()
                 } catch {
@@ -173,6 +174,9 @@ public final class HistoryStore {
             if let bodyError, !(bodyError is SQLiteError) { throw bodyError }
             throw error
         }
+        // Whatever `body` deleted is wiped once the whole of it has committed.
+        try purge(ifFreedSince: mark)
+        return value
     }
 
     // MARK: - Content types
@@ -247,31 +251,43 @@ public final class HistoryStore {
         guard let row = try db.row("UPDATE blobs SET refcount = refcount - 1 WHERE id = ? RETURNING refcount, hash, data IS NULL AS inFile", id) else { return }
         if (row.int("refcount") ?? 0) <= 0 {
             try db.run("DELETE FROM blobs WHERE id = ?", id)
+            residue.noteFreedContent()
             if row.int("inFile") == 1, let hash = row.data("hash") { pendingFileRemovals.append(hash) }
         }
     }
 
-    /// The bytes of a blob.
-    func blobData(_ id: Int64) throws -> Data {
-        guard let row = try db.row("SELECT hash, data FROM blobs WHERE id = ?", id) else {
-            throw HistoryError(.corrupt, "The history store lost a payload (blob \(id)).")
+    /// A blob as a representation: inline bytes, or the blob file itself (read again only when asked), after
+    /// checking that its bytes still match their hash. A payload that is gone or damaged is never handed out: it
+    /// throws `missingPayload` or `damagedPayload`, naming `owner`.
+    func blobRepresentation(
+        _ id: Int64, type: ContentType, of owner: PayloadOwner
+    ) throws -> PasteboardItem.Representation {
+        guard let row = try db.row("SELECT hash, size, data FROM blobs WHERE id = ?", id), let hash = row.data("hash")
+        else {
+            throw owner.error(.missingPayload, type: type, "is missing from the store (payload \(id))")
         }
-        if case .blob(let data) = row["data"] { return data }
-        guard let hash = row.data("hash") else { throw HistoryError(.corrupt, "Blob \(id) has no hash.") }
-        return try files.read(hash: hash)
-    }
-
-    /// A blob as a representation: inline bytes, or the blob file itself (read only when asked).
-    func blobRepresentation(_ id: Int64, type: ContentType) throws -> PasteboardItem.Representation {
-        guard let row = try db.row("SELECT hash, data FROM blobs WHERE id = ?", id) else {
-            throw HistoryError(.corrupt, "The history store lost a payload (blob \(id)).")
+        if case .blob(let data) = row["data"] {
+            guard SHA256.address(data) == hash else {
+                throw owner.error(.damagedPayload, type: type, "is damaged: its bytes no longer match their SHA-256")
+            }
+            return PasteboardItem.Representation(type: type, data: data)
         }
-        if case .blob(let data) = row["data"] { return PasteboardItem.Representation(type: type, data: data) }
-        guard let hash = row.data("hash") else { throw HistoryError(.corrupt, "Blob \(id) has no hash.") }
+        let url = files.url(forHash: hash)
+        switch files.check(hash: hash, size: Int(row.int("size") ?? -1)) {
+        case .intact: break
+        case .missing: throw owner.error(.missingPayload, type: type, "file \(url.path) is missing")
+        case .damaged:
+            throw owner.error(
+                .damagedPayload, type: type, "file \(url.path) is damaged: its bytes no longer match their SHA-256")
+        case .notAFile:
+            throw owner.error(.damagedPayload, type: type, "file \(url.path) is not a regular file (a symbolic link?)")
+        case .unreadable(let reason):
+            throw owner.error(.missingPayload, type: type, "file \(url.path) cannot be read (\(reason))")
+        }
         do {
-            return try PasteboardItem.Representation(type: type, fileURL: files.url(forHash: hash))
+            return try PasteboardItem.Representation(type: type, fileURL: url)
         } catch {
-            throw HistoryError(.io, "A stored payload is missing: \(files.url(forHash: hash).path).")
+            throw owner.error(.missingPayload, type: type, "file \(url.path) is missing")
         }
     }
 

@@ -1,7 +1,68 @@
+import Foundation
 import SQLiteSupport
 
-/// The store's schema, as numbered migrations.
+/// The store's schema, as numbered migrations, and how a store is told from any other SQLite file.
 enum Schema {
+    /// `PRAGMA application_id` of every Pasteboard store: the bytes "PBHS" (Pasteboard History Store), 0x50424853.
+    ///
+    /// A store is recognised by this number in its header. Stores written before the number was introduced have 0
+    /// there; they are recognised by their schema (a version set by these migrations and only tables of ours) and
+    /// stamped when opened for writing. Any other file, even an SQLite database at `user_version` 0, is never
+    /// modified. (`file history.sqlite` reports the number too.)
+    static let applicationID: Int32 = 0x5042_4853
+
+    /// What an opened file is, as far as the store is concerned.
+    struct Identity {
+        /// The schema version (`PRAGMA user_version`); 0 for a file with nothing in it yet.
+        let version: Int
+        /// Whether the header carries `applicationID` already.
+        let isStamped: Bool
+    }
+
+    /// Tables, indexes and virtual tables the migrations create (the search index's shadow tables are named
+    /// `item_text_…`; SQLite's own begin with `sqlite_`).
+    static let knownNames: Set<String> = [
+        "blobs", "content_types", "items", "items_pinned", "items_expiry", "representations", "representations_blob",
+        "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob",
+    ]
+    /// What every store at version 1 or later has.
+    static let requiredTables: Set<String> = [
+        "blobs", "content_types", "items", "representations", "item_text", "pasteboards", "pasteboard_items",
+    ]
+
+    /// Reads (never writes) what `db` holds and decides whether it is a store of ours.
+    /// - Throws: `HistoryError.foreignDatabase` for any other SQLite database.
+    static func identify(_ db: Connection, path: String) throws -> Identity {
+        let names = try db.rows("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+            .compactMap { $0.string("name") }
+        let applicationID = Int32(truncatingIfNeeded: try db.row("PRAGMA application_id")?.int(0) ?? 0)
+        let version = try Migrator.version(of: db)
+        if applicationID == Self.applicationID { return Identity(version: version, isStamped: true) }
+        func foreign(_ reason: String) -> HistoryError {
+            HistoryError(
+                .foreignDatabase,
+                "\(path) is an SQLite database of another application (\(reason)), not a Pasteboard history store. "
+                    + "It was left untouched; move it aside, or set PB_STORE_DIR to another directory.")
+        }
+        if applicationID != 0 {
+            throw foreign("application_id 0x" + String(UInt32(bitPattern: applicationID), radix: 16, uppercase: true))
+        }
+        if names.isEmpty && version == 0 { return Identity(version: 0, isStamped: false) }  // nothing in it yet
+        let strangers = names.filter { !knownNames.contains($0) && !$0.hasPrefix("item_text_") }.sorted()
+        let missing = requiredTables.subtracting(names)
+        guard version > 0, strangers.isEmpty, missing.isEmpty else {
+            let shown = (strangers.isEmpty ? names.sorted() : strangers).prefix(4).joined(separator: ", ")
+            let more = (strangers.isEmpty ? names.count : strangers.count) > 4 ? ", …" : ""
+            throw foreign("tables \(shown)\(more); user_version \(version)")
+        }
+        return Identity(version: version, isStamped: false)
+    }
+
+    /// Writes `applicationID` into the header of a store of ours that lacks it.
+    static func stamp(_ db: Connection) throws {
+        try db.execute("PRAGMA application_id = \(applicationID)")
+    }
+
     static let migrator = Migrator([
         .init(
             version: 1,

@@ -22,8 +22,15 @@ public final class Connection {
     private var statementCache: [String: Statement] = [:]
 
     /// Opens (and with `.readWrite(create: true)` creates) the database at `path`.
-    public init(path: String, mode: Mode = .readWrite(create: true), busyTimeout: Int32 = 5000) throws(SQLiteError) {
+    ///
+    /// With `followsSymbolicLinks` false, a `path` that is a symbolic link is refused (`SQLITE_OPEN_NOFOLLOW`:
+    /// "The database filename is not allowed to be a symbolic link").
+    public init(
+        path: String, mode: Mode = .readWrite(create: true), busyTimeout: Int32 = 5000,
+        followsSymbolicLinks: Bool = true
+    ) throws(SQLiteError) {
         var flags: Int32 = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+        if !followsSymbolicLinks { flags |= SQLITE_OPEN_NOFOLLOW }
         switch mode {
         case .readWrite(let create): flags |= SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -121,6 +128,37 @@ public final class Connection {
             }
             throw error
         }
+    }
+
+    // MARK: - The write-ahead log
+
+    /// What a WAL checkpoint did.
+    public struct CheckpointResult: Sendable, Equatable {
+        /// Frames in the log when the checkpoint ended.
+        public let logFrames: Int
+        /// Of those, how many are now in the database file.
+        public let checkpointedFrames: Int
+        /// False when another connection kept the checkpoint from finishing within the busy timeout.
+        public let isComplete: Bool
+    }
+
+    /// Copies every frame of the write-ahead log into the database file and truncates the log to zero bytes.
+    ///
+    /// "This mode blocks (invokes the busy-handler callback) until there is no database writer and all readers
+    /// are reading from the most recent database snapshot. It then checkpoints all frames in the log file and
+    /// syncs the database file. ... [and] also truncates the log file to zero bytes" (`sqlite3_wal_checkpoint_v2`).
+    /// A connection reading an older snapshot for longer than the busy timeout leaves it incomplete: the result
+    /// says so rather than throwing, since nothing failed.
+    @discardableResult
+    public func checkpointAndTruncate() throws(SQLiteError) -> CheckpointResult {
+        var logFrames: Int32 = 0
+        var checkpointed: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+        if rc == SQLITE_BUSY || rc == SQLITE_LOCKED {
+            return CheckpointResult(logFrames: Int(logFrames), checkpointedFrames: Int(checkpointed), isComplete: false)
+        }
+        if rc != SQLITE_OK { throw error(rc, sql: nil) }
+        return CheckpointResult(logFrames: Int(logFrames), checkpointedFrames: Int(checkpointed), isComplete: true)
     }
 
     /// Closes the connection, reporting failure.

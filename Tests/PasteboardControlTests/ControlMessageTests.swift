@@ -14,6 +14,7 @@ import Testing
         (.restore(id: 7), #"{"command":"restore","id":7,"once":false}"#),
         (.notify(ControlEvent(.pinned, id: 3)), #"{"command":"notify","event":{"event":"pinned","id":3}}"#),
         (.watch, #"{"command":"watch"}"#),
+        (.forget(ids: [3, 9]), #"{"command":"forget","ids":[3,9]}"#),
     ])
     func requestsEncodeAsDocumented(request: ControlRequest, expected: String) throws {
         #expect(line(request) == expected)
@@ -22,8 +23,8 @@ import Testing
 
     @Test func everyCommandRoundTrips() throws {
         let requests: [ControlRequest] = [
-            .ping, .status, .restore(id: 1, once: false, expire: 2.5), .clear, .reschedule, .notify(ControlEvent("x")), .watch,
-            .stop,
+            .ping, .status, .restore(id: 1, once: false, expire: 2.5), .clear, .forget(ids: [4, 5]), .reschedule,
+            .notify(ControlEvent("x")), .watch, .stop,
         ]
         #expect(requests.map(\.command) == ControlRequest.commands)
         for request in requests {

@@ -4,6 +4,7 @@ import PasteboardConfiguration
 import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
+import SQLiteSupport
 import Testing
 
 @testable import PasteboardDaemon
@@ -202,6 +203,50 @@ import Testing
         backend.ownerExits(.clipboard)
         #expect(!backend.owns(.clipboard), "a cleared clipboard is not brought back")
     }
+
+    // MARK: - Deleted items
+
+    @Test func deletingTheCapturedItemEmptiesTheClipboardAndItIsNotBroughtBack() throws {
+        let service = try service()
+        backend.copy(PasteboardItem(string: "older"))
+        backend.copy(PasteboardItem(string: "deleted while another application serves it"))
+        let ids = try store.items(limit: 10).map(\.id)
+        #expect(!service.forget(ids: [ids[1]]), "an item the clipboard does not hold changes nothing")
+        #expect(backend.selections[.clipboard] != nil)
+
+        #expect(service.forget(ids: [ids[0]]))
+        #expect(backend.selections[.clipboard] == nil, "the application still serves the deleted copy")
+        #expect(events.all.last?.event == .clearedClipboard)
+        backend.ownerExits(.clipboard)
+        #expect(!backend.owns(.clipboard), "the daemon took a deleted item over")
+    }
+
+    @Test func deletingARestoredItemStopsServingIt() throws {
+        let service = try service()
+        backend.copy(PasteboardItem(string: "served by the daemon"))
+        backend.copy(PasteboardItem(string: "later"))
+        let id = try #require(try store.items(limit: 10).last?.id)
+        try service.restore(id: id, once: false, expireAfter: 30)
+        #expect(backend.paste()?.string == "served by the daemon")
+        #expect(service.forget(ids: [id]))
+        #expect(backend.paste() == nil)
+        #expect(!backend.owns(.clipboard))
+        #expect(service.nextDeadline == nil)
+    }
+
+    @Test func aDamagedItemIsNeverRestored() throws {
+        let service = try service()
+        backend.copy(PasteboardItem(string: "soon damaged"))
+        backend.copy(PasteboardItem(string: "later"))
+        let id = try #require(try store.items(limit: 10).last?.id)
+        let db = try Connection(path: directory.appendingPathComponent("history.sqlite").path, mode: .readWrite(create: false))
+        try db.run("UPDATE blobs SET data = CAST('soon DAMAGED' AS BLOB) WHERE data = CAST('soon damaged' AS BLOB)")
+        #expect(db.changes == 1)
+        let error = #expect(throws: DaemonError.self) { try service.restore(id: id, once: false, expireAfter: nil) }
+        #expect(error?.message.contains("Item \(id)'s public.utf8-plain-text payload is damaged") == true, "\(String(describing: error))")
+        #expect(backend.paste()?.string != "soon DAMAGED")
+    }
+
 }
 
 /// Events as the service broadcast them.
@@ -215,4 +260,5 @@ final class EventLog: @unchecked Sendable {
 final class ServiceKeeper: @unchecked Sendable {
     // @unchecked Sendable: used by one test on one thread.
     var all: [CaptureService] = []
+
 }

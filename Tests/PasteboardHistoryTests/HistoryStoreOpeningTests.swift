@@ -144,7 +144,10 @@ import Testing
         try makeStoreDirectory()
         do {
             let db = try Connection(path: location.databaseURL.path)
-            try db.execute("CREATE TABLE future(x); INSERT INTO future VALUES ('payload'); PRAGMA user_version = 99")
+            // A newer pb stamps its stores with Pasteboard's application id, as this one does.
+            try db.execute(
+                "CREATE TABLE future(x); INSERT INTO future VALUES ('payload'); PRAGMA user_version = 99; "
+                    + "PRAGMA application_id = \(0x5042_4853)")
             try db.close()
         }
         let bytes = try Data(contentsOf: location.databaseURL)

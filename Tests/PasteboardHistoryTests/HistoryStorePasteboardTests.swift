@@ -108,15 +108,32 @@ import Testing
     @Test func pasteboardAndHistoryShareOnePayload() throws {
         let payload = pngPayload(seed: 13)
         let item = PasteboardItem(data: payload, type: .png)
-        let record = try #require(try store.writePasteboard([item], to: "general", history: CaptureMetadata()).record)
+        try store.writePasteboard([item], to: "images")
+        let record = try store.record(item)
         #expect(blobFiles(in: location).count == 1)
 
         try store.delete(id: record.id)
-        #expect(try store.pasteboardContents("general").items == [item])
+        #expect(try store.pasteboardContents("images").items == [item])
         #expect(blobFiles(in: location).count == 1)
 
-        try store.writePasteboard([PasteboardItem(string: "replaced")], to: "general")
+        try store.writePasteboard([PasteboardItem(string: "replaced")], to: "images")
         #expect(blobFiles(in: location).isEmpty)
+    }
+
+    @Test func deletingTheClipboardsItemEmptiesTheClipboard() throws {
+        let payload = pngPayload(seed: 14)
+        let item = PasteboardItem(data: payload, type: .png)
+        let record = try #require(try store.writePasteboard([item], to: "general", history: CaptureMetadata()).record)
+        let other = try store.record(PasteboardItem(string: "another item"))
+        let before = try store.pasteboardChangeCount("general")
+
+        try store.delete(id: other.id)
+        #expect(try store.pasteboardContents("general").items == [item], "deleting another item left the clipboard")
+
+        try store.delete(id: record.id)
+        #expect(try store.pasteboardContents("general").items.isEmpty)
+        #expect(try store.pasteboardChangeCount("general") == before + 1, "emptying the clipboard is a change")
+        #expect(blobFiles(in: location).isEmpty, "the deleted item's payload file stayed")
     }
 
     @Test func replacingContentsReleasesOldPayloads() throws {

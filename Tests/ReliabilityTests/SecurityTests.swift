@@ -139,5 +139,99 @@ extension ReliabilityTests {
             #expect(
                 !String(decoding: watch.process.stdout, as: UTF8.self).contains(marker), "contents in the event stream")
         }
+
+        /// The ways an item leaves the history.
+        enum Deletion: String, CaseIterable, Sendable {
+            case delete, clear, expire, prune, pruneVacuum
+        }
+
+        /// A marker copied on a private X display (by xclip, captured by the daemon, and by `pb copy`, served by
+        /// the daemon, large enough to be a payload file), then deleted while the daemon runs: afterwards no byte of
+        /// any file under the store (database, -wal, -shm, payloads) holds it, and the clipboard does not serve it.
+        @Test(arguments: Deletion.allCases)
+        func deletedTextLeavesNoTraceWhileTheDaemonRuns(_ deletion: Deletion) async throws {
+            let harness = try await Harness(label: "pbwipe", display: "the forensic deletion test")
+            let daemon = try await harness.startDaemon()
+            let marker = "PB-FORENSIC-\(deletion.rawValue)-" + UUID().uuidString
+            try await harness.xclipCopy(Data("an older neighbour".utf8))
+            #expect(try await eventually(within: .seconds(10)) { try await !harness.search("older neighbour").isEmpty })
+            let expiring = deletion == .expire ? ["--expire", "6s"] : []
+            if deletion == .expire {
+                try await harness.copy(marker, expiring)
+            } else {
+                try await harness.xclipCopy(Data(marker.utf8))
+            }
+            #expect(try await eventually(within: .seconds(10)) { try await harness.search(marker).count == 1 })
+            try await harness.pbSucceeding(
+                ["copy"] + expiring, stdin: Data("\(marker)\n".utf8) + Payloads.largeText(count: 100_000))
+            let ids = try await harness.search(marker).map(\.id)
+            try #require(ids.count == 2, "\(ids)")
+            #expect(try await harness.pbSucceeding(["paste"]).stdout.starts(with: Data(marker.utf8)))
+
+            switch deletion {
+            case .delete: try await harness.pbSucceeding(["delete"] + ids.map(String.init))
+            case .clear: try await harness.pbSucceeding(["clear"])
+            case .expire:
+                // Counted with sqlite3: pb commands expire items themselves when they open the store.
+                let expired = try await eventually(within: .seconds(30), every: .milliseconds(100)) {
+                    try await harness.itemCount() == 1
+                }
+                #expect(expired, "the daemon did not expire the items: \(daemon.stderr)")
+            case .prune, .pruneVacuum:
+                try await harness.copy("the newest, kept")
+                try await harness.pbSucceeding(
+                    ["prune", "--max-items", "1"] + (deletion == .pruneVacuum ? ["--vacuum"] : []))
+            }
+
+            #expect(daemon.isRunning, "pb daemon: \(daemon.stderr)")
+            var files: [String] = []
+            let walker = FileManager.default.enumerator(atPath: harness.storeDirectory.path)
+            while let relative = walker?.nextObject() as? String {
+                let path = harness.storeDirectory.path + "/" + relative
+                var info = stat()
+                guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                files.append(relative)
+                let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+                #expect(bytes.range(of: Data(marker.utf8)) == nil, "\(deletion): the deleted text is in \(relative)")
+            }
+            #expect(files.contains("history.sqlite") && files.contains("history.sqlite-wal"), "\(files)")
+            let paste = try await harness.pb(["paste"], timeout: .seconds(20))
+            #expect(paste.stdout.range(of: Data(marker.utf8)) == nil, "\(deletion): the clipboard still serves it")
+            if deletion != .prune && deletion != .pruneVacuum {
+                #expect(!paste.succeeded, "\(deletion): the clipboard is not empty: \(paste)")
+            }
+            try await harness.stop(daemon: daemon)
+            #expect(!daemon.stderr.contains(marker))
+        }
+
+        /// Retention after each capture leaves the wiping for later, so as not to rewrite the search index on every
+        /// copy: the daemon wipes once copies pause.
+        @Test func textRetentionRetiredIsWipedOnceCopiesPause() async throws {
+            let harness = try await Harness(label: "pbretire", display: "the retention wiping test")
+            try harness.writeConfig("max-items = 1\n")
+            let daemon = try await harness.startDaemon()
+            let marker = "PB-FORENSIC-retired-" + UUID().uuidString
+            try await harness.xclipCopy(Data(marker.utf8))
+            #expect(try await eventually(within: .seconds(10)) { try await harness.search(marker).count == 1 })
+            try await harness.xclipCopy(Data("the next copy retires the marker".utf8))
+            #expect(try await eventually(within: .seconds(10)) { try await harness.search(marker).isEmpty })
+            func holders() throws -> [String] {
+                var found: [String] = []
+                let walker = FileManager.default.enumerator(atPath: harness.storeDirectory.path)
+                while let relative = walker?.nextObject() as? String {
+                    let path = harness.storeDirectory.path + "/" + relative
+                    var info = stat()
+                    guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+                    if try Data(contentsOf: URL(fileURLWithPath: path)).range(of: Data(marker.utf8)) != nil {
+                        found.append(relative)
+                    }
+                }
+                return found
+            }
+            let wiped = try await eventually(within: .seconds(15), every: .milliseconds(200)) { try holders().isEmpty }
+            let left = try holders()
+            #expect(wiped, "still in \(left): \(daemon.stderr)")
+            try await harness.stop(daemon: daemon)
+        }
     }
 }

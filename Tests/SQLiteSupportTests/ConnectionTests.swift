@@ -78,4 +78,36 @@ import Testing
         let db = try Connection(path: path)
         #expect(throws: SQLiteError.self) { try db.execute("PRAGMA journal_mode") ; _ = try db.rows("SELECT * FROM sqlite_master") }
     }
+
+    @Test func checkpointEmptiesTheWriteAheadLog() throws {
+        let db = try Connection(path: path)
+        try db.execute("PRAGMA journal_mode = WAL; CREATE TABLE t(x); INSERT INTO t VALUES (zeroblob(100000))")
+        let wal = path + "-wal"
+        #expect((try FileManager.default.attributesOfItem(atPath: wal)[.size] as? NSNumber)?.intValue ?? 0 > 0)
+        let reader = try Connection(path: path)
+        #expect(try reader.row("SELECT count(*) AS n FROM t")?.int("n") == 1)
+        let result = try db.checkpointAndTruncate()
+        #expect(result.isComplete)
+        #expect((try FileManager.default.attributesOfItem(atPath: wal)[.size] as? NSNumber)?.intValue == 0)
+    }
+
+    @Test func checkpointHeldUpByAReaderSaysSo() throws {
+        let db = try Connection(path: path, busyTimeout: 50)
+        try db.execute("PRAGMA journal_mode = WAL; CREATE TABLE t(x); INSERT INTO t VALUES (1), (2)")
+        let reader = try Connection(path: path)
+        let statement = try reader.prepare("SELECT x FROM t")
+        #expect(try statement.step() != nil)  // an open read transaction on this snapshot
+        try db.run("INSERT INTO t VALUES (3)")
+        #expect(try !db.checkpointAndTruncate().isComplete)
+        statement.reset()
+        #expect(try db.checkpointAndTruncate().isComplete)
+    }
+
+    @Test func symbolicLinkIsRefusedWhenAsked() throws {
+        try Connection(path: path).execute("CREATE TABLE t(x)")
+        let link = directory.appendingPathComponent("link.sqlite").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: path)
+        #expect(throws: SQLiteError.self) { _ = try Connection(path: link, followsSymbolicLinks: false) }
+        _ = try Connection(path: link).row("SELECT count(*) FROM t")
+    }
 }

@@ -234,7 +234,8 @@ extension X11IntegrationTests {
 
             try await session.stop(daemon: daemon)
             // The daemon closed the connection: `pb watch` ends on its own.
-            #expect(try await stream.process.waitForExit(timeout: .seconds(5)) == .init(status: 0, wasSignalled: false))
+            // pb watch says the daemon stopped and exits 1: a script must not mistake it for a clean end.
+            #expect(try await stream.process.waitForExit(timeout: .seconds(5)) == .init(status: 1, wasSignalled: false))
         }
 
         @Test func twoHundredCopiesInARowAreAllCaptured() async throws {

@@ -26,6 +26,7 @@ struct EventLog: Sendable {
         return events
     }
 
-    /// The `captured` events so far.
-    var captures: [WatchedEvent] { events.filter { $0.event == "captured" } }
+    /// The `captured` events the daemon sent for copies it captured from the display (they carry the owner
+    /// change's X server time), so far; `pb copy` announces its copies as `captured` too, without one.
+    var captures: [WatchedEvent] { events.filter { $0.event == "captured" && $0.ownerTime != nil } }
 }
