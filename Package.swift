@@ -27,6 +27,7 @@ let package = Package(
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
         .target(name: "PasteboardHistory", dependencies: ["PasteboardModel", "SQLiteSupport"]),
         .target(name: "ArgumentParsing"),
+        .target(name: "PatternMatching"),
         .target(name: "PasteboardControl", dependencies: ["CSystemShim"]),
         .target(name: "PasteboardConfiguration", dependencies: ["PasteboardModel", "PasteboardHistory", "ArgumentParsing"]),
         .target(

@@ -1,0 +1,117 @@
+/// A set of Unicode scalars: a bracket expression such as `[a-z\d]`, or an escape such as `\w` or `\p{Lu}`.
+///
+/// Membership of the 128 ASCII scalars is computed once, into a bitmap; other scalars evaluate the expression.
+struct CharacterClass: Sendable {
+    /// How membership is decided.
+    indirect enum Expression: Sendable {
+        /// Any scalar in one of these ranges, which are sorted and neither overlap nor touch.
+        case ranges([ClosedRange<UInt32>])
+        /// Any scalar with the property.
+        case property(ScalarProperty)
+        /// Any scalar in one of the parts.
+        case union([Expression])
+        /// Any scalar in both.
+        case intersection(Expression, Expression)
+        /// Any scalar in the first and not in the second.
+        case subtraction(Expression, Expression)
+        /// Any scalar not in the set.
+        case complement(Expression)
+        /// Any scalar whose case variant (its fold or a scalar with the same fold) is in the set.
+        case caseClosure(Expression)
+    }
+
+    /// The set.
+    let expression: Expression
+    private let asciiLow: UInt64
+    private let asciiHigh: UInt64
+
+    init(_ expression: Expression) {
+        self.expression = expression
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        for value in UInt32(0)..<128 where expression.contains(value) {
+            if value < 64 { low |= 1 << UInt64(value) } else { high |= 1 << UInt64(value - 64) }
+        }
+        asciiLow = low
+        asciiHigh = high
+    }
+
+    /// Whether the scalar with value `value` is in the set.
+    @inline(__always)
+    func contains(_ value: UInt32) -> Bool {
+        if value < 64 { return asciiLow & (1 << UInt64(value)) != 0 }
+        if value < 128 { return asciiHigh & (1 << UInt64(value - 64)) != 0 }
+        return expression.contains(value)
+    }
+
+    /// Whether the ASCII scalar `value` is in the set.
+    func containsASCII(_ value: UInt8) -> Bool { contains(UInt32(value)) }
+
+    /// The first UTF-8 bytes of the scalars outside ASCII that may be in the set: exact for plain ranges, all lead
+    /// bytes otherwise.
+    var possibleLeadBytes: [UInt8] {
+        guard case .ranges(let ranges) = expression else { return Array(0xC2...0xF4) }
+        var bytes: [UInt8] = []
+        for range in ranges where range.upperBound >= 0x80 {
+            let lower = UTF8.leadByte(of: max(range.lowerBound, 0x80))
+            let upper = UTF8.leadByte(of: range.upperBound)
+            for byte in lower...upper where !bytes.contains(byte) { bytes.append(byte) }
+        }
+        return bytes
+    }
+}
+
+extension CharacterClass.Expression {
+    /// Whether the scalar with value `value` is in the set.
+    func contains(_ value: UInt32) -> Bool {
+        switch self {
+        case .ranges(let ranges): return Self.search(ranges, for: value)
+        case .property(let property): return property.contains(value)
+        case .union(let parts):
+            for part in parts where part.contains(value) { return true }
+            return false
+        case .intersection(let left, let right): return left.contains(value) && right.contains(value)
+        case .subtraction(let left, let right): return left.contains(value) && !right.contains(value)
+        case .complement(let inner): return !inner.contains(value)
+        case .caseClosure(let inner): return CaseFolding.anyVariant(of: value) { inner.contains($0) }
+        }
+    }
+
+    /// Binary search of sorted, disjoint ranges.
+    private static func search(_ ranges: [ClosedRange<UInt32>], for value: UInt32) -> Bool {
+        var low = 0
+        var high = ranges.count
+        while low < high {
+            let middle = (low + high) / 2
+            if value < ranges[middle].lowerBound {
+                high = middle
+            } else if value > ranges[middle].upperBound {
+                low = middle + 1
+            } else {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Ranges sorted and merged where they overlap or touch.
+    static func normalized(_ ranges: [ClosedRange<UInt32>]) -> [ClosedRange<UInt32>] {
+        var merged: [ClosedRange<UInt32>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, range.lowerBound <= last.upperBound &+ 1 {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, range.upperBound)
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged
+    }
+
+    /// The union of single scalars and ranges in `ranges` with the other sets in `others`.
+    static func union(ranges: [ClosedRange<UInt32>], others: [Self]) -> Self {
+        let merged = normalized(ranges)
+        if others.isEmpty { return .ranges(merged) }
+        if merged.isEmpty && others.count == 1 { return others[0] }
+        return .union(merged.isEmpty ? others : [.ranges(merged)] + others)
+    }
+}

@@ -1,0 +1,141 @@
+/// Turns a ``Node`` tree into a ``Program`` for the Pike VM: Thompson's construction, with the preferred branch of
+/// each choice first so that the matcher can report leftmost-first matches.
+///
+/// Counted repetition is expanded (`a{2,4}` becomes `aa(?:a(?:a)?)?`), so the size of the program, and with it
+/// the cost per scalar of text, is checked against ``Program/instructionLimit`` as instructions are emitted.
+struct Compiler {
+    private let source: String
+    private var program = Program()
+
+    private init(source: String, classes: [CharacterClass]) {
+        self.source = source
+        program.classes = classes
+    }
+
+    /// The program for `node`, whose classes are `classes`, parsed from `source`.
+    static func compile(_ node: Node, classes: [CharacterClass], source: String) throws(PatternError) -> Program {
+        var compiler = Compiler(source: source, classes: classes)
+        try compiler.emit(node)
+        try compiler.append(.match)
+        var program = compiler.program
+        program.isAnchoredAtStart = isAnchoredAtStart(node)
+        program.literals = LiteralFacts(node)
+        program.firstBytes = program.startingBytes()
+        return program
+    }
+
+    // MARK: - Emitting
+
+    private var next: Int { program.instructions.count }
+
+    @discardableResult
+    private mutating func append(_ instruction: Instruction) throws(PatternError) -> Int {
+        guard program.instructions.count < Program.instructionLimit else {
+            throw PatternError(
+                .tooComplex, column: nil,
+                problem: "it would compile to more than \(Program.instructionLimit) instructions; use smaller counts "
+                    + "in {n,m}, or fewer nested repetitions", pattern: source)
+        }
+        program.instructions.append(instruction)
+        return program.instructions.count - 1
+    }
+
+    private mutating func patch(_ index: Int, _ instruction: Instruction) {
+        program.instructions[index] = instruction
+    }
+
+    private mutating func emit(_ node: Node) throws(PatternError) {
+        switch node {
+        case .empty: break
+        case .scalar(let scalar): try append(.scalar(scalar.value))
+        case .foldedScalar(let value): try append(.foldedScalar(value))
+        case .anyScalar(let matchesLineTerminators):
+            if matchesLineTerminators { try emitAnyScalar() } else { try append(.anyScalarExceptLineTerminator) }
+        case .characterClass(let index): try append(.characterClass(index))
+        case .assertion(let assertion):
+            if assertion == .wordBoundary || assertion == .notWordBoundary { program.usesWordBoundaries = true }
+            try append(.assertion(assertion))
+        case .concatenation(let children):
+            for child in children { try emit(child) }
+        case .alternation(let branches): try emitAlternation(branches)
+        case .repetition(let child, let repetition): try emitRepetition(child, repetition)
+        }
+    }
+
+    /// `.` that crosses lines, taking CR LF as one terminator as ICU does: `[^\r]|\r\n|\r(?!\n)`.
+    private mutating func emitAnyScalar() throws(PatternError) {
+        let choice = try append(.split(0, 0))
+        try append(.anyScalarExcept(0x0D))
+        let firstExit = try append(.jump(0))
+        let carriageReturn = try append(.scalar(0x0D))
+        let lineFeedChoice = try append(.split(0, 0))
+        try append(.scalar(0x0A))
+        let secondExit = try append(.jump(0))
+        let alone = try append(.assertion(.notBeforeLineFeed))
+        patch(choice, .split(choice + 1, carriageReturn))
+        patch(lineFeedChoice, .split(lineFeedChoice + 1, alone))
+        patch(firstExit, .jump(next))
+        patch(secondExit, .jump(next))
+    }
+
+    private mutating func emitAlternation(_ branches: [Node]) throws(PatternError) {
+        var exits: [Int] = []
+        for (offset, branch) in branches.enumerated() {
+            if offset == branches.count - 1 {
+                try emit(branch)
+                break
+            }
+            let choice = try append(.split(0, 0))
+            try emit(branch)
+            exits.append(try append(.jump(0)))
+            patch(choice, .split(choice + 1, next))
+        }
+        for exit in exits { patch(exit, .jump(next)) }
+    }
+
+    private mutating func emitRepetition(_ child: Node, _ repetition: Repetition) throws(PatternError) {
+        let isGreedy = !repetition.isLazy
+        // The required copies; with no upper bound, the last of them loops.
+        let copies = repetition.maximum == nil ? max(repetition.minimum - 1, 0) : repetition.minimum
+        for _ in 0..<copies { try emit(child) }
+        guard let maximum = repetition.maximum else {
+            // e+ is body; loop(body, exit). e* is the same behind a split that may skip it, (?:e+)?, so that
+            // every iteration ends at the loop instruction, which stops the loop after an empty iteration.
+            let skip = repetition.minimum == 0 ? try append(.split(0, 0)) : nil
+            let body = next
+            try emit(child)
+            try append(.loop(body: body, exit: next + 1, prefersBody: isGreedy))
+            if let skip { patch(skip, choose(skip + 1, next, isGreedy)) }
+            return
+        }
+        // Optional copies, nested: (?:e(?:e)?)?.
+        var choices: [Int] = []
+        for _ in repetition.minimum..<maximum {
+            choices.append(try append(.split(0, 0)))
+            try emit(child)
+        }
+        for choice in choices { patch(choice, choose(choice + 1, next, isGreedy)) }
+    }
+
+    /// A split preferring `stay` when greedy, `leave` when lazy.
+    private func choose(_ stay: Int, _ leave: Int, _ isGreedy: Bool) -> Instruction {
+        isGreedy ? .split(stay, leave) : .split(leave, stay)
+    }
+
+    // MARK: - Facts for the matcher
+
+    /// Whether every match of `node` must start at the start of the text.
+    private static func isAnchoredAtStart(_ node: Node) -> Bool {
+        switch node {
+        case .assertion(let assertion): return assertion == .startOfText
+        case .concatenation(let children):
+            guard let first = children.first(where: { if case .empty = $0 { false } else { true } }) else {
+                return false
+            }
+            return isAnchoredAtStart(first)
+        case .alternation(let branches): return branches.allSatisfy(isAnchoredAtStart)
+        case .repetition(let child, let repetition): return repetition.minimum > 0 && isAnchoredAtStart(child)
+        default: return false
+        }
+    }
+}
