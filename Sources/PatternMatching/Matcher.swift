@@ -131,6 +131,16 @@ struct Matcher {
     /// first, so that the list stays in priority order.
     @inline(__always)
     private func add(_ pc: Int, start: Int, to list: inout ThreadList, at position: Int, previousIsWord: Bool) {
+        switch instructions[pc] {
+        case .split, .loop, .jump, .assertion:
+            follow(pc, start: start, to: &list, at: position, previousIsWord: previousIsWord)
+        default:
+            // A consuming instruction or a match: nothing to follow (the common case, kept cheap).
+            if !list.contains(pc) { list.insert(pc, start: start) }
+        }
+    }
+
+    private func follow(_ pc: Int, start: Int, to list: inout ThreadList, at position: Int, previousIsWord: Bool) {
         stack[0] = pc
         var depth = 1
         while depth > 0 {
