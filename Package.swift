@@ -63,6 +63,7 @@ let package = Package(
             dependencies: ["PasteboardHistory", "PasteboardKit", "PasteboardModel", "SQLiteSupport", "PasteboardTestSupport"]
         ),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
         .testTarget(name: "PasteboardControlTests", dependencies: ["PasteboardControl"]),
         .testTarget(name: "PasteboardConfigurationTests", dependencies: ["PasteboardConfiguration", "PasteboardModel"]),
         .testTarget(
