@@ -3,6 +3,9 @@
 /// Membership of the 128 ASCII scalars is computed once, into a bitmap; other scalars evaluate the expression.
 struct CharacterClass: Sendable {
     /// How membership is decided.
+    ///
+    /// Trees stay shallow and cheap to evaluate: unions and intersections are n-ary (a subtraction is an
+    /// intersection with a complement), and case closure wraps only leaves (see ``closedOverCase``).
     indirect enum Expression: Sendable {
         /// Any scalar in one of these ranges, which are sorted and neither overlap nor touch.
         case ranges([ClosedRange<UInt32>])
@@ -10,10 +13,8 @@ struct CharacterClass: Sendable {
         case property(ScalarProperty)
         /// Any scalar in one of the parts.
         case union([Expression])
-        /// Any scalar in both.
-        case intersection(Expression, Expression)
-        /// Any scalar in the first and not in the second.
-        case subtraction(Expression, Expression)
+        /// Any scalar in all of the parts.
+        case intersection([Expression])
         /// Any scalar not in the set.
         case complement(Expression)
         /// Any scalar whose case variant (its fold or a scalar with the same fold) is in the set.
@@ -22,11 +23,14 @@ struct CharacterClass: Sendable {
 
     /// The set.
     let expression: Expression
+    /// What testing one scalar outside ASCII costs, in steps comparable to one instruction.
+    let cost: Int
     private let asciiLow: UInt64
     private let asciiHigh: UInt64
 
     init(_ expression: Expression) {
         self.expression = expression
+        cost = expression.cost
         var low: UInt64 = 0
         var high: UInt64 = 0
         for value in UInt32(0)..<128 where expression.contains(value) {
@@ -70,10 +74,37 @@ extension CharacterClass.Expression {
         case .union(let parts):
             for part in parts where part.contains(value) { return true }
             return false
-        case .intersection(let left, let right): return left.contains(value) && right.contains(value)
-        case .subtraction(let left, let right): return left.contains(value) && !right.contains(value)
+        case .intersection(let parts):
+            for part in parts where !part.contains(value) { return false }
+            return true
         case .complement(let inner): return !inner.contains(value)
         case .caseClosure(let inner): return CaseFolding.anyVariant(of: value) { inner.contains($0) }
+        }
+    }
+
+    /// The set closed over case, as a case-insensitive pattern needs it: every leaf wrapped in ``caseClosure``.
+    ///
+    /// Closing the leaves rather than the whole tree keeps evaluation linear in the size of the tree (closures
+    /// nested in closures would multiply). It is exact for unions and complements (`(?i)[^a]` excludes `A`, as in
+    /// ICU); an intersection of closed sets may hold a little more than the closure of the intersection.
+    var closedOverCase: Self {
+        switch self {
+        case .ranges, .property: return .caseClosure(self)
+        case .caseClosure: return self
+        case .union(let parts): return .union(parts.map(\.closedOverCase))
+        case .intersection(let parts): return .intersection(parts.map(\.closedOverCase))
+        case .complement(let inner): return .complement(inner.closedOverCase)
+        }
+    }
+
+    /// What testing one scalar costs: one step per leaf, four for a closed leaf (no case class has more than four
+    /// members).
+    var cost: Int {
+        switch self {
+        case .ranges, .property: return 1
+        case .union(let parts), .intersection(let parts): return parts.reduce(0) { $0 + $1.cost }
+        case .complement(let inner): return inner.cost
+        case .caseClosure(let inner): return 4 * inner.cost
         }
     }
 

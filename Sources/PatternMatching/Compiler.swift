@@ -1,11 +1,14 @@
 /// Turns a ``Node`` tree into a ``Program`` for the Pike VM: Thompson's construction, with the preferred branch of
 /// each choice first so that the matcher can report leftmost-first matches.
 ///
-/// Counted repetition is expanded (`a{2,4}` becomes `aa(?:a(?:a)?)?`), so the size of the program, and with it
-/// the cost per scalar of text, is checked against ``Program/instructionLimit`` as instructions are emitted.
+/// Counted repetition is expanded (`a{2,4}` becomes `aa(?:a(?:a)?)?`), so the cost per scalar of text is
+/// checked against ``Program/costLimit`` as instructions are emitted: one step per instruction, and a class as
+/// many as testing it takes.
 struct Compiler {
     private let source: String
     private var program = Program()
+    /// The cost of the instructions so far.
+    private var cost = 0
 
     private init(source: String, classes: [CharacterClass]) {
         self.source = source
@@ -30,11 +33,16 @@ struct Compiler {
 
     @discardableResult
     private mutating func append(_ instruction: Instruction) throws(PatternError) -> Int {
-        guard program.instructions.count < Program.instructionLimit else {
+        if case .characterClass(let index) = instruction {
+            cost += max(1, program.classes[index].cost)
+        } else {
+            cost += 1
+        }
+        guard cost <= Program.costLimit else {
             throw PatternError(
                 .tooComplex, column: nil,
-                problem: "it would compile to more than \(Program.instructionLimit) instructions; use smaller counts "
-                    + "in {n,m}, or fewer nested repetitions", pattern: source)
+                problem: "it would take more than \(Program.costLimit) steps per character of text; use smaller "
+                    + "counts in {n,m}, fewer nested repetitions, or simpler classes", pattern: source)
         }
         program.instructions.append(instruction)
         return program.instructions.count - 1
@@ -94,6 +102,8 @@ struct Compiler {
     }
 
     private mutating func emitRepetition(_ child: Node, _ repetition: Repetition) throws(PatternError) {
+        // Repeating nothing is nothing; emitting it a thousand times a thousand times would still take time.
+        if repetition.maximum == 0 || Self.emitsNothing(child) { return }
         let isGreedy = !repetition.isLazy
         // The required copies; with no upper bound, the last of them loops.
         let copies = repetition.maximum == nil ? max(repetition.minimum - 1, 0) : repetition.minimum
@@ -120,6 +130,16 @@ struct Compiler {
     /// A split preferring `stay` when greedy, `leave` when lazy.
     private func choose(_ stay: Int, _ leave: Int, _ isGreedy: Bool) -> Instruction {
         isGreedy ? .split(stay, leave) : .split(leave, stay)
+    }
+
+    /// Whether `node` compiles to no instruction at all.
+    private static func emitsNothing(_ node: Node) -> Bool {
+        switch node {
+        case .empty: return true
+        case .concatenation(let children): return children.allSatisfy(emitsNothing)
+        case .repetition(let child, let repetition): return repetition.maximum == 0 || emitsNothing(child)
+        default: return false
+        }
     }
 
     // MARK: - Facts for the matcher

@@ -87,7 +87,7 @@ extension Parser {
                 "'\(pendingOperator)\(pendingOperator)' needs a set on its right, as in [a-z&&[^aeiou]]", at: index - 1)
         }
         var expression = Self.combine(accumulated, pendingOperator, last)
-        if flags.isCaseInsensitive { expression = .caseClosure(expression) }
+        if flags.isCaseInsensitive { expression = expression.closedOverCase }
         return isNegated ? .complement(expression) : expression
     }
 
@@ -95,7 +95,10 @@ extension Parser {
         _ left: CharacterClass.Expression?, _ operation: Unicode.Scalar?, _ right: CharacterClass.Expression
     ) -> CharacterClass.Expression {
         guard let left, let operation else { return right }
-        return operation == "&" ? .intersection(left, right) : .subtraction(left, right)
+        let operand = operation == "&" ? right : .complement(right)
+        // Chains (`a&&b&&c`, `a--b--c`) stay one flat intersection.
+        if case .intersection(let parts) = left { return .intersection(parts + [operand]) }
+        return .intersection([left, operand])
     }
 
     /// The upper end of a range, a single scalar; `index` is just past the `-`.
@@ -154,7 +157,7 @@ extension Parser {
         }
         index += offset + 2
         var expression = CharacterClass.Expression.property(property)
-        if flags.isCaseInsensitive { expression = .caseClosure(expression) }
+        if flags.isCaseInsensitive { expression = expression.closedOverCase }
         return isNegated ? .complement(expression) : expression
     }
 }

@@ -183,7 +183,7 @@ extension Parser {
                     + "\\p{Nd}, or Alphabetic, Uppercase, Lowercase, White_Space, ASCII, Any or Assigned", at: start)
         }
         // As in ICU, a case-insensitive property is closed over case before it is complemented.
-        if flags.isCaseInsensitive { expression = .caseClosure(expression) }
+        if flags.isCaseInsensitive { expression = expression.closedOverCase }
         return isNegated ? .complement(expression) : expression
     }
 }

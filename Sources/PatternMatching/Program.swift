@@ -1,7 +1,8 @@
 /// A compiled pattern: the instructions a ``Matcher`` runs, and what is known about every match in advance.
 struct Program: Sendable {
-    /// The most instructions a program may have; each scalar of text costs at most this many steps.
-    static let instructionLimit = 10_000
+    /// The most steps one scalar of text may cost: instructions, with a class counting as its
+    /// ``CharacterClass/cost``. A program has at most this many instructions.
+    static let costLimit = 10_000
 
     /// The instructions; execution starts at 0.
     var instructions: [Instruction] = []

@@ -45,12 +45,17 @@ struct TextBuffer {
     // MARK: - Searching
 
     /// The first offset at or after `start` where `needle` (not empty) occurs.
+    ///
+    /// A scan for the first byte with a comparison at each hit, which is fastest on real text; when the
+    /// comparisons start to cost more than a few per byte (`aaaa…` searched for `aaa…ab`), the search switches to
+    /// Knuth–Morris–Pratt, so that it stays linear in the length of the text whatever the needle.
     func firstOffset(of needle: [UInt8], from start: Int) -> Int? {
         let last = count - needle.count
         guard last >= start else { return nil }
         return needle.withUnsafeBufferPointer { needle in
             let first = needle[0]
             var offset = start
+            var comparisons = 0
             while offset <= last {
                 guard bytes[offset] == first else {
                     offset += 1
@@ -59,10 +64,35 @@ struct TextBuffer {
                 var matched = 1
                 while matched < needle.count && bytes[offset + matched] == needle[matched] { matched += 1 }
                 if matched == needle.count { return offset }
+                comparisons += matched
+                if comparisons > 4 * (offset - start) + 256 {
+                    return firstOffsetByFailureTable(of: needle, from: offset)
+                }
                 offset += 1
             }
             return nil
         }
+    }
+
+    /// Knuth–Morris–Pratt: never looks at a byte of the text twice.
+    private func firstOffsetByFailureTable(of needle: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        // failure[i]: the length of the longest proper prefix of needle[0...i] that is also its suffix.
+        var failure = [Int](repeating: 0, count: needle.count)
+        var length = 0
+        for index in 1..<max(needle.count, 1) {
+            while length > 0 && needle[index] != needle[length] { length = failure[length - 1] }
+            if needle[index] == needle[length] { length += 1 }
+            failure[index] = length
+        }
+        var matched = 0
+        var offset = start
+        while offset < count {
+            while matched > 0 && bytes[offset] != needle[matched] { matched = failure[matched - 1] }
+            if bytes[offset] == needle[matched] { matched += 1 }
+            if matched == needle.count { return offset - needle.count + 1 }
+            offset += 1
+        }
+        return nil
     }
 
     /// The first offset at or after `start` holding a byte in `set`.
