@@ -18,8 +18,14 @@ struct Compiler {
     /// The program for `node`, whose classes are `classes`, parsed from `source`.
     static func compile(_ node: Node, classes: [CharacterClass], source: String) throws(PatternError) -> Program {
         var compiler = Compiler(source: source, classes: classes)
-        try compiler.emit(node)
-        try compiler.append(.match)
+        compiler.emit(node)
+        compiler.append(.match)
+        guard !compiler.isOverBudget else {
+            throw PatternError(
+                .tooComplex, column: nil,
+                problem: "it would take more than \(Program.costLimit) steps per character of text; use smaller "
+                    + "counts in {n,m}, fewer nested repetitions, or simpler classes", pattern: source)
+        }
         var program = compiler.program
         program.isAnchoredAtStart = isAnchoredAtStart(node)
         program.literals = LiteralFacts(node)
@@ -31,18 +37,18 @@ struct Compiler {
 
     private var next: Int { program.instructions.count }
 
+    /// Whether the program costs more than ``Program/costLimit``; emission stops early once it does.
+    ///
+    /// Emitting does not throw: in a debug build every throwing call site reserves room for an error in its
+    /// frame, and emission recurses as deep as the pattern nests.
+    private var isOverBudget: Bool { cost > Program.costLimit }
+
     @discardableResult
-    private mutating func append(_ instruction: Instruction) throws(PatternError) -> Int {
+    private mutating func append(_ instruction: Instruction) -> Int {
         if case .characterClass(let index) = instruction {
             cost += max(1, program.classes[index].cost)
         } else {
             cost += 1
-        }
-        guard cost <= Program.costLimit else {
-            throw PatternError(
-                .tooComplex, column: nil,
-                problem: "it would take more than \(Program.costLimit) steps per character of text; use smaller "
-                    + "counts in {n,m}, fewer nested repetitions, or simpler classes", pattern: source)
         }
         program.instructions.append(instruction)
         return program.instructions.count - 1
@@ -52,77 +58,96 @@ struct Compiler {
         program.instructions[index] = instruction
     }
 
-    private mutating func emit(_ node: Node) throws(PatternError) {
+    private mutating func emit(_ node: Node) {
         switch node {
         case .empty: break
-        case .scalar(let scalar): try append(.scalar(scalar.value))
-        case .foldedScalar(let value): try append(.foldedScalar(value))
+        case .scalar(let scalar): append(.scalar(scalar.value))
+        case .foldedScalar(let value): append(.foldedScalar(value))
         case .anyScalar(let matchesLineTerminators):
-            if matchesLineTerminators { try emitAnyScalar() } else { try append(.anyScalarExceptLineTerminator) }
-        case .characterClass(let index): try append(.characterClass(index))
+            if matchesLineTerminators { emitAnyScalar() } else { append(.anyScalarExceptLineTerminator) }
+        case .characterClass(let index): append(.characterClass(index))
         case .assertion(let assertion):
             if assertion == .wordBoundary || assertion == .notWordBoundary { program.usesWordBoundaries = true }
-            try append(.assertion(assertion))
+            append(.assertion(assertion))
         case .concatenation(let children):
-            for child in children { try emit(child) }
-        case .alternation(let branches): try emitAlternation(branches)
-        case .repetition(let child, let repetition): try emitRepetition(child, repetition)
+            for child in children {
+                guard !isOverBudget else { return }
+                emit(child)
+            }
+        case .alternation(let branches): emitAlternation(branches)
+        case .repetition(let child, let repetition): emitRepetition(child, repetition)
         }
     }
 
     /// `.` that crosses lines, taking CR LF as one terminator as ICU does: `[^\r]|\r\n|\r(?!\n)`.
-    private mutating func emitAnyScalar() throws(PatternError) {
-        let choice = try append(.split(0, 0))
-        try append(.anyScalarExcept(0x0D))
-        let firstExit = try append(.jump(0))
-        let carriageReturn = try append(.scalar(0x0D))
-        let lineFeedChoice = try append(.split(0, 0))
-        try append(.scalar(0x0A))
-        let secondExit = try append(.jump(0))
-        let alone = try append(.assertion(.notBeforeLineFeed))
+    private mutating func emitAnyScalar() {
+        let choice = append(.split(0, 0))
+        append(.anyScalarExcept(0x0D))
+        let firstExit = append(.jump(0))
+        let carriageReturn = append(.scalar(0x0D))
+        let lineFeedChoice = append(.split(0, 0))
+        append(.scalar(0x0A))
+        let secondExit = append(.jump(0))
+        let alone = append(.assertion(.notBeforeLineFeed))
         patch(choice, .split(choice + 1, carriageReturn))
         patch(lineFeedChoice, .split(lineFeedChoice + 1, alone))
         patch(firstExit, .jump(next))
         patch(secondExit, .jump(next))
     }
 
-    private mutating func emitAlternation(_ branches: [Node]) throws(PatternError) {
+    private mutating func emitAlternation(_ branches: [Node]) {
         var exits: [Int] = []
         for (offset, branch) in branches.enumerated() {
+            guard !isOverBudget else { return }
             if offset == branches.count - 1 {
-                try emit(branch)
+                emit(branch)
                 break
             }
-            let choice = try append(.split(0, 0))
-            try emit(branch)
-            exits.append(try append(.jump(0)))
+            let choice = append(.split(0, 0))
+            emit(branch)
+            exits.append(append(.jump(0)))
             patch(choice, .split(choice + 1, next))
         }
         for exit in exits { patch(exit, .jump(next)) }
     }
 
-    private mutating func emitRepetition(_ child: Node, _ repetition: Repetition) throws(PatternError) {
+    private mutating func emitRepetition(_ child: Node, _ repetition: Repetition) {
         // Repeating nothing is nothing; emitting it a thousand times a thousand times would still take time.
         if repetition.maximum == 0 || Self.emitsNothing(child) { return }
-        let isGreedy = !repetition.isLazy
-        // The required copies; with no upper bound, the last of them loops.
-        let copies = repetition.maximum == nil ? max(repetition.minimum - 1, 0) : repetition.minimum
-        for _ in 0..<copies { try emit(child) }
-        guard let maximum = repetition.maximum else {
-            // e+ is body; loop(body, exit). e* is the same behind a split that may skip it, (?:e+)?, so that
-            // every iteration ends at the loop instruction, which stops the loop after an empty iteration.
-            let skip = repetition.minimum == 0 ? try append(.split(0, 0)) : nil
-            let body = next
-            try emit(child)
-            try append(.loop(body: body, exit: next + 1, prefersBody: isGreedy))
-            if let skip { patch(skip, choose(skip + 1, next, isGreedy)) }
-            return
+        if let maximum = repetition.maximum {
+            emitCopies(of: child, count: repetition.minimum)
+            emitOptionalCopies(of: child, count: maximum - repetition.minimum, isGreedy: !repetition.isLazy)
+        } else {
+            // The last required copy loops.
+            emitCopies(of: child, count: repetition.minimum - 1)
+            emitLoop(of: child, isSkippable: repetition.minimum == 0, isGreedy: !repetition.isLazy)
         }
-        // Optional copies, nested: (?:e(?:e)?)?.
+    }
+
+    private mutating func emitCopies(of child: Node, count: Int) {
+        for _ in 0..<max(count, 0) {
+            guard !isOverBudget else { return }
+            emit(child)
+        }
+    }
+
+    /// e+ is body; loop(body, exit). e* is the same behind a split that may skip it, (?:e+)?, so that every
+    /// iteration ends at the loop instruction, which stops the loop after an empty iteration.
+    private mutating func emitLoop(of child: Node, isSkippable: Bool, isGreedy: Bool) {
+        let skip = isSkippable ? append(.split(0, 0)) : nil
+        let body = next
+        emit(child)
+        append(.loop(body: body, exit: next + 1, prefersBody: isGreedy))
+        if let skip { patch(skip, choose(skip + 1, next, isGreedy)) }
+    }
+
+    /// Optional copies, nested: (?:e(?:e)?)?.
+    private mutating func emitOptionalCopies(of child: Node, count: Int, isGreedy: Bool) {
         var choices: [Int] = []
-        for _ in repetition.minimum..<maximum {
-            choices.append(try append(.split(0, 0)))
-            try emit(child)
+        for _ in 0..<count {
+            guard !isOverBudget else { return }
+            choices.append(append(.split(0, 0)))
+            emit(child)
         }
         for choice in choices { patch(choice, choose(choice + 1, next, isGreedy)) }
     }

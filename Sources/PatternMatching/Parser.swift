@@ -13,7 +13,7 @@ struct Parser {
     }
 
     /// The deepest nesting of groups and classes accepted; deeper patterns are refused as too complex.
-    static let nestingLimit = 100
+    static let nestingLimit = 32
     /// The largest count `{n,m}` accepts.
     static let countLimit = 1_000
 
@@ -99,20 +99,23 @@ struct Parser {
         return branches.count == 1 ? branches[0] : .alternation(branches)
     }
 
+    // Groups recurse through parseAlternation, parseConcatenation and parseGroup only, which keep their frames
+    // small (no error messages built in them): a debug build reserves room for every temporary of a function.
+
     mutating func parseConcatenation() throws(PatternError) -> Node {
         var items: [Node] = []
         while let scalar = peek, scalar != "|", scalar != ")" {
             if skipCommentsAndWhitespace() { continue }
-            if scalar == "\\", peek(1) == "Q" {
-                // `\Q…\E` quotes literally; a quantifier after it repeats only the last scalar, as in PCRE.
-                index += 2
-                var quoted = parseQuoted()
-                guard let last = quoted.popLast() else { continue }
-                items.append(contentsOf: quoted)
-                items.append(try parseQuantifiers(of: last))
-                continue
+            let atom: Node?
+            if scalar == "(" {
+                index += 1
+                atom = try parseGroup(openedAt: index - 1)
+            } else if scalar == "\\", peek(1) == "Q" {
+                atom = parseQuoted(into: &items)
+            } else {
+                atom = try parseAtom()
             }
-            guard let atom = try parseAtom() else { continue }
+            guard let atom else { continue }
             items.append(try parseQuantifiers(of: atom))
         }
         switch items.count {
@@ -122,27 +125,29 @@ struct Parser {
         }
     }
 
-    /// The literal scalars after `\Q`, up to `\E` or the end of the pattern.
-    mutating func parseQuoted() -> [Node] {
-        var nodes: [Node] = []
+    /// `\Q…\E`, quoting literally up to `\E` or the end of the pattern: all scalars but the last go to `items`, the
+    /// last is returned, so that a quantifier after `\E` repeats only it, as in PCRE.
+    mutating func parseQuoted(into items: inout [Node]) -> Node? {
+        index += 2
+        var last: Node?
         while let scalar = peek {
             if scalar == "\\", peek(1) == "E" {
                 index += 2
                 break
             }
-            nodes.append(literal(scalar))
+            if let last { items.append(last) }
+            last = literal(scalar)
             index += 1
         }
-        return nodes
+        return last
     }
 
-    /// One atom, or nil for something that matches nothing of its own (a flag group, a comment, a stray `\E`).
+    /// One atom other than a group or `\Q…\E`, or nil for one that matches nothing (a stray `\E`).
     mutating func parseAtom() throws(PatternError) -> Node? {
         let start = index
         let scalar = scalars[index]
         index += 1
         switch scalar {
-        case "(": return try parseGroup(openedAt: start)
         case "[": return .characterClass(add(CharacterClass(try parseBracketExpression(openedAt: start))))
         case ".": return .anyScalar(matchesLineTerminators: flags.dotMatchesLineTerminators)
         case "^": return .assertion(flags.anchorsMatchLines ? .startOfLine : .startOfText)

@@ -57,7 +57,7 @@ public struct Pattern: Sendable, Hashable {
     ///
     /// - Throws: ``PatternError`` with code `invalidSyntax` for a malformed pattern, `unsupported` for a feature
     ///   that cannot run in linear time, and `tooComplex` when the source is longer than ``sourceLengthLimit``,
-    ///   nests groups or classes more than 100 deep, uses a count above 1,000, or would cost more than 10,000 steps
+    ///   nests groups or classes more than 32 deep, uses a count above 1,000, or would cost more than 10,000 steps
     ///   per scalar of text (about one per instruction after counted repetition is expanded).
     public init(_ source: String, options: Options = []) throws(PatternError) {
         if source.utf8.count > Self.sourceLengthLimit {

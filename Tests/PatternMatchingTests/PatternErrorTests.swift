@@ -73,8 +73,8 @@ import Testing
 
     @Test(arguments: [
         "a{1001}", "a{2,5000}", "a{99999999999999999999}", String(repeating: "a", count: 4_097),
-        String(repeating: "(", count: 101) + String(repeating: ")", count: 101),
-        String(repeating: "[", count: 101) + "a" + String(repeating: "]", count: 101), "(?:a{1000}){11}",
+        String(repeating: "(", count: 33) + String(repeating: ")", count: 33),
+        String(repeating: "[", count: 33) + "a" + String(repeating: "]", count: 33), "(?:a{1000}){11}",
         "((a{1000}){1000}){1000}", "(?:(?:(?:.{10}){10}){10}){10}", "(?s:.{1000}){2}",
         "(?i)[a-z\\d\\s\\p{L}]{1000}", "[" + String(repeating: "\\p{L}\\d", count: 30) + "]{200}",
     ])
@@ -89,7 +89,7 @@ import Testing
     }
 
     @Test func deeplyNestedCaseInsensitiveClassStaysCheap() throws {
-        let nested = String(repeating: "[", count: 99) + "k" + String(repeating: "]", count: 99)
+        let nested = String(repeating: "[", count: 32) + "k" + String(repeating: "]", count: 32)
         let pattern = try Pattern("(?i)" + nested + "+")
         let text = String(repeating: "K\u{212A}k", count: 10_000)
         #expect(pattern.firstMatch(in: text) == text.startIndex..<text.endIndex)
@@ -102,7 +102,17 @@ import Testing
         _ = try Pattern("a{1000}")
         _ = try Pattern("a{0,1000}b{1000}")
         _ = try Pattern(String(repeating: "a", count: 4_096))
-        _ = try Pattern(String(repeating: "(", count: 100) + String(repeating: ")", count: 100))
+        _ = try Pattern(String(repeating: "(", count: 32) + String(repeating: ")", count: 32))
+        _ = try Pattern(String(repeating: "(?:a|", count: 32) + String(repeating: ")+", count: 32))
+        _ = try Pattern(String(repeating: "[^", count: 32) + "a" + String(repeating: "]", count: 32))
+    }
+
+    @Test func nestingLimitNamesTheGroup() {
+        let error = #expect(throws: PatternError.self) {
+            try Pattern("x" + String(repeating: "(", count: 33) + String(repeating: ")", count: 33))
+        }
+        #expect(error?.column == 34)
+        #expect(error?.problem == "groups and classes are nested more than 32 deep")
     }
 
     @Test func countLimitNamesTheCount() {
