@@ -179,7 +179,7 @@ extension Parser {
         }
         guard var expression = ScalarProperty.named(name) else {
             throw unsupported(
-                "the property \\p{\(name)} is not supported; use a general category such as \\p{L}, \\p{Lu} or "
+                "the property \\p{\(PatternError.escaped(name))} is not supported; use a general category such as \\p{L}, \\p{Lu} or "
                     + "\\p{Nd}, or Alphabetic, Uppercase, Lowercase, White_Space, ASCII, Any or Assigned", at: start)
         }
         // As in ICU, a case-insensitive property is closed over case before it is complemented.

@@ -70,20 +70,33 @@ public struct PatternError: Error, Sendable, Hashable, CustomStringConvertible {
                 quoted += "…"
                 break
             }
-            switch scalar {
-            case "\n": quoted += "\\n"
-            case "\t": quoted += "\\t"
-            case "\r": quoted += "\\r"
-            default:
-                if scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-                    || scalar.value == 0x2028 || scalar.value == 0x2029
-                {
-                    quoted += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    quoted.unicodeScalars.append(scalar)
-                }
-            }
+            append(scalar, to: &quoted)
         }
         return quoted + "\""
+    }
+
+    /// `text` with control and format characters, and line and paragraph separators, written as escapes: safe to
+    /// put in a one-line message.
+    static func escaped(_ text: some StringProtocol) -> String {
+        var escaped = ""
+        for scalar in text.unicodeScalars { append(scalar, to: &escaped) }
+        return escaped
+    }
+
+    private static func append(_ scalar: Unicode.Scalar, to text: inout String) {
+        switch scalar {
+        case "\n": text += "\\n"
+        case "\t": text += "\\t"
+        case "\r": text += "\\r"
+        default:
+            let category = scalar.properties.generalCategory
+            if category == .control || category == .format || category == .lineSeparator
+                || category == .paragraphSeparator
+            {
+                text += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
     }
 }

@@ -144,4 +144,11 @@ import Testing
         #expect(error?.message.contains("\n") == false)
         #expect(error?.column == 6)
     }
+
+    @Test(arguments: [("[\n-\u{1}]", "\\n-\\u{1}"), ("(?\u{2028})", "\\u{2028}"), ("\\p{x\ny}", "x\\ny")])
+    func problemEscapesThePatternsCharacters(pattern source: String, escaped: String) {
+        let error = #expect(throws: PatternError.self) { try Pattern(source) }
+        #expect(error?.problem.contains(escaped) == true)
+        #expect(error?.message.contains("\n") == false)
+    }
 }
