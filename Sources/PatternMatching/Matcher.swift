@@ -56,7 +56,11 @@ struct Matcher {
         var next = next
         let end = text.count
         let usesWordBoundaries = program.usesWordBoundaries
-        let skipsAhead = !usesWordBoundaries && (!program.literals.prefix.isEmpty || program.firstBytes != nil)
+        // Skipping to the next possible start needs no word-ness of the text skipped, and is useless when only the
+        // start of the text can start a match.
+        let skipsAhead =
+            !usesWordBoundaries && !program.isAnchoredAtStart
+            && (!program.literals.prefix.isEmpty || program.firstBytes != nil)
         var position = 0
         var previousIsWord = false
         var matchStart = -1

@@ -77,8 +77,8 @@ extension Parser {
             let upper = try parseRangeEnd(rangeStart: itemStart)
             guard upper.value >= lower.value else {
                 throw syntaxError(
-                    "the range \(PatternError.escaped("\(lower)-\(upper)")) is out of order; write the smaller end first",
-                    at: itemStart)
+                    "the range \(PatternError.escaped("\(lower)-\(upper)")) is out of order; write the smaller end "
+                        + "first", at: itemStart)
             }
             ranges.append(lower.value...upper.value)
         }

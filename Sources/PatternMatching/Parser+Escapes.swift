@@ -179,8 +179,9 @@ extension Parser {
         }
         guard var expression = ScalarProperty.named(name) else {
             throw unsupported(
-                "the property \\p{\(PatternError.escaped(name))} is not supported; use a general category such as \\p{L}, \\p{Lu} or "
-                    + "\\p{Nd}, or Alphabetic, Uppercase, Lowercase, White_Space, ASCII, Any or Assigned", at: start)
+                "the property \\p{\(PatternError.escaped(name))} is not supported; use a general category such as "
+                    + "\\p{L}, \\p{Lu} or \\p{Nd}, or Alphabetic, Uppercase, Lowercase, White_Space, ASCII, Any or "
+                    + "Assigned", at: start)
         }
         // As in ICU, a case-insensitive property is closed over case before it is complemented.
         if flags.isCaseInsensitive { expression = expression.closedOverCase }

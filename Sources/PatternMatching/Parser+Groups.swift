@@ -118,8 +118,8 @@ extension Parser {
                 return .flags(newFlags, scoped: scalar == ":")
             default:
                 throw syntaxError(
-                    "unknown group syntax or flag '\(PatternError.escaped(String(scalar)))'; the flags are i, m, s and x, as in (?i) or (?i:…)",
-                    at: flagIndex)
+                    "unknown group syntax or flag '\(PatternError.escaped(String(scalar)))'; the flags are i, m, s "
+                        + "and x, as in (?i) or (?i:…)", at: flagIndex)
             }
             sawAny = true
         }

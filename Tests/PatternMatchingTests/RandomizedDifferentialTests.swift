@@ -23,9 +23,8 @@ import Testing
                 compared += 1
                 let found = pattern.firstMatchOffsets(in: text)
                 if pattern.matches(in: text) != (expected != nil) || found?.lowerBound != expected?.lowerBound {
-                    disagreements.append(
-                        "\(source.debugDescription) on \(text.debugDescription): \(String(describing: found)), ICU \(String(describing: expected))"
-                    )
+                    let answers = "\(String(describing: found)), ICU \(String(describing: expected))"
+                    disagreements.append("\(source.debugDescription) on \(text.debugDescription): \(answers)")
                 }
             }
         }
