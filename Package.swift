@@ -26,10 +26,13 @@ let package = Package(
         .target(name: "PasteboardModel"),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
-        .target(name: "PasteboardHistory", dependencies: ["PasteboardModel", "SQLiteSupport"]),
+        .target(name: "PasteboardHistory", dependencies: ["PasteboardModel", "PatternMatching", "SQLiteSupport"]),
         .target(name: "ArgumentParsing"),
+        .target(name: "PatternMatching"),
         .target(name: "PasteboardControl", dependencies: ["CSystemShim"]),
-        .target(name: "PasteboardConfiguration", dependencies: ["PasteboardModel", "PasteboardHistory", "ArgumentParsing"]),
+        .target(
+            name: "PasteboardConfiguration",
+            dependencies: ["PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PatternMatching"]),
         .target(
             name: "PasteboardDaemon",
             dependencies: [
@@ -48,7 +51,7 @@ let package = Package(
             name: "PasteboardCLI",
             dependencies: [
                 "ArgumentParsing", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
-                "PasteboardModel", "PasteboardPicker", "PasteboardSystem",
+                "PasteboardModel", "PasteboardPicker", "PasteboardSystem", "PatternMatching",
             ]
         ),
         // CStaticFoundation: for the statically linked pb that `make build` makes (see its mktemp.c).
@@ -68,6 +71,7 @@ let package = Package(
             dependencies: ["PasteboardHistory", "PasteboardKit", "PasteboardModel", "SQLiteSupport", "PasteboardTestSupport"]
         ),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
         .testTarget(name: "PasteboardControlTests", dependencies: ["PasteboardControl"]),
         .testTarget(name: "PasteboardConfigurationTests", dependencies: ["PasteboardConfiguration", "PasteboardModel"]),
         .testTarget(

@@ -4,6 +4,7 @@ import PasteboardConfiguration
 import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
+import PatternMatching
 
 /// Lists history pages as they are read, so huge histories never sit in memory at once.
 func listItems(_ query: HistoryQuery, unlimited: Bool, format: ItemFormat, store: HistoryStore, output: Output) throws -> Int {
@@ -64,6 +65,14 @@ enum SearchCommand: Command {
         let format = try ItemFormat.from(json: arguments.flag("json"), format: arguments.value("format"))
         let text = arguments.positionals[0]
         if text.isEmpty { throw CommandUsageError("The search text is empty.") }
+        if arguments.flag("regex") {
+            // A pattern that is not one is a usage error (exit 64), found before the store is opened.
+            do {
+                _ = try Pattern(text)
+            } catch {
+                throw CommandUsageError(error.message)
+            }
+        }
         let query = HistoryQuery(
             text: text, isRegex: arguments.flag("regex"), type: try resolveType(arguments.value("type")),
             pinnedOnly: arguments.flag("pinned"), limit: try arguments.positiveInteger("limit") ?? 50)

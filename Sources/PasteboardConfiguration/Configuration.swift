@@ -92,8 +92,11 @@ public struct Configuration: Sendable {
                 }
                 configuration.capture.ignoredTypes.append(value)
             case "ignore-text":
-                guard let rule = TextRule(value) else { throw failure("ignore-text is not a valid regular expression.") }
-                configuration.capture.ignoredText.append(rule)
+                do {
+                    configuration.capture.ignoredText.append(try TextRule(value))
+                } catch {
+                    throw failure("ignore-text: \(error.message)")
+                }
             case "max-item-size":
                 guard let bytes = Units.bytes(value) else { throw failure("max-item-size needs a size like 50M.") }
                 configuration.capture.maxItemBytes = bytes

@@ -1,22 +1,26 @@
-import Foundation
+public import PatternMatching
 
-/// An `ignore-text` rule: a regular expression compiled once, when the configuration is read.
-public struct TextRule: @unchecked Sendable {
-    // @unchecked Sendable: NSRegularExpression is immutable after creation and its matching methods are
-    // documented as thread-safe.
+/// An `ignore-text` rule: a regular expression compiled once, when the configuration is read, and run by the
+/// linear-time engine, so that no rule can stall the daemon whatever text it meets.
+public struct TextRule: Sendable {
     /// The pattern as written.
     public let pattern: String
-    private let expression: NSRegularExpression
+    private let expression: Pattern
 
-    /// Compiles `pattern`; nil when it is not a valid regular expression.
-    public init?(_ pattern: String) {
-        guard let expression = try? NSRegularExpression(pattern: pattern) else { return nil }
+    /// How much of a copy's text a rule looks at: secrets and one-time codes are short, and the cost of a
+    /// match grows with the text.
+    public static let maxTextBytes = 1 << 20
+
+    /// Compiles `pattern`.
+    public init(_ pattern: String) throws(PatternError) {
+        expression = try Pattern(pattern)
         self.pattern = pattern
-        self.expression = expression
     }
 
-    /// Whether the rule matches somewhere in `text`.
+    /// Whether the rule matches somewhere in the first `maxTextBytes` of `text`.
     public func matches(_ text: String) -> Bool {
-        expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+        guard text.utf8.count > Self.maxTextBytes else { return expression.matches(in: text) }
+        // A character cut in two at the end decodes as U+FFFD, which no rule is about.
+        return expression.matches(in: String(decoding: text.utf8.prefix(Self.maxTextBytes), as: UTF8.self))
     }
 }

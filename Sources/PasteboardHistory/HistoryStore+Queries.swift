@@ -1,4 +1,5 @@
 import Foundation
+import PatternMatching
 public import PasteboardModel
 import SQLiteSupport
 
@@ -199,7 +200,10 @@ extension HistoryStore {
         return terms.joined(separator: " AND ")
     }
 
-    /// Streams text items newest first, keeping those `matches` accepts.
+    /// The longest a search that reads items one by one (regex, fuzzy, short non-ASCII text) may take.
+    static let searchTimeLimit: Duration = .seconds(20)
+
+    /// Streams text items newest first, keeping those `matches` accepts, for at most `searchTimeLimit`.
     func streamingSearch(query: HistoryQuery, typeFilter: [Int64]?, sqlFilter: String? = nil, sqlValue: (any SQLiteBindable)? = nil, matches: (Data) -> Bool) throws -> [HistoryItem] {
         var conditions: [String] = []
         if query.pinnedOnly { conditions.append("i.pinned") }
@@ -212,7 +216,17 @@ extension HistoryStore {
         if let sqlValue { try statement.bind([sqlValue]) }
         var ids: [Int64] = []
         var skipped = 0
+        let deadline = ContinuousClock.now + Self.searchTimeLimit
+        var examined = 0
         while let row = try statement.step() {
+            examined += 1
+            if examined % 256 == 0, ContinuousClock.now > deadline {
+                statement.reset()
+                throw HistoryError(
+                    .invalidInput,
+                    "The search stopped after \(Self.searchTimeLimit.components.seconds) s, \(examined) items in, "
+                        + "with \(ids.count) found: make the pattern more specific, or narrow it with --type.")
+            }
             var head = row.data("head") ?? Data()
             if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
             guard matches(head), let id = row.int("id") else { continue }
@@ -284,16 +298,15 @@ extension HistoryStore {
         }
     }
 
-    func regexSearch(_ pattern: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
-        let expression: NSRegularExpression
+    func regexSearch(_ source: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
+        let pattern: Pattern
         do {
-            expression = try NSRegularExpression(pattern: pattern, options: [])
+            pattern = try Pattern(source)
         } catch {
-            throw HistoryError(.invalidInput, "Invalid regular expression '\(pattern)'.")
+            throw HistoryError(.invalidInput, error.message)
         }
         return try streamingSearch(query: query, typeFilter: typeFilter) { head in
-            let text = ItemText.indexString(head)
-            return expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            pattern.matches(in: ItemText.indexString(head))
         }
     }
 }

@@ -75,9 +75,9 @@ import Testing
     @Test func invalidRegexFailsClearly() async throws {
         try await copyCorpus()
         let result = try await sandbox.run(["search", "--regex", "(unclosed[group"])
-        #expect(result.status == 1, "\(result)")
+        #expect(result.status == 64, "a pattern that is not one is a usage error: \(result)")
         #expect(!result.wasSignalled)
-        #expect(result.errorLines.count == 1, "\(result)")
+        #expect(result.errorLines.count == 3 && result.errorLines[1].hasPrefix("Usage: pb search"), "\(result)")
         let line = try #require(result.errorLines.first)
         #expect(line.hasPrefix("Error: "))
         #expect(line.lowercased().contains("regular expression") || line.lowercased().contains("regex"), "\(result)")

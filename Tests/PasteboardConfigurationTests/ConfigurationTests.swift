@@ -31,7 +31,7 @@ import Testing
     @Test(arguments: [
         ("max-items = lots", 1, "max-items needs a whole number of at least 1 (pinned items are always kept). To keep no history at all, stop the daemon instead."),
         ("\n\nmax-itmes = 5", 3, "unknown setting 'max-itmes'. Did you mean 'max-items'? The settings are: " + Configuration.keys.joined(separator: ", ") + "."),
-        ("ignore-text = (", 1, "ignore-text is not a valid regular expression."),
+        ("ignore-text = (", 1, "ignore-text: Invalid regular expression at column 1: unmatched '('; add a ')' to close the group. Pattern: \"(\""),
         ("primary = maybe", 1, "primary needs on or off."),
         ("max-bytes = 1e30G", 1, "max-bytes needs a size like 500M or 2G."),
         ("just words", 1, "expected 'key = value', found 'just words'."),
