@@ -5,6 +5,7 @@
 #include <X11/Xatom.h>
 #include <X11/Xutil.h>
 #include <X11/extensions/Xfixes.h>
+#include <X11/extensions/XRes.h>
 
 // Xlib reports protocol errors through a process-wide handler whose default exits the process. These install a
 // handler that records the last error instead, so a vanished window never kills the daemon.
@@ -14,6 +15,14 @@ void pb_x_install_error_handler(void);
 
 /// The error code of the last X error since the previous call (0 for none), and clears it.
 int pb_x_take_last_error(void);
+
+/// Whether the server's X-Resource extension answers client-id queries (version 1.2 or later).
+int pb_x_has_client_ids(Display *display);
+
+/// The process id of the client that owns `resource` (any XID it created, such as a selection owner window), from
+/// XResQueryClientIds; -1 when the server does not know it (a client on another host) or an error occurred.
+/// The X server learns it from the local socket's peer credentials, so the client cannot lie about it.
+long pb_x_client_pid(Display *display, XID resource);
 
 /// The XFixes selection event inside a generic event.
 static inline XFixesSelectionNotifyEvent *pb_x_fixes_event(XEvent *event) {
