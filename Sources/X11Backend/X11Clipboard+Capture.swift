@@ -216,7 +216,8 @@ extension X11Clipboard {
             case .nothing:
                 captures[selection] = nil
                 release(job.property)
-                report(job, .skipped(.empty))
+                let wasDropped = job.chooser == nil && TargetPlan.decide(job.offered) != .nothing
+                report(job, .skipped(wasDropped ? .ignored("every type it offered is dropped by a drop-type rule") : .empty))
                 return
             case .fetch(let targets):
                 job.wanted = Array(targets.prefix(limits.maxFetchedTypes))

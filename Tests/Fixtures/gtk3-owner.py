@@ -47,7 +47,7 @@ def main():
         # Several targets of one's own: the widget selection API that GTK 3 applications use for HTML and files.
         offers = owner_common.offers(args)
         for target, _ in offers:
-            window.selection_add_target(atom, Gdk.Atom.intern(target, False), 0)
+            Gtk.selection_add_target(window, atom, Gdk.Atom.intern(target, False), 0)
         payloads = dict(offers)
 
         def on_get(_widget, selection_data, _info, _time):
@@ -60,7 +60,7 @@ def main():
         window.connect("selection-get", on_get)
         if args.text is not None:
             for target in ("UTF8_STRING", "STRING", "TEXT"):
-                window.selection_add_target(atom, Gdk.Atom.intern(target, False), 0)
+                Gtk.selection_add_target(window, atom, Gdk.Atom.intern(target, False), 0)
         if not Gtk.selection_owner_set(window, atom, Gdk.CURRENT_TIME):
             print("could not take the selection", file=sys.stderr)
             sys.exit(1)

@@ -24,6 +24,12 @@ int pb_x_has_client_ids(Display *display);
 /// The X server learns it from the local socket's peer credentials, so the client cannot lie about it.
 long pb_x_client_pid(Display *display, XID resource);
 
+/// The name the peer of the Unix socket with inode `inode` is bound to (an abstract name starts with '@'), written
+/// into `name` with a terminating NUL; returns its length, or -1 when the kernel does not say (no such socket, no
+/// peer, an unnamed peer, no sock_diag). A client's connection to an X server has the server's socket as its peer,
+/// named like "@/tmp/.X11-unix/X0".
+int pb_unix_peer_name(unsigned int inode, char *name, int size);
+
 /// The XFixes selection event inside a generic event.
 static inline XFixesSelectionNotifyEvent *pb_x_fixes_event(XEvent *event) {
     return (XFixesSelectionNotifyEvent *)event;
