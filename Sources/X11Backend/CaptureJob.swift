@@ -17,6 +17,9 @@ struct CaptureJob {
     let observedAt: Date
     var step: Step = .targets
     var offered: [String] = []
+    /// The targets to fetch, best first (what `TargetPlan` decided), …
+    var preference: [String] = []
+    /// … and in the order they are read.
     var wanted: [String] = []
     var item = PasteboardItem()
     var incoming: Data?

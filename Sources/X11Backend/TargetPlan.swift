@@ -8,15 +8,14 @@ public enum TargetPlan {
         "UTF8_STRING", "text/plain;charset=utf-8", "text/plain;charset=UTF-8", "STRING", "TEXT", "text/plain", "COMPOUND_TEXT",
     ]
 
-    /// What to fetch of an offer: Chromium's web custom data first when offered (to look for secret markers in it
-    /// before anything else is read), then one text target and every other distinct type, without the types
-    /// `drops` names. Secret markers (`ConcealedMarkers`) mean nothing at all; volatile markers
-    /// (`VolatileMarkers`) are never fetched, nor are the other encodings of a picture offered as PNG.
+    /// What to fetch of an offer, best first: one text target, then the picture, then every other distinct type
+    /// in the owner's order, without the types `drops` names. Secret markers (`ConcealedMarkers`) mean nothing
+    /// at all; volatile markers (`VolatileMarkers`) are never fetched, nor are the other encodings of a picture
+    /// offered as PNG. (The capture engine reads Chromium's web custom data first, to look for secret markers in
+    /// it before anything else is read, but keeps the item in this order.)
     public static func decide(_ offered: [String], drops: (String) -> Bool = { _ in false }) -> FetchDecision {
         if ConcealedMarkers.isConcealed(offered) { return .secret }
-        let customData = ConcealedMarkers.webCustomDataType
         var fetch: [String] = []
-        if offered.contains(customData) && !drops(customData) { fetch.append(customData) }
         var seenTypes: Set<ContentType> = []
         if let text = textTargets.first(where: { offered.contains($0) && !drops($0) }),
             let type = contentType(forTarget: text)
@@ -25,15 +24,21 @@ public enum TargetPlan {
             seenTypes.insert(type)
         }
         let hasPNG = offered.contains("image/png")
-        for target in offered where !textTargets.contains(target) && target != customData {
+        var others: [String] = []
+        for target in offered where !textTargets.contains(target) {
             guard let type = contentType(forTarget: target), !seenTypes.contains(type) else { continue }
             if isNoise(target) || VolatileMarkers.isVolatile(target) || drops(target) { continue }
             // Owners convert one picture into many formats on request; PNG keeps the pixels losslessly.
             if hasPNG && target != "image/png" && isPictureEncoding(target) { continue }
             if type.conforms(to: .plainText) && !seenTypes.isEmpty && fetch.contains(where: textTargets.contains) { continue }
             seenTypes.insert(type)
-            fetch.append(target)
+            if type.conforms(to: .image) && !fetch.contains(where: { contentType(forTarget: $0)?.conforms(to: .image) == true }) {
+                fetch.append(target)  // the picture comes right after the text: a reader without text wants it
+            } else {
+                others.append(target)
+            }
         }
+        fetch += others
         return fetch.isEmpty ? .nothing : .fetch(fetch)
     }
 

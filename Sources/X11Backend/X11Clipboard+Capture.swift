@@ -220,7 +220,11 @@ extension X11Clipboard {
                 report(job, .skipped(wasDropped ? .ignored("every type it offered is dropped by a drop-type rule") : .empty))
                 return
             case .fetch(let targets):
-                job.wanted = Array(targets.prefix(limits.maxFetchedTypes))
+                job.preference = Array(targets.prefix(limits.maxFetchedTypes))
+                // Chromium's web custom data first: a secret marker in it ends the capture before anything else
+                // is read.
+                let customData = ConcealedMarkers.webCustomDataType
+                job.wanted = job.preference.filter { $0 == customData } + job.preference.filter { $0 != customData }
                 job.step = .target(index: 0)
             }
         case .target(let index):
@@ -265,8 +269,14 @@ extension X11Clipboard {
             report(job, .skipped(.empty))
             return
         }
+        // The representations in the plan's order of preference, not the order they were read in.
+        let rank = Dictionary(
+            job.preference.enumerated().compactMap { index, target in
+                TargetPlan.contentType(forTarget: target).map { ($0, index) }
+            }, uniquingKeysWith: min)
+        let item = PasteboardItem(job.item.representations.sorted { (rank[$0.type] ?? .max) < (rank[$1.type] ?? .max) })
         report(job, .captured(CapturedOffer(
-            selection: selection, item: job.item, offeredTypes: job.offered, source: job.source,
+            selection: selection, item: item, offeredTypes: job.offered, source: job.source,
             ownerChangeTime: job.time, observedAt: job.isReread ? Date() : job.observedAt)))
     }
 }

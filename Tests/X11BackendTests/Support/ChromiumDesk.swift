@@ -120,21 +120,41 @@ final class ChromiumDesk: Sendable {
         guard reloaded else { throw SetupFailure("Chromium did not reload the page within 15 s") }
     }
 
-    /// Left-clicks inside the page (the test pages copy on click).
+    /// Left-clicks inside the page (the test pages copy on click) until the page says it copied: a click that
+    /// comes while Chromium still settles the page it just showed can be lost.
     func click(_ window: String, in session: X11Session) async throws {
-        try await session.xdotool(["mousemove", "--window", window, "512", "500", "click", "1"])
+        let before = Self.copies(in: try await session.windowName(window))
+        for _ in 1...5 {
+            try await session.xdotool(["mousemove", "--window", window, "512", "500", "click", "1"])
+            let copied = try await eventually(within: .milliseconds(1500), every: .milliseconds(50)) {
+                Self.copies(in: try await session.windowName(window)) > before
+            }
+            if copied { return }
+        }
+        throw SetupFailure("The page did not copy after 5 clicks (title: \(try await session.windowName(window)))")
     }
 
     /// Opens the context menu on the page (its pictures fill the page) and picks the `index`-th entry (from 1) with
     /// the keyboard: 3 is "Copy image" for a picture.
     func contextMenu(_ window: String, pick index: Int, in session: X11Session) async throws {
         let before = try await Self.visibleWindows(on: session)
-        try await session.xdotool(["mousemove", "--window", window, "512", "500", "click", "3"])
-        let opened = try await eventually(within: .seconds(10), every: .milliseconds(20)) {
-            try await Self.visibleWindows(on: session).count > before.count
+        for _ in 1...5 {
+            try await session.xdotool(["mousemove", "--window", window, "512", "500", "click", "3"])
+            let opened = try await eventually(within: .milliseconds(1500), every: .milliseconds(20)) {
+                try await Self.visibleWindows(on: session).count > before.count
+            }
+            if opened {
+                try await session.xdotool(["key"] + Array(repeating: "Down", count: index) + ["Return"])
+                return
+            }
         }
-        guard opened else { throw SetupFailure("Chromium's context menu did not open within 10 s") }
-        try await session.xdotool(["key"] + Array(repeating: "Down", count: index) + ["Return"])
+        throw SetupFailure("Chromium's context menu did not open after 5 right-clicks")
+    }
+
+    /// How many copies the page reported in its title (`… copied N`).
+    private static func copies(in title: String) -> Int {
+        guard let range = title.range(of: "copied ") else { return 0 }
+        return Int(title[range.upperBound...].prefix { $0.isNumber }) ?? 0
     }
 
     private func waitForTitle(_ window: String, containing text: String, in session: X11Session) async throws {
@@ -234,7 +254,13 @@ enum ChromiumPages {
             <!doctype html><meta charset="utf-8"><title>pb-\(name)</title>
             <body style="margin:0;overflow:hidden">
             \(body)
-            <script>document.title = 'pb-\(name) ' + location.search + ' loaded ' + performance.timeOrigin;</script>
+            <script>
+            // The title says the page is shown (two frames after load) and how many copies it made.
+            const base = 'pb-\(name) ' + location.search + ' loaded ' + performance.timeOrigin;
+            let copies = 0;
+            document.addEventListener('copy', () => { copies += 1; setTimeout(() => document.title = base + ' copied ' + copies, 0); });
+            addEventListener('load', () => requestAnimationFrame(() => requestAnimationFrame(() => document.title = base)));
+            </script>
             </body>
             """.utf8)
     }
