@@ -76,7 +76,8 @@ let package = Package(
                 "PasteboardDaemon", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
                 "PasteboardModel",
             ]),
-        .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardModel", "PasteboardTestSupport"]),
+        .testTarget(
+            name: "X11BackendTests", dependencies: ["X11Backend", "ClipboardBackend", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardCLITests",
             dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]

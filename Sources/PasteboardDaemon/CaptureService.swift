@@ -146,6 +146,7 @@ public final class CaptureService: CaptureSink {
         case .superseded: log("\(selection.name): a newer copy replaced one still being read")
         case .ownerRefused(let type): log("\(selection.name): the owner refused \(type)")
         case .timedOut(let type): log("\(selection.name): the owner stalled on \(type); gave up")
+        case .tookTooLong(let type): log("\(selection.name): the owner took too long to produce \(type); gave up")
         case .tooLarge(let type): log("\(selection.name): \(type) exceeds the size limit; skipped")
         // Not recorded, and not kept alive either: an ignored application's copy dies with it.
         case .ignored(let why): log("\(selection.name): not recorded (\(why))")

@@ -19,7 +19,7 @@ enum ItemText {
         // image" adds HTML and a link; GTK adds text/ico).
         if types.contains(where: { $0.conforms(to: .image) }) && textType(of: item) == nil { return .image }
         if types.contains(.html) { return .html }
-        if types.contains(where: { $0.conforms(to: .url) }) { return .url }
+        if types.contains(where: { $0.conforms(to: .url) || $0 == .mozillaURL }) { return .url }
         if let type = textType(of: item), let text = item.representation(forType: type), text.byteCount < 8192,
             looksLikeURL(text.data)
         {

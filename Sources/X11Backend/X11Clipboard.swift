@@ -104,7 +104,9 @@ public final class X11Clipboard {
             }
             captures[selection] = nil
             abandon(job)
-            report(job, .skipped(.timedOut(job.currentTarget ?? "TARGETS")))
+            let target = job.currentTarget ?? "TARGETS"
+            let isOverCap = now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap
+            report(job, .skipped(isOverCap ? .tookTooLong(target) : .timedOut(target)))
         }
         // An owner's answer can already have been read off the socket and still not be reported by XPending
         // (seen with libX11 1.8.4 about once in 250 captures). A round trip makes Xlib queue everything it has.
