@@ -95,7 +95,12 @@ public final class X11Clipboard {
 
     /// Abandons stalled captures and readers.
     public func processTimeouts(now: Date = Date()) {
-        for (selection, var job) in captures where job.deadline <= now || now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap {
+        // By key, never holding a second copy of a job: a copy would share the buffer of `incoming`, and the next
+        // chunk appended to it would then copy everything received so far.
+        for selection in Array(captures.keys) {
+            guard var job = captures[selection],
+                job.deadline <= now || now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap
+            else { continue }
             if job.deadline <= now && isWorking(&job, now: now) {
                 // Slow, not stalled: it is busy producing the answer.
                 job.deadline = now.addingTimeInterval(limits.stallTimeout)
@@ -110,10 +115,10 @@ public final class X11Clipboard {
         }
         // An owner's answer can already have been read off the socket and still not be reported by XPending
         // (seen with libX11 1.8.4 about once in 250 captures). A round trip makes Xlib queue everything it has.
-        let quiet = captures.filter { now.timeIntervalSince($0.value.lastProgress) >= $0.value.nudgeDelay }
+        let quiet = captures.compactMap { now.timeIntervalSince($0.value.lastProgress) >= $0.value.nudgeDelay ? $0.key : nil }
         if !quiet.isEmpty {
             XSync(x.handle, 0)
-            for selection in quiet.keys {
+            for selection in quiet {
                 captures[selection]?.lastProgress = now
                 if let delay = captures[selection]?.nudgeDelay {
                     captures[selection]?.nudgeDelay = min(delay * 2, Self.maxNudgeInterval)

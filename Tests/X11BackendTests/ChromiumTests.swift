@@ -41,7 +41,8 @@ extension X11IntegrationTests {
             #expect(entries.first?.copyCount == 2)
             try FidelityReport.record(
                 application: "Chromium", copy: "text (selection, execCommand copy)", offered: offered,
-                kept: entry.types, servedBack: "see the exit test", note: "kind `\(entry.kind)`; reload + copy: same item")
+                kept: entry.types, servedBack: "not tried (the image exit test covers Chromium)",
+                note: "kind `\(entry.kind)`; reload + copy: same item")
             try await session.stop(daemon: daemon)
         }
 
@@ -75,7 +76,16 @@ extension X11IntegrationTests {
             #expect(entries.count == 1, "\(entries.map(\.types))")
             try FidelityReport.record(
                 application: "Chromium", copy: "image (context menu: Copy image)", offered: offered, kept: entry.types,
-                servedBack: "see the exit test", note: "kind `\(entry.kind)`; twice across a reload: same item")
+                servedBack: "yes, byte-exact (exit test)", note: "kind `\(entry.kind)`; twice across a reload: same item")
+
+            // "Copy image address": a URL.
+            try await desk.contextMenu(window, pick: 4, in: session)
+            let link = try await session.waitForEntry { $0.preview == desk.server.url("/picture.png") }
+            #expect(link?.kind == "url", "\(String(describing: link))")
+            try FidelityReport.record(
+                application: "Chromium", copy: "URL (context menu: Copy image address)",
+                offered: try await session.offeredTargets(), kept: link?.types ?? [], servedBack: "not tried",
+                note: "kind `\(link?.kind ?? "?")`")
             try await session.stop(daemon: daemon)
         }
 
@@ -112,13 +122,13 @@ extension X11IntegrationTests {
             try await session.stop(daemon: daemon)
         }
 
-        /// Chromium exits (SIGTERM, its normal shutdown): every representation kept of its last copy is served
-        /// byte for byte. The next test starts Chromium again.
+        /// Chromium exits (SIGTERM, its normal shutdown) after "Copy image": every representation kept (the PNG,
+        /// the HTML, the UTF-16 link, the source page) is served byte for byte. The next test starts it again.
         @Test func aCopyOutlivesChromium() async throws {
             let daemon = try await session.startDaemon()
-            let window = try await desk.open("/text.html", in: session)
-            try await desk.click(window, in: session)
-            let found = try await session.waitForEntry { $0.types.contains("public.html") }
+            let window = try await desk.open("/picture.html", in: session)
+            try await desk.contextMenu(window, pick: 3, in: session)
+            let found = try await session.waitForEntry { $0.types.contains("public.png") }
             let entry = try #require(found, "not recorded; daemon log: \(daemon.stderr)")
             var served: [String: Data] = [:]
             for type in entry.types {
@@ -135,8 +145,9 @@ extension X11IntegrationTests {
                     Issue.record("\(target) differs after Chromium exited: \(again)")
                 }
             }
+            #expect(served.count == 4, "\(served.keys.sorted())")
             try FidelityReport.record(
-                application: "Chromium", copy: "text, then the browser exits", offered: [], kept: entry.types,
+                application: "Chromium", copy: "image, then the browser exits", offered: [], kept: entry.types,
                 servedBack: exact ? "yes, byte-exact" : "**no**")
             try await session.stop(daemon: daemon)
         }

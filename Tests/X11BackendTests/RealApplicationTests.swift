@@ -138,6 +138,43 @@ extension X11IntegrationTests {
             try await session.stop(daemon: daemon)
         }
 
+        /// xclip offers one target per copy (`-t`); each is kept and served byte for byte once xclip has gone.
+        /// (xclip cannot mark a secret: it offers a single target.)
+        @Test func everyKindOfXclipCopyOutlivesXclip() async throws {
+            let daemon = try await session.startDaemon()
+            let cases: [(copy: String, target: String, data: Data, kind: String)] = [
+                ("text", "UTF8_STRING", Data("Grüße, 世界 🎉 from xclip".utf8), "text"),
+                ("rich text", "text/html", Data("<b>Grüße</b>".utf8), "html"),
+                ("image", "image/png", Payloads.png, "image"),
+                ("files", "text/uri-list", Data("file:///etc/hostname\r\n".utf8), "file"),
+                ("URL", "UTF8_STRING", Data("https://www.swift.org/".utf8), "url"),
+            ]
+            for (index, copy) in cases.enumerated() {
+                let mark = session.logLength(daemon)
+                let input = try session.sandbox.file(copy.data)
+                // -quiet keeps xclip in the foreground, so the test can stop it.
+                let xclip = try session.sandbox.launch(
+                    session.xclip, ["-quiet", "-selection", "clipboard", "-t", copy.target, "-i", input.path])
+                var entries: [HistoryEntry] = []
+                _ = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
+                    entries = try await session.history()
+                    return entries.count > index
+                }
+                let entry = try #require(entries.first, "xclip \(copy.copy): not recorded; \(daemon.stderr)")
+                #expect(entries.count == index + 1 && entry.kind == copy.kind, "xclip \(copy.copy): \(entry)")
+                #expect(entry.source == "xclip")
+                let offered = try await session.offeredTargets()
+                try await session.stopOwner(xclip)
+                #expect(try await session.daemonSays(daemon, "now serving its content", since: mark))
+                let again = try await session.xclipRead(copy.target)
+                #expect(again.succeeded && again.stdout == copy.data, "xclip \(copy.copy) after exit: \(again)")
+                try FidelityReport.record(
+                    application: "xclip", copy: copy.copy, offered: offered, kept: entry.types,
+                    servedBack: again.stdout == copy.data ? "yes, byte-exact" : "**no**", note: "kind `\(entry.kind)`")
+            }
+            try await session.stop(daemon: daemon)
+        }
+
         /// The recipe: a CLIPBOARD copy, the same text selected (PRIMARY), the selection grown. The
         /// CLIPBOARD item stays; only PRIMARY's own item grows.
         @Test func aGrowingPrimarySelectionNeverRewritesAClipboardItem() async throws {
