@@ -63,13 +63,15 @@ final class ChromiumDesk: Sendable {
             "--disable-component-update", "--disable-features=Translate,MediaRouter", "--password-store=basic",
             "--window-position=0,0", "--window-size=1024,768", server.url("/blank.html"),
         ]
-        // The shell stops Chromium and removes its profile when this test process is gone, or when asked (TERM).
+        // The shell stops Chromium and removes its profile when asked (TERM); when this test process is gone, it
+        // removes the desk's whole directory.
         let script = """
             "$0" "$@" >/dev/null 2>&1 & browser=$!
-            stop() { kill $browser 2>/dev/null; wait $browser; rm -rf "\(profile.path)"; exit 0; }
-            trap stop TERM INT
+            stop() { kill $browser 2>/dev/null; wait $browser; rm -rf "\(profile.path)"; }
+            trap 'stop; exit 0' TERM INT
             while kill -0 \(getpid()) 2>/dev/null && kill -0 $browser 2>/dev/null; do sleep 0.2; done
             stop
+            kill -0 \(getpid()) 2>/dev/null || rm -rf "\(root.path)"
             """
         let chromium = executableOnPath("chromium") ?? "/usr/bin/chromium"
         let process = try ChildProcess(
@@ -80,7 +82,15 @@ final class ChromiumDesk: Sendable {
                 "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
             ],
             stdin: nil, ioDirectory: root.appendingPathComponent("io"))
-        let window = try await Self.visibleWindow(named: "^pb-blank", on: display, timeout: .seconds(30))
+        let window: String
+        do {
+            window = try await Self.visibleWindow(
+                named: "^pb-blank", on: display, io: root.appendingPathComponent("io"), timeout: .seconds(30))
+        } catch {
+            process.send(SIGTERM)  // the shell stops Chromium before it goes
+            _ = try await process.waitForExit(timeout: .seconds(20))
+            throw error
+        }
         browser.withLock { $0 = (process, window) }
         return window
     }
@@ -174,19 +184,18 @@ final class ChromiumDesk: Sendable {
         return result.output.split(separator: "\n").map(String.init)
     }
 
-    private static func visibleWindow(named name: String, on display: VirtualDisplay, timeout: Duration) async throws
+    private static func visibleWindow(named name: String, on display: VirtualDisplay, io: URL, timeout: Duration)
+        async throws
         -> String
     {
         let xdotool = executableOnPath("xdotool") ?? "/usr/bin/xdotool"
         var found: String?
-        let io = FileManager.default.temporaryDirectory
         _ = try await eventually(within: timeout, every: .milliseconds(100)) {
+            // The output files stay in the desk's directory, removed with it when the test process is gone.
             let search = try ChildProcess(
                 executable: xdotool, arguments: ["search", "--onlyvisible", "--name", name],
                 environment: ["DISPLAY": display.name], stdin: nil, ioDirectory: io)
             let result = try await search.finish(timeout: .seconds(10))
-            try? FileManager.default.removeItem(at: search.stdoutURL)  // best effort: temporary output files
-            try? FileManager.default.removeItem(at: search.stderrURL)
             found = result.output.split(separator: "\n").first.map(String.init)
             return found != nil
         }
