@@ -77,7 +77,8 @@ let package = Package(
                 "PasteboardModel",
             ]),
         .testTarget(
-            name: "X11BackendTests", dependencies: ["X11Backend", "ClipboardBackend", "PasteboardModel", "PasteboardTestSupport"]),
+            name: "X11BackendTests",
+            dependencies: ["X11Backend", "ClipboardBackend", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardCLITests",
             dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]

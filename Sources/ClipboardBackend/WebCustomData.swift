@@ -17,7 +17,8 @@ public enum WebCustomData {
         var end = bytes.count
         func uint32() -> Int? {
             guard offset + 4 <= end else { return nil }
-            let value = Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
+            let value =
+                Int(bytes[offset]) | Int(bytes[offset + 1]) << 8 | Int(bytes[offset + 2]) << 16
                 | Int(bytes[offset + 3]) << 24
             offset += 4
             return value
@@ -49,7 +50,9 @@ public enum WebCustomData {
     public static func encode(_ entries: [(type: String, value: String)]) -> Data {
         var payload = Data()
         func append(_ value: Int) {
-            payload.append(contentsOf: [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24 & 0xFF)])
+            payload.append(contentsOf: [
+                UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24 & 0xFF),
+            ])
         }
         func append(_ string: String) {
             let units = Array(string.utf16)
@@ -64,7 +67,9 @@ public enum WebCustomData {
         }
         var data = Data()
         let size = payload.count
-        data.append(contentsOf: [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24 & 0xFF)])
+        data.append(contentsOf: [
+            UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24 & 0xFF),
+        ])
         data.append(payload)
         return data
     }

@@ -123,7 +123,8 @@ public final class CaptureService: CaptureSink {
         let types = item.types.count
         log(
             "\(offer.selection.name): recorded item \(result.id) (\(types) type\(types == 1 ? "" : "s"), "
-                + "\(ByteCountFormatting.string(item.byteCount))\(offer.sourceApplication.map { ", from \($0)" } ?? ""))")
+                + "\(ByteCountFormatting.string(item.byteCount))"
+                + "\(offer.sourceApplication.map { ", from \($0)" } ?? ""))")
         var event = ControlEvent(.captured, id: result.id, time: offer.observedAt.timeIntervalSince1970)
         event.new = result.isNew
         event.selection = offer.selection.name

@@ -32,7 +32,9 @@ public enum TargetPlan {
             if hasPNG && target != "image/png" && isPictureEncoding(target) { continue }
             if type.conforms(to: .plainText) && !seenTypes.isEmpty && fetch.contains(where: textTargets.contains) { continue }
             seenTypes.insert(type)
-            if type.conforms(to: .image) && !fetch.contains(where: { contentType(forTarget: $0)?.conforms(to: .image) == true }) {
+            let isFirstPicture =
+                type.conforms(to: .image) && !fetch.contains { contentType(forTarget: $0)?.conforms(to: .image) == true }
+            if isFirstPicture {
                 fetch.append(target)  // the picture comes right after the text: a reader without text wants it
             } else {
                 others.append(target)

@@ -217,7 +217,8 @@ extension X11Clipboard {
                 captures[selection] = nil
                 release(job.property)
                 let wasDropped = job.chooser == nil && TargetPlan.decide(job.offered) != .nothing
-                report(job, .skipped(wasDropped ? .ignored("every type it offered is dropped by a drop-type rule") : .empty))
+                let reason = CaptureSkip.ignored("every type it offered is dropped by a drop-type rule")
+                report(job, .skipped(wasDropped ? reason : .empty))
                 return
             case .fetch(let targets):
                 job.preference = Array(targets.prefix(limits.maxFetchedTypes))

@@ -82,7 +82,8 @@ extension X11Clipboard {
         }
         let now = Date()
         reread.due = now.addingTimeInterval(reread.interval)
-        let isOver = reread.unchanged >= Self.maxUnchangedRereads || reread.count >= Self.maxRereads
+        let isOver =
+            reread.unchanged >= Self.maxUnchangedRereads || reread.count >= Self.maxRereads
             || now.timeIntervalSince(reread.ownerChangedAt) >= Self.rereadWindow
         rereads[job.selection] = isOver ? nil : reread
     }

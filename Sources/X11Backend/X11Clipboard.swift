@@ -115,7 +115,9 @@ public final class X11Clipboard {
         }
         // An owner's answer can already have been read off the socket and still not be reported by XPending
         // (seen with libX11 1.8.4 about once in 250 captures). A round trip makes Xlib queue everything it has.
-        let quiet = captures.compactMap { now.timeIntervalSince($0.value.lastProgress) >= $0.value.nudgeDelay ? $0.key : nil }
+        let quiet = captures.compactMap { selection, job in
+            now.timeIntervalSince(job.lastProgress) >= job.nudgeDelay ? selection : nil
+        }
         if !quiet.isEmpty {
             XSync(x.handle, 0)
             for selection in quiet {

@@ -22,7 +22,8 @@ import Testing
 
     func service(_ configuration: String = "") throws -> CaptureService {
         let parsed = try Configuration.parse(configuration, path: "config")
-        let service = CaptureService(store: store, rules: parsed.capture, backend: backend, log: { _ in }, broadcast: { _ in })
+        let service = CaptureService(
+            store: store, rules: parsed.capture, backend: backend, log: { _ in }, broadcast: { _ in })
         service.start()
         services.all.append(service)
         return service
@@ -82,7 +83,8 @@ import Testing
 
         var harmless = PasteboardItem(string: "a page's own type")
         harmless.setData(
-            WebCustomData.encode([("application/x-my-app", "{}")]), forType: ContentType(mimeType: "chromium/x-web-custom-data")!)
+            WebCustomData.encode([("application/x-my-app", "{}")]),
+            forType: ContentType(mimeType: "chromium/x-web-custom-data")!)
         backend.copy(harmless)
         #expect(try previews() == ["a page's own type"])
     }
@@ -119,7 +121,8 @@ import Testing
 
     @Test func ignoreTypeJudgesWhatIsOfferedBeforeAnythingIsRead() throws {
         let service = try service("ignore-type = image/*\n")
-        let offer = OfferAnnouncement(selection: .clipboard, offeredTypes: ["public.utf8-plain-text", "public.png"], source: .init())
+        let offer = OfferAnnouncement(
+            selection: .clipboard, offeredTypes: ["public.utf8-plain-text", "public.png"], source: .init())
         #expect(service.admit(offer) == .ignored("type public.png is ignored"))
     }
 }

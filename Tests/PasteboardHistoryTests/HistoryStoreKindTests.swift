@@ -15,7 +15,8 @@ import Testing
 
     /// A 2×2 PNG's signature and IHDR, enough for the header to be read.
     static let pngHeader = Data([
-        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 2, 0, 0, 0, 2, 8, 6,
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 2, 0, 0, 0, 2, 8,
+        6,
         0, 0, 0, 0x72, 0xB6, 0x0D, 0x24,
     ])
 
@@ -23,7 +24,9 @@ import Testing
     static func copiedImage() -> PasteboardItem {
         var item = PasteboardItem(data: pngHeader, type: .png)
         item.setData(Data(#"<img src="http://127.0.0.1/picture.png"/>"#.utf8), forType: .html)
-        item.setData(Data("http://127.0.0.1/picture.png\na picture".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), forType: .mozillaURL)
+        item.setData(
+            Data("http://127.0.0.1/picture.png\na picture".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
+            forType: .mozillaURL)
         return item
     }
 
@@ -47,7 +50,9 @@ import Testing
     }
 
     @Test func textUnderAnUndeclaredTextTypeIsStillText() throws {
-        let id = try store.record(PasteboardItem(data: Data("a note".utf8), type: ContentType(mimeType: "text/x-note")!)).id
+        let id = try store.record(
+            PasteboardItem(data: Data("a note".utf8), type: ContentType(mimeType: "text/x-note")!)
+        ).id
         #expect(try store.item(id: id).kind == .text)
         #expect(try store.item(id: id).preview == "a note")
     }
@@ -59,7 +64,9 @@ import Testing
     }
 
     @Test func undeclaredTypesAreNamedByTheirMIMETypeNeverADynamicIdentifier() throws {
-        let id = try store.record(PasteboardItem(data: Data([1, 2, 3]), type: ContentType(mimeType: "application/x-thing")!)).id
+        let id = try store.record(
+            PasteboardItem(data: Data([1, 2, 3]), type: ContentType(mimeType: "application/x-thing")!)
+        ).id
         let item = try store.item(id: id)
         #expect(item.kind == .data)
         #expect(item.preview.hasPrefix("application/x-thing"), "\(item.preview)")

@@ -56,7 +56,8 @@ extension X11IntegrationTests {
             let entry = try #require(found, "not recorded; daemon log: \(daemon.stderr)")
             #expect(entry.kind == "image", "\(entry.types)")
             #expect(entry.preview.hasPrefix("PNG image 2×2, \(desk.server.url("/picture.png"))"), "\(entry.preview)")
-            #expect(!entry.preview.contains("\0") && !entry.preview.contains("dyn."), "\(entry.preview.debugDescription)")
+            #expect(
+                !entry.preview.contains("\0") && !entry.preview.contains("dyn."), "\(entry.preview.debugDescription)")
             let offered = try await session.offeredTargets()
             for command in [["show", String(entry.id)], ["history"]] {
                 let output = try await session.pbSucceeding(command)
@@ -64,7 +65,8 @@ extension X11IntegrationTests {
             }
             let picture = try await session.xclipRead("image/png")
             #expect(PNGCheck.dimensions(of: picture.stdout).map { [$0.width, $0.height] } == [2, 2], "\(picture)")
-            #expect(try await session.pbSucceeding(["decode", String(entry.id), "--type", "png"]).stdout == picture.stdout)
+            #expect(
+                try await session.pbSucceeding(["decode", String(entry.id), "--type", "png"]).stdout == picture.stdout)
             // Without text, the picture is what a plain paste gets (not the UTF-16 link).
             #expect(try await session.pbSucceeding(["paste"]).stdout == picture.stdout)
 
@@ -76,7 +78,8 @@ extension X11IntegrationTests {
             #expect(entries.count == 1, "\(entries.map(\.types))")
             try FidelityReport.record(
                 application: "Chromium", copy: "image (context menu: Copy image)", offered: offered, kept: entry.types,
-                servedBack: "yes, byte-exact (exit test)", note: "kind `\(entry.kind)`; twice across a reload: same item")
+                servedBack: "yes, byte-exact (exit test)",
+                note: "kind `\(entry.kind)`; twice across a reload: same item")
 
             // "Copy image address": a URL.
             try await desk.contextMenu(window, pick: 4, in: session)
@@ -96,7 +99,8 @@ extension X11IntegrationTests {
             let window = try await desk.open("/secret.html", in: session)
             try await desk.click(window, in: session)
             #expect(
-                try await session.daemonSays(daemon, "skipped a concealed (secret) offer"), "daemon log: \(daemon.stderr)")
+                try await session.daemonSays(daemon, "skipped a concealed (secret) offer"),
+                "daemon log: \(daemon.stderr)")
             let offered = try await session.offeredTargets()
             #expect(offered.contains("chromium/x-web-custom-data"), "\(offered)")
             try await session.stop(daemon: daemon)
@@ -105,7 +109,8 @@ extension X11IntegrationTests {
                 #expect(try Data(contentsOf: file).range(of: Data("PB-SECRET-FROM-A-PAGE".utf8)) == nil, "\(file.path)")
             }
             try FidelityReport.record(
-                application: "Chromium", copy: "secret (page sets x-kde-passwordManagerHint)", offered: offered, kept: [],
+                application: "Chromium", copy: "secret (page sets x-kde-passwordManagerHint)", offered: offered,
+                kept: [],
                 servedBack: "nothing (not kept)")
         }
 

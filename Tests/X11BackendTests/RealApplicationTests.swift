@@ -43,7 +43,8 @@ extension X11IntegrationTests {
                     name: "files", arguments: ["--uris", "file:///etc/hostname", "--uris", "file:///etc/os-release"],
                     kind: "file"),
                 CopyCase(name: "URL", arguments: ["--text", "https://www.swift.org/documentation/"], kind: "url"),
-                CopyCase(name: "secret", arguments: ["--text", "PB-SECRET-\(UUID().uuidString)", "--secret"], kind: nil),
+                CopyCase(
+                    name: "secret", arguments: ["--text", "PB-SECRET-\(UUID().uuidString)", "--secret"], kind: nil),
             ]
         }
 
@@ -61,7 +62,8 @@ extension X11IntegrationTests {
                 let owner = try await session.startToolkitOwner(toolkit, copy.arguments)
                 let offered = try await session.offeredTargets()
                 guard let kind = copy.kind else {
-                    let skipped = try await session.daemonSays(daemon, "skipped a concealed (secret) offer", since: mark)
+                    let skipped = try await session.daemonSays(
+                        daemon, "skipped a concealed (secret) offer", since: mark)
                     #expect(skipped, "\(toolkit) \(copy): the secret was not skipped; daemon log: \(daemon.stderr)")
                     try await session.stopOwner(owner)
                     try await Task.sleep(for: .milliseconds(300))
@@ -281,12 +283,16 @@ extension X11IntegrationTests {
             let found = try await session.waitForEntry { $0.preview == "kept text" }
             let entry = try #require(found, "daemon log: \(daemon.stderr)")
             #expect(entry.types == ["public.utf8-plain-text", "dyn.mime.application/x-pb-extra"])
-            _ = try await session.startOwner([("UTF8_STRING", Data("never".utf8)), ("application/x-pb-never", Data("x".utf8))])
+            _ = try await session.startOwner([
+                ("UTF8_STRING", Data("never".utf8)), ("application/x-pb-never", Data("x".utf8)),
+            ])
             #expect(
                 try await session.daemonSays(daemon, "not recorded (type dyn.mime.application/x-pb-never is ignored)"),
                 "\(daemon.stderr)")
             _ = try await session.startOwner([("text/html", Data("<i>only HTML</i>".utf8))])
-            #expect(try await session.daemonSays(daemon, "not recorded (every type it offered is dropped"), "\(daemon.stderr)")
+            #expect(
+                try await session.daemonSays(daemon, "not recorded (every type it offered is dropped"),
+                "\(daemon.stderr)")
             #expect(try await session.history().count == 1)
             try await session.stop(daemon: daemon)
         }
@@ -322,12 +328,15 @@ struct CopyQ {
         server = try session.sandbox.launch(copyq, [], environment: environment)
         let up = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
             guard server.isRunning else { return true }
-            let answer = try await session.sandbox.launch(copyq, ["eval", "--", "print(size())"], environment: environment)
-                .finish(timeout: .seconds(10))
+            let answer = try await session.sandbox.launch(
+                copyq, ["eval", "--", "print(size())"], environment: environment
+            )
+            .finish(timeout: .seconds(10))
             return answer.succeeded
         }
         guard up, server.isRunning else {
-            throw SetupFailure("CopyQ did not start: \(server.result.map(\.description) ?? server.stderr.suffix(2000).description)")
+            throw SetupFailure(
+                "CopyQ did not start: \(server.result.map(\.description) ?? server.stderr.suffix(2000).description)")
         }
     }
 

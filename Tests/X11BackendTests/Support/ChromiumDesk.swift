@@ -46,7 +46,8 @@ final class ChromiumDesk: Sendable {
             throw SetupFailure("xdotool is needed by the Chromium tests: apt-get install -y xdotool")
         }
         root = URL(fileURLWithPath: "/tmp/pb-chromium-" + UUID().uuidString.prefix(8).lowercased(), isDirectory: true)
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("io"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: root.appendingPathComponent("io"), withIntermediateDirectories: true)
         display = try await VirtualDisplay(
             ioDirectory: root.appendingPathComponent("io"), lifetime: .testProcess, screen: "1024x768x24",
             requiredBy: "the Chromium tests")
@@ -173,7 +174,8 @@ final class ChromiumDesk: Sendable {
             return name.contains(text) && name.contains("loaded")
         }
         guard loaded else {
-            throw SetupFailure("Chromium did not show the page within 15 s (title: \(try await session.windowName(window)))")
+            throw SetupFailure(
+                "Chromium did not show the page within 15 s (title: \(try await session.windowName(window)))")
         }
     }
 
@@ -267,8 +269,13 @@ enum ChromiumPages {
             // The title says the page is shown (two frames after load) and how many copies it made.
             const base = 'pb-\(name) ' + location.search + ' loaded ' + performance.timeOrigin;
             let copies = 0;
-            document.addEventListener('copy', () => { copies += 1; setTimeout(() => document.title = base + ' copied ' + copies, 0); });
-            addEventListener('load', () => requestAnimationFrame(() => requestAnimationFrame(() => document.title = base)));
+            document.addEventListener('copy', () => {
+              copies += 1;
+              setTimeout(() => document.title = base + ' copied ' + copies, 0);
+            });
+            addEventListener('load', () => requestAnimationFrame(() => requestAnimationFrame(() => {
+              document.title = base;
+            })));
             </script>
             </body>
             """.utf8)

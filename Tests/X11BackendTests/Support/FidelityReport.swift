@@ -41,7 +41,8 @@ enum PNGCheck {
         let bytes = [UInt8](data)
         guard bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) else { return nil }
         func uint32(_ offset: Int) -> Int {
-            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
+                | Int(bytes[offset + 3])
         }
         var offset = 8
         var size: (width: Int, height: Int)?

@@ -92,7 +92,8 @@ final class LoopbackHTTPServer: Sendable {
                 (status, body) = ("404 Not Found", Data("not found\n".utf8))
             }
         }
-        let head = "HTTP/1.0 \(status)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\n"
+        let head =
+            "HTTP/1.0 \(status)\r\nContent-Type: \(type)\r\nContent-Length: \(body.count)\r\n"
             + "Cache-Control: no-store\r\nConnection: close\r\n\r\n"
         var response = Data(head.utf8)
         response.append(body)

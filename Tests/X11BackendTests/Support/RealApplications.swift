@@ -58,7 +58,8 @@ extension X11Session {
         -> ChildProcess
     {
         guard FileManager.default.isExecutableFile(atPath: systemPython) else {
-            throw SetupFailure("\(systemPython) is needed by the \(toolkit) tests: apt-get install -y python3 \(toolkit.packages)")
+            throw SetupFailure(
+                "\(systemPython) is needed by the \(toolkit) tests: apt-get install -y python3 \(toolkit.packages)")
         }
         let script = fixturesDirectory().appendingPathComponent(toolkit.script).path
         let owner = try sandbox.launch(systemPython, [script] + arguments, environment: toolkit.environment)
@@ -106,7 +107,8 @@ extension X11Session {
     @discardableResult
     func xdotool(_ arguments: [String], timeout: Duration = .seconds(20)) async throws -> ProcessResult {
         guard let xdotool = executableOnPath("xdotool") else {
-            throw SetupFailure("xdotool is needed by the tests that type into real applications: apt-get install -y xdotool")
+            throw SetupFailure(
+                "xdotool is needed by the tests that type into real applications: apt-get install -y xdotool")
         }
         let result = try await sandbox.run(xdotool, arguments, timeout: timeout)
         guard result.succeeded else { throw CommandFailed(result: result) }
