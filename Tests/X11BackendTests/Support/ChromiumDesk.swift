@@ -18,6 +18,8 @@ final class ChromiumDesk: Sendable {
     let server: LoopbackHTTPServer
     private let root: URL
     private let browser = Mutex<(process: ChildProcess, window: String)?>(nil)
+    /// Removes the desk's directory once this test process is gone (kept, never released).
+    private let janitor: ChildProcess
 
     /// Serializes start-up: the first test to ask starts the desk, the others wait for it.
     private static let starting = Mutex<Task<ChromiumDesk, any Error>?>(nil)
@@ -48,6 +50,11 @@ final class ChromiumDesk: Sendable {
         root = URL(fileURLWithPath: "/tmp/pb-chromium-" + UUID().uuidString.prefix(8).lowercased(), isDirectory: true)
         try FileManager.default.createDirectory(
             at: root.appendingPathComponent("io"), withIntermediateDirectories: true)
+        janitor = try ChildProcess(
+            executable: "/bin/sh",
+            arguments: ["-c", "while kill -0 \(getpid()) 2>/dev/null; do sleep 1; done; rm -rf \"$0\"", root.path],
+            environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"], stdin: nil,
+            ioDirectory: root)
         display = try await VirtualDisplay(
             ioDirectory: root.appendingPathComponent("io"), lifetime: .testProcess, screen: "1024x768x24",
             requiredBy: "the Chromium tests")
@@ -64,15 +71,13 @@ final class ChromiumDesk: Sendable {
             "--disable-component-update", "--disable-features=Translate,MediaRouter", "--password-store=basic",
             "--window-position=0,0", "--window-size=1024,768", server.url("/blank.html"),
         ]
-        // The shell stops Chromium and removes its profile when asked (TERM); when this test process is gone, it
-        // removes the desk's whole directory.
+        // The shell stops Chromium and removes its profile when this test process is gone, or when asked (TERM).
         let script = """
             "$0" "$@" >/dev/null 2>&1 & browser=$!
-            stop() { kill $browser 2>/dev/null; wait $browser; rm -rf "\(profile.path)"; }
-            trap 'stop; exit 0' TERM INT
+            stop() { kill $browser 2>/dev/null; wait $browser; rm -rf "\(profile.path)"; exit 0; }
+            trap stop TERM INT
             while kill -0 \(getpid()) 2>/dev/null && kill -0 $browser 2>/dev/null; do sleep 0.2; done
             stop
-            kill -0 \(getpid()) 2>/dev/null || rm -rf "\(root.path)"
             """
         let chromium = executableOnPath("chromium") ?? "/usr/bin/chromium"
         let process = try ChildProcess(
