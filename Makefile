@@ -6,8 +6,9 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev pkg-config
-TEST_PACKAGES := xvfb xclip xsel
+DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev pkg-config
+# The X11 tests' peers: real toolkits (through the system Python), CopyQ, Chromium, xdotool to drive them.
+TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python3-pyqt5 copyq chromium xdotool
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run build test test-deps deps install uninstall bench clean

@@ -19,7 +19,8 @@ let package = Package(
         .target(name: "CStaticFoundation"),
         .target(
             name: "CX11",
-            linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xfixes")]
+            // XRes: the X-Resource extension, which names the process behind a selection owner (libxres-dev).
+            linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xfixes"), .linkedLibrary("XRes")]
         ),
         .target(name: "ClipboardBackend", dependencies: ["PasteboardModel"]),
         .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11"]),
@@ -80,7 +81,9 @@ let package = Package(
                 "PasteboardDaemon", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
                 "PasteboardModel", "SQLiteSupport",
             ]),
-        .testTarget(name: "X11BackendTests", dependencies: ["X11Backend", "PasteboardModel", "PasteboardTestSupport"]),
+        .testTarget(
+            name: "X11BackendTests",
+            dependencies: ["X11Backend", "ClipboardBackend", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardCLITests",
             dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]

@@ -17,3 +17,26 @@ int pb_x_take_last_error(void) {
     pb_last_x_error = 0;
     return code;
 }
+
+int pb_x_has_client_ids(Display *display) {
+    int event_base = 0, error_base = 0, major = 0, minor = 0;
+    if (!XResQueryExtension(display, &event_base, &error_base)) return 0;
+    if (!XResQueryVersion(display, &major, &minor)) return 0;
+    return major > 1 || (major == 1 && minor >= 2);
+}
+
+long pb_x_client_pid(Display *display, XID resource) {
+    XResClientIdSpec spec = { .client = resource, .mask = XRES_CLIENT_ID_PID_MASK };
+    long count = 0;
+    XResClientIdValue *values = NULL;
+    if (XResQueryClientIds(display, 1, &spec, &count, &values) != Success) return -1;
+    long pid = -1;
+    for (long index = 0; index < count; index++) {
+        if (XResGetClientIdType(&values[index]) == XRES_CLIENT_ID_PID) {
+            pid = (long)XResGetClientPid(&values[index]);
+            break;
+        }
+    }
+    XResClientIdsDestroy(count, values);
+    return pid;
+}

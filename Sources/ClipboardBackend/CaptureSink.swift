@@ -6,6 +6,8 @@ public protocol CaptureSink: AnyObject {
     /// Decides, before anything is read, whether an offer may be read at all: nil reads it, a reason skips it
     /// (then `skipped` follows with that reason).
     func admit(_ offer: OfferAnnouncement) -> CaptureSkip?
+    /// Whether to leave out one type of an admitted offer (it is not read): a user's `drop-type` rule.
+    func drops(_ typeName: String, of offer: OfferAnnouncement) -> Bool
     /// A capture finished with an item.
     func captured(_ offer: CapturedOffer)
     /// A capture produced nothing.
@@ -20,6 +22,7 @@ public protocol CaptureSink: AnyObject {
 
 extension CaptureSink {
     public func admit(_ offer: OfferAnnouncement) -> CaptureSkip? { nil }
+    public func drops(_ typeName: String, of offer: OfferAnnouncement) -> Bool { false }
     public func captured(_ offer: CapturedOffer) {}
     public func skipped(_ selection: Selection, _ reason: CaptureSkip) {}
     public func ownerChanged(_ selection: Selection, time: UInt) {}

@@ -8,6 +8,8 @@ public enum CaptureSkip: Sendable, Equatable, CustomStringConvertible {
     case ownerRefused(String)
     /// The owner made no progress on this type for too long.
     case timedOut(String)
+    /// The owner was still working on this type when the capture had taken `CaptureLimits.slowOwnerCap`.
+    case tookTooLong(String)
     /// A newer copy replaced this one while it was being read.
     case superseded
     /// This type was larger than the limits allow.
@@ -21,6 +23,7 @@ public enum CaptureSkip: Sendable, Equatable, CustomStringConvertible {
         case .empty: return "nothing to keep"
         case .ownerRefused(let type): return "the owner refused \(type)"
         case .timedOut(let type): return "the owner stalled on \(type)"
+        case .tookTooLong(let type): return "the owner took too long to produce \(type)"
         case .superseded: return "a newer copy replaced it"
         case .tooLarge(let type): return "\(type) exceeds the size limit"
         case .ignored(let reason): return reason

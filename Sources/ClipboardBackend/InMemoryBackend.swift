@@ -146,8 +146,17 @@ public final class InMemoryBackend: ClipboardBackend {
             sink?.skipped(selection, reason)
             return
         }
+        var item = PasteboardItem()
+        for representation in holder.item.representations
+        where sink?.drops(representation.type.identifier, of: announcement) != true {
+            item.setRepresentation(representation)
+        }
+        if item.isEmpty {
+            sink?.skipped(selection, .empty)
+            return
+        }
         sink?.captured(CapturedOffer(
-            selection: selection, item: holder.item, offeredTypes: holder.offeredTypes, source: holder.source,
+            selection: selection, item: item, offeredTypes: holder.offeredTypes, source: holder.source,
             ownerChangeTime: holder.time, observedAt: Date()))
     }
 }

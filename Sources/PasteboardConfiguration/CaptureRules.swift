@@ -5,7 +5,10 @@ public import PasteboardModel
 ///
 /// ```
 /// ignore-app = KeePassXC            # the copying application (X11: WM_CLASS; case-insensitive)
-/// ignore-type = image/*             # a MIME type, identifier or extension; * matches any tail
+/// ignore-type = image/*             # a MIME type, identifier or extension; * matches any tail: a copy
+///                                   # offering such a type is not recorded at all
+/// drop-type = text/html             # the same patterns: only that representation is left out (not even
+///                                   # read); the rest of the copy is recorded
 /// ignore-text = ^\d{6}$             # a regular expression on the text (one-time codes)
 /// max-item-size = 50M               # larger items are not recorded
 /// primary = on                      # also record the PRIMARY selection (coalesced)
@@ -13,6 +16,8 @@ public import PasteboardModel
 public struct CaptureRules: Sendable {
     public var ignoredApplications: [String] = []
     public var ignoredTypes: [String] = []
+    /// Types left out of a copy that is otherwise recorded (`drop-type`).
+    public var droppedTypes: [String] = []
     public var ignoredText: [TextRule] = []
     public var maxItemBytes: Int?
     public var capturesPrimary = false
@@ -25,6 +30,27 @@ public struct CaptureRules: Sendable {
             ignoredApplications.contains(where: { $0.caseInsensitiveCompare(application) == .orderedSame })
         else { return nil }
         return "application \(application) is ignored"
+    }
+
+    /// Why a copy offering `offeredTypes` must not even be read, or nil: an `ignore-type` rule names one of them.
+    public func rejection(ofOfferedTypes offeredTypes: [ContentType]) -> String? {
+        for pattern in ignoredTypes {
+            for type in offeredTypes where Self.matches(type, pattern: pattern) {
+                return "type \(type.identifier) is ignored"
+            }
+        }
+        return nil
+    }
+
+    /// Whether a `drop-type` rule leaves `type` out of the copies it is offered in.
+    public func drops(_ type: ContentType) -> Bool {
+        droppedTypes.contains { Self.matches(type, pattern: $0) }
+    }
+
+    /// `item` without the representations a `drop-type` rule leaves out.
+    public func keepingWanted(of item: PasteboardItem) -> PasteboardItem {
+        guard !droppedTypes.isEmpty else { return item }
+        return PasteboardItem(item.representations.filter { !drops($0.type) })
     }
 
     /// Why an item must not be recorded, or nil to record it.

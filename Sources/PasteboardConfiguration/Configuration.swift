@@ -10,7 +10,12 @@ public import PasteboardHistory
 /// max-bytes = 2G
 /// max-age = 90d
 /// ignore-app = KeePassXC
+/// ignore-type = image/*                               # a copy offering an image is not recorded
+/// drop-type = chromium/x-internal-source-rfh-token    # only this representation is left out
 /// ```
+///
+/// Capture rules are described on `CaptureRules`: `ignore-type` skips a whole copy that offers a matching type,
+/// `drop-type` (same patterns) keeps the copy and leaves out only the matching representations.
 public struct Configuration: Sendable {
     public var retention = RetentionPolicy()
     public var capture = CaptureRules()
@@ -19,7 +24,8 @@ public struct Configuration: Sendable {
 
     /// Every setting the file may hold.
     public static let keys = [
-        "max-items", "max-bytes", "max-age", "ignore-app", "ignore-type", "ignore-text", "max-item-size", "primary",
+        "max-items", "max-bytes", "max-age", "ignore-app", "ignore-type", "drop-type", "ignore-text", "max-item-size",
+        "primary",
     ]
 
     /// The longest configuration file read (a configuration is a few lines; a huge file is a mistake).
@@ -91,6 +97,13 @@ public struct Configuration: Sendable {
                             + "(image/*), an identifier (public.png) or an extension (png).")
                 }
                 configuration.capture.ignoredTypes.append(value)
+            case "drop-type":
+                guard CaptureRules.isTypePattern(value) else {
+                    throw failure(
+                        "drop-type \(quoted(value)) is not a known type. Give a MIME type (text/html), a MIME prefix "
+                            + "(image/*), an identifier (public.png) or an extension (png).")
+                }
+                configuration.capture.droppedTypes.append(value)
             case "ignore-text":
                 do {
                     configuration.capture.ignoredText.append(try TextRule(value))

@@ -59,7 +59,14 @@ public final class CaptureService: CaptureSink {
     public func admit(_ offer: OfferAnnouncement) -> CaptureSkip? {
         if ConcealedMarkers.isConcealed(offer.offeredTypes) { return .secret }
         if let reason = rules.rejection(ofApplication: offer.source.name) { return .ignored(reason) }
+        let offeredTypes = offer.offeredTypes.compactMap(backend.contentType(forOfferedType:))
+        if let reason = rules.rejection(ofOfferedTypes: offeredTypes) { return .ignored(reason) }
         return nil
+    }
+
+    public func drops(_ typeName: String, of offer: OfferAnnouncement) -> Bool {
+        if VolatileMarkers.isVolatile(typeName) { return true }
+        return backend.contentType(forOfferedType: typeName).map(rules.drops) ?? false
     }
 
     public func captured(_ offer: CapturedOffer) {
@@ -68,21 +75,37 @@ public final class CaptureService: CaptureSink {
             skipped(offer.selection, reason)
             return
         }
-        if let reason = rules.rejection(of: offer.item, application: offer.sourceApplication) {
+        if let customData = offer.item.representations.first(where: {
+            $0.type.preferredMIMEType == ConcealedMarkers.webCustomDataType
+        }), ConcealedMarkers.isConcealed(webCustomData: customData.data) {
+            skipped(offer.selection, .secret)
+            return
+        }
+        // Volatile markers and dropped types, in case the backend read them.
+        let item = PasteboardItem(
+            rules.keepingWanted(of: offer.item).representations.filter {
+                !VolatileMarkers.isVolatile($0.type.preferredMIMEType ?? $0.type.identifier)
+            })
+        if item.isEmpty {
+            skipped(offer.selection, .ignored("every type it offered is dropped by a drop-type rule"))
+            return
+        }
+        if let reason = rules.rejection(of: item, application: offer.sourceApplication) {
             skipped(offer.selection, .ignored(reason))
             return
         }
-        lastItem[offer.selection] = offer.item
+        lastItem[offer.selection] = item
         do {
-            try record(offer)
+            try record(offer, item: item)
         } catch {
             log("\(offer.selection.name): could not record: \(error)")
         }
     }
 
-    private func record(_ offer: CapturedOffer) throws(HistoryError) {
+    private func record(_ offer: CapturedOffer, item: PasteboardItem) throws(HistoryError) {
         var metadata = CaptureMetadata(source: offer.sourceApplication, selection: offer.selection.name, date: offer.observedAt)
-        if offer.selection == .primary, let text = offer.item.string, let previous = lastPrimary,
+        let primaryText = offer.selection == .primary ? item.string : nil
+        if let text = primaryText, let previous = lastPrimary,
             offer.observedAt.timeIntervalSince(previous.at) < Self.primaryCoalescingWindow,
             text.hasPrefix(previous.text) || text.hasSuffix(previous.text) || previous.text.hasPrefix(text)
         {
@@ -91,19 +114,26 @@ public final class CaptureService: CaptureSink {
             _ = try store.delete(ids: [previous.id], deferringPurge: true)
             metadata.date = offer.observedAt
         }
-        let result = try store.record(offer.item, metadata: metadata)
+        let result = try store.record(item, metadata: metadata)
         currentIDs[offer.selection] = result.id
-        if offer.selection == .primary, let text = offer.item.string { lastPrimary = (result.id, text, offer.observedAt) }
+        // Only an item this PRIMARY selection created may be replaced by its next step: one it merged into (a
+        // CLIPBOARD copy of the same text), or one a CLIPBOARD copy merged into since, belongs to that copy too.
+        if let text = primaryText, result.isNew {
+            lastPrimary = (result.id, text, offer.observedAt)
+        } else if offer.selection == .primary || result.id == lastPrimary?.id {
+            lastPrimary = nil
+        }
         capturedCount += 1
-        let types = offer.item.types.count
+        let types = item.types.count
         log(
             "\(offer.selection.name): recorded item \(result.id) (\(types) type\(types == 1 ? "" : "s"), "
-                + "\(ByteCountFormatting.string(offer.item.byteCount))\(offer.sourceApplication.map { ", from \($0)" } ?? ""))")
+                + "\(ByteCountFormatting.string(item.byteCount))"
+                + "\(offer.sourceApplication.map { ", from \($0)" } ?? ""))")
         var event = ControlEvent(.captured, id: result.id, time: offer.observedAt.timeIntervalSince1970)
         event.new = result.isNew
         event.selection = offer.selection.name
-        event.types = offer.item.types.map(\.identifier)
-        event.size = offer.item.byteCount
+        event.types = item.types.map(\.identifier)
+        event.size = item.byteCount
         event.source = offer.sourceApplication
         event.committed = Date().timeIntervalSince1970
         event.ownerTime = offer.ownerChangeTime
@@ -124,6 +154,7 @@ public final class CaptureService: CaptureSink {
         case .superseded: log("\(selection.name): a newer copy replaced one still being read")
         case .ownerRefused(let type): log("\(selection.name): the owner refused \(type)")
         case .timedOut(let type): log("\(selection.name): the owner stalled on \(type); gave up")
+        case .tookTooLong(let type): log("\(selection.name): the owner took too long to produce \(type); gave up")
         case .tooLarge(let type): log("\(selection.name): \(type) exceeds the size limit; skipped")
         // Not recorded, and not kept alive either: an ignored application's copy dies with it.
         case .ignored(let why): log("\(selection.name): not recorded (\(why))")

@@ -15,9 +15,11 @@ enum ItemText {
         {
             return .file
         }
+        // An offer with a picture and no plain text is a picture, whatever else comes with it (Chromium's "Copy
+        // image" adds HTML and a link; GTK adds text/ico).
         if types.contains(where: { $0.conforms(to: .image) }) && textType(of: item) == nil { return .image }
         if types.contains(.html) { return .html }
-        if types.contains(where: { $0.conforms(to: .url) }) { return .url }
+        if types.contains(where: { $0.conforms(to: .url) || $0 == .mozillaURL }) { return .url }
         if let type = textType(of: item), let text = item.representation(forType: type), text.byteCount < 8192,
             looksLikeURL(text.data)
         {
@@ -29,25 +31,99 @@ enum ItemText {
     }
 
     /// The representation whose bytes are the item's text, preferring plain text.
+    ///
+    /// Only bytes that are UTF-8 text qualify: a type nobody declared counts as text by its name (`text/…`), and
+    /// such a name can hold anything (gdk-pixbuf offers an icon as `text/ico`), so its first bytes must be UTF-8
+    /// without NULs. UTF-16 text is never the item's text as it is: it is decoded into a derived text instead.
     static func textType(of item: PasteboardItem) -> ContentType? {
         let order: [ContentType] = [.utf8PlainText, .plainText, .url, .uriList, .text]
         for wanted in order {
             if let match = item.types.first(where: { $0 == wanted }) { return match }
         }
         for wanted in order {
-            if let match = item.types.first(where: { $0.conforms(to: wanted) && $0 != .html && $0 != .rtf }) {
+            if let match = item.types.first(where: {
+                $0.conforms(to: wanted) && $0 != .html && $0 != .rtf && holdsUTF8Text(item, $0)
+            }) {
                 return match
             }
         }
         return nil
     }
 
-    /// Text derived when no representation is plain text (HTML without a plain version, images, data).
-    static func derivedText(of item: PasteboardItem) -> String {
-        if let html = item.representation(forType: .html) {
-            return strippingTags(String(decoding: html.prefix(indexedPrefix), as: UTF8.self))
+    /// Whether the representation of `type` can serve as text as it is.
+    static func holdsUTF8Text(_ item: PasteboardItem, _ type: ContentType) -> Bool {
+        if isUTF16(type) { return false }
+        guard type.isDynamic || !type.isDeclared else { return true }
+        guard let representation = item.representation(forType: type) else { return false }
+        return isUTF8Text(representation.prefix(4096))
+    }
+
+    /// Whether `type` is text encoded as UTF-16.
+    static func isUTF16(_ type: ContentType) -> Bool {
+        type == .utf16PlainText || type == .utf16ExternalPlainText || type == .mozillaURL
+    }
+
+    /// Whether `bytes` (perhaps the cut-off start of a longer text) are UTF-8 without NUL bytes.
+    static func isUTF8Text(_ bytes: Data) -> Bool {
+        if bytes.contains(0) { return false }
+        // A cut may fall inside a character: up to 3 trailing bytes may be an incomplete sequence.
+        for cut in 0...min(3, bytes.count) where String(data: bytes.dropLast(cut), encoding: .utf8) != nil {
+            return true
         }
-        return item.types.map { $0.localizedDescription }.joined(separator: ", ")
+        return false
+    }
+
+    /// UTF-16 text decoded: little-endian unless a byte order mark says otherwise; nil when it is not UTF-16.
+    static func decodeUTF16(_ bytes: Data) -> String? {
+        guard bytes.count >= 2 else { return nil }
+        var body = bytes.prefix(bytes.count & ~1)
+        var bigEndian = false
+        if body.starts(with: [0xFE, 0xFF]) {
+            bigEndian = true
+            body = body.dropFirst(2)
+        } else if body.starts(with: [0xFF, 0xFE]) {
+            body = body.dropFirst(2)
+        }
+        let units = stride(from: body.startIndex, to: body.endIndex, by: 2).map { index -> UInt16 in
+            let first = UInt16(body[index])
+            let second = UInt16(body[index + 1])
+            return bigEndian ? first << 8 | second : second << 8 | first
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    /// Text derived when no representation is plain text (HTML without a plain version, images, data).
+    ///
+    /// A picture is described by its format and size, with the link it came with (`text/x-moz-url`) if any; UTF-16
+    /// text is decoded; other types are named by their MIME type, never by a made-up `dyn.` identifier.
+    static func derivedText(of item: PasteboardItem) -> String {
+        let link = item.representation(forType: .mozillaURL).flatMap { decodeUTF16($0.prefix(indexedPrefix)) }
+            .map { $0.split(whereSeparator: \.isNewline).map(String.init) }
+        if let image = item.representations.first(where: { $0.type.conforms(to: .image) }) {
+            var parts = [image.type.localizedDescription]
+            if let picture = PasteboardImage(data: image.prefix(64 * 1024)), let width = picture.width,
+                let height = picture.height
+            {
+                parts[0] += " \(width)×\(height)"
+            }
+            if let link, let url = link.first { parts.append(url) }
+            return parts.joined(separator: ", ")
+        }
+        if let html = item.representation(forType: .html) {
+            let text = strippingTags(String(decoding: html.prefix(indexedPrefix), as: UTF8.self))
+            if !text.isEmpty { return text }
+        }
+        if let link { return link.joined(separator: " ") }
+        for representation in item.representations where isUTF16(representation.type) {
+            if let text = decodeUTF16(representation.prefix(indexedPrefix)), !text.isEmpty { return text }
+        }
+        return item.types.map(describe).joined(separator: ", ")
+    }
+
+    /// A type's name for people: its description when declared, else its MIME type or identifier.
+    static func describe(_ type: ContentType) -> String {
+        if type.isDeclared { return type.localizedDescription }
+        return type.preferredMIMEType ?? type.identifier
     }
 
     /// The string indexed for the bytes of a text blob: a pure function of the bytes, so the same

@@ -102,6 +102,9 @@ extension ContentType {
     /// Files copied or cut in a GNOME file manager: `copy` or `cut`, then one URI per line
     /// (`org.gnome.copied-files`, `x-special/gnome-copied-files`).
     public static let gnomeCopiedFiles = ContentType("org.gnome.copied-files")
+    /// A link and its title, as Firefox and Chromium copy it: UTF-16LE text, the URL, a line feed, the title
+    /// (`org.mozilla.url`, `text/x-moz-url`). Not plain text: its bytes are UTF-16.
+    public static let mozillaURL = ContentType("org.mozilla.url")
 }
 
 // MARK: - Images
@@ -231,6 +234,7 @@ extension ContentType {
         .init(.fileURL, "File URL", [.url]),
         .init(.uriList, "URI list", [.text], mime: ["text/uri-list"]),
         .init(.gnomeCopiedFiles, "Copied files", [.text], mime: ["x-special/gnome-copied-files"]),
+        .init(.mozillaURL, "Link with title (UTF-16)", [.data], mime: ["text/x-moz-url"]),
 
         .init(.image, "Image", [.data, .content]),
         .init(.png, "PNG image", [.image], mime: ["image/png"], ext: ["png"]),

@@ -9,6 +9,7 @@ extension X11Clipboard: ClipboardBackend {
     public func watch(_ selections: Set<Selection>, capturing: Bool, sink: any CaptureSink) {
         capturesOnChange = capturing
         admits = { [weak sink] offer in sink?.admit(offer) }
+        drops = { [weak sink] type, offer in sink?.drops(type, of: offer) ?? false }
         onCapture = { [weak sink] offer in sink?.captured(offer) }
         onSkip = { [weak sink] selection, reason in sink?.skipped(selection, reason) }
         onOwnerChange = { [weak sink] selection, time in sink?.ownerChanged(selection, time: time) }

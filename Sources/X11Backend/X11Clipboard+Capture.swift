@@ -4,6 +4,12 @@ import ClipboardBackend
 import PasteboardModel
 
 extension X11Clipboard {
+    /// How a capture ended.
+    enum CaptureOutcome {
+        case captured(CapturedOffer)
+        case skipped(CaptureSkip)
+    }
+
     /// Gives up a capture whose owner may still answer a request in flight: its property is kept out of use for
     /// a while, so a late reply cannot land in the next capture's property.
     ///
@@ -16,22 +22,64 @@ extension X11Clipboard {
     }
 
     func startCapture(
-        _ selection: Selection, owner: Window, time: Time, isRequest: Bool = false,
+        _ selection: Selection, owner: Window, time: Time, isRequest: Bool = false, isReread: Bool = false,
         chooser: (([String]) -> FetchDecision)? = nil
     ) {
         if let previous = captures[selection] {
+            captures[selection] = nil
             abandon(previous)
-            onSkip?(selection, .superseded)
+            report(previous, .skipped(.superseded))
         }
         let property = acquireProperty()
+        let now = Date()
         var job = CaptureJob(
-            selection: selection, owner: owner, time: time, property: property, observedAt: Date(),
-            deadline: Date().addingTimeInterval(limits.stallTimeout))
+            selection: selection, owner: owner, time: time, property: property, observedAt: now,
+            deadline: now.addingTimeInterval(limits.stallTimeout))
         job.isRequest = isRequest
+        job.isReread = isReread
         job.chooser = chooser
+        job.ownerPID = x.clientPID(of: owner)
+        sampleOwner(&job, now: now)
         captures[selection] = job
         XConvertSelection(x.handle, x.atom(selection.rawValue), x.atom("TARGETS"), property, x.window, time)
     }
+
+    /// Ends `job` (already removed from `captures`): tells the sink, or for a re-read only what is new.
+    func report(_ job: CaptureJob, _ outcome: CaptureOutcome) {
+        if job.isReread {
+            rereadFinished(job, outcome)
+        } else {
+            switch outcome {
+            case .captured(let offer):
+                onCapture?(offer)
+                if !job.isRequest { scheduleRereads(after: offer, owner: job.owner) }
+            case .skipped(let reason):
+                onSkip?(job.selection, reason)
+            }
+        }
+        if job.selection == .clipboard { answerPendingSaves() }
+    }
+
+    // MARK: - Patience with slow owners
+
+    /// Whether the owner of a capture that got no answer for `stallTimeout` is still worth waiting for: it runs on
+    /// this machine and used processor time meanwhile (Qt and GTK encode a large image for seconds before they
+    /// answer), and the capture is younger than `slowOwnerCap`. An owner that sleeps is stalled.
+    func isWorking(_ job: inout CaptureJob, now: Date) -> Bool {
+        guard now.timeIntervalSince(job.observedAt) < limits.slowOwnerCap, let previous = job.cpuSample else {
+            return false
+        }
+        sampleOwner(&job, now: now)
+        guard let current = job.cpuSample else { return false }
+        // At least 5 % of one processor over the interval: an idle event loop's wake-ups use far less.
+        return current.seconds - previous.seconds >= 0.05 * now.timeIntervalSince(previous.at)
+    }
+
+    func sampleOwner(_ job: inout CaptureJob, now: Date) {
+        job.cpuSample = job.ownerPID.flatMap(OwnerProcess.cpuSeconds).map { ($0, now) }
+    }
+
+    // MARK: - Replies
 
     func handleSelectionNotify(_ event: XSelectionEvent) {
         guard event.requestor == x.window, let selection = selection(for: event.selection),
@@ -51,32 +99,31 @@ extension X11Clipboard {
             } else {
                 captures[selection] = nil
                 release(job.property)
-                onSkip?(selection, .ownerRefused(target))
+                report(job, .skipped(.ownerRefused(target)))
             }
             return
         }
         guard let property = x.property(job.property, of: x.window, delete: true, limit: byteBudget(of: job)) else {
             captures[selection] = nil
             release(job.property)
-            onSkip?(selection, .ownerRefused(target))
+            report(job, .skipped(.ownerRefused(target)))
             return
         }
         if property.isOverLimit {
             // Never read into memory: an owner can build a property of any size in the X server.
             captures[selection] = nil
             abandon(job)
-            onSkip?(selection, .tooLarge(target))
+            report(job, .skipped(.tooLarge(target)))
             return
         }
-        job.deadline = Date().addingTimeInterval(limits.stallTimeout)
-        job.lastProgress = Date()
+        madeProgress(&job)
         if property.type == x.atom("INCR") {
             // The INCR property holds a lower bound of the size (ICCCM 2.7.2): more than the limit is known to be
             // too much before the first chunk.
             if let announced = property.longs.first, announced > UInt(byteBudget(of: job)) {
                 captures[selection] = nil
                 abandon(job, isIncremental: true)
-                onSkip?(selection, .tooLarge(target))
+                report(job, .skipped(.tooLarge(target)))
                 return
             }
             job.incoming = Data()
@@ -105,11 +152,13 @@ extension X11Clipboard {
         guard let chunk = x.property(event.atom, of: x.window, delete: true, limit: max(0, budget)) else { return true }
         if chunk.isOverLimit, let job = captures.removeValue(forKey: selection) {
             abandon(job)
-            onSkip?(selection, .tooLarge(job.currentTarget ?? "?"))
+            report(job, .skipped(.tooLarge(job.currentTarget ?? "?")))
             return true
         }
-        captures[selection]?.deadline = Date().addingTimeInterval(limits.stallTimeout)
-        captures[selection]?.lastProgress = Date()
+        let now = Date()
+        captures[selection]?.deadline = now.addingTimeInterval(limits.stallTimeout)
+        captures[selection]?.lastProgress = now
+        captures[selection]?.nudgeDelay = Self.nudgeInterval
         if chunk.data.isEmpty {
             guard let job = captures[selection] else { return true }
             captures[selection]?.incoming = nil
@@ -122,6 +171,14 @@ extension X11Clipboard {
         captures[selection]?.incomingType = chunk.type
         if chunk.format != 8 { captures[selection]?.incomingFormat = chunk.format }
         return true
+    }
+
+    /// The owner answered: it has `stallTimeout` again for the next answer.
+    private func madeProgress(_ job: inout CaptureJob) {
+        let now = Date()
+        job.deadline = now.addingTimeInterval(limits.stallTimeout)
+        job.lastProgress = now
+        job.nudgeDelay = Self.nudgeInterval
     }
 
     /// The most bytes (as the X server stores them) the current step of `job` may read: the TARGETS list is
@@ -138,45 +195,54 @@ extension X11Clipboard {
         case .targets:
             let atoms = DataAtoms.values(data, format: format)
             job.offered = atoms.compactMap { x.name(of: $0) }
-            if !job.isRequest { job.source = OwnerInfo.lookup(window: job.owner, display: x) }
-            if !job.isRequest, let reason = admits?(
-                OfferAnnouncement(selection: selection, offeredTypes: job.offered, source: job.source))
-            {
+            if !job.isRequest { job.source = OwnerInfo.lookup(window: job.owner, display: x, serverPID: job.ownerPID) }
+            let announcement = OfferAnnouncement(selection: selection, offeredTypes: job.offered, source: job.source)
+            if !job.isRequest, let reason = admits?(announcement) {
                 // Not to be read at all (a secret, an ignored application or type): nothing of it is fetched.
                 captures[selection] = nil
                 release(job.property)
-                onSkip?(selection, reason)
+                report(job, .skipped(reason))
                 return
             }
-            switch job.chooser?(job.offered) ?? TargetPlan.decide(job.offered) {
+            // A user's drop-type rules shape what the watcher records, not what a client reads.
+            let rule = job.isRequest ? nil : drops
+            let dropped: (String) -> Bool = { rule?($0, announcement) ?? false }
+            switch job.chooser?(job.offered) ?? TargetPlan.decide(job.offered, drops: dropped) {
             case .secret:
                 captures[selection] = nil
                 release(job.property)
-                onSkip?(selection, .secret)
+                report(job, .skipped(.secret))
                 return
             case .nothing:
                 captures[selection] = nil
                 release(job.property)
-                onSkip?(selection, .empty)
+                let wasDropped = job.chooser == nil && TargetPlan.decide(job.offered) != .nothing
+                let reason = CaptureSkip.ignored("every type it offered is dropped by a drop-type rule")
+                report(job, .skipped(wasDropped ? reason : .empty))
                 return
             case .fetch(let targets):
-                job.wanted = Array(targets.prefix(limits.maxFetchedTypes))
+                job.preference = Array(targets.prefix(limits.maxFetchedTypes))
+                // Chromium's web custom data first: a secret marker in it ends the capture before anything else
+                // is read.
+                let customData = ConcealedMarkers.webCustomDataType
+                job.wanted = job.preference.filter { $0 == customData } + job.preference.filter { $0 != customData }
                 job.step = .target(index: 0)
             }
         case .target(let index):
             let target = job.wanted[index]
-            if target == ConcealedMarkers.passwordHint {
-                if ConcealedMarkers.isSecretHint(data) {
-                    captures[selection] = nil
-                    release(job.property)
-                    onSkip?(selection, .secret)
-                    return
-                }
-            } else if target == "TIMESTAMP" {
+            if target == ConcealedMarkers.webCustomDataType && ConcealedMarkers.isConcealed(webCustomData: data) {
+                // A web page's own types carry a secret marker: nothing more is read, nothing is kept.
+                captures[selection] = nil
+                release(job.property)
+                report(job, .skipped(.secret))
+                return
+            }
+            if target == "TIMESTAMP" {
                 lastTimestampReply = DataAtoms.values(data, format: format).first
-            } else if let type = TargetPlan.contentType(forTarget: target), format == 8 {
+            } else if let type = TargetPlan.contentType(forTarget: target), format == 8, !data.isEmpty {
                 // Content is bytes (format 8). Xlib hands 16- and 32-bit data out widened to C shorts and longs,
-                // which are not the bytes the owner sent: such a reply is not stored.
+                // which are not the bytes the owner sent: such a reply is not stored. Nor is an empty one: GTK
+                // answers a conversion it failed (an ICO of a picture larger than 256 pixels) with no bytes.
                 job.totalBytes += data.count
                 if data.count <= limits.maxRepresentationBytes && job.totalBytes <= limits.maxItemBytes {
                     job.item.setData(data, forType: type)
@@ -190,8 +256,10 @@ extension X11Clipboard {
 
     /// Requests the next wanted target, or finishes.
     private func advance(_ selection: Selection) {
-        guard let job = captures[selection], case .target(let index) = job.step else { return }
+        guard var job = captures[selection], case .target(let index) = job.step else { return }
         if index < job.wanted.count {
+            sampleOwner(&job, now: Date())
+            captures[selection] = job
             XConvertSelection(x.handle, x.atom(selection.rawValue), x.atom(job.wanted[index]), job.property, x.window, job.time)
             x.flush()
             return
@@ -199,11 +267,17 @@ extension X11Clipboard {
         captures[selection] = nil
         release(job.property)
         if job.item.isEmpty {
-            onSkip?(selection, .empty)
+            report(job, .skipped(.empty))
             return
         }
-        onCapture?(CapturedOffer(
-            selection: selection, item: job.item, offeredTypes: job.offered, source: job.source,
-            ownerChangeTime: job.time, observedAt: job.observedAt))
+        // The representations in the plan's order of preference, not the order they were read in.
+        let rank = Dictionary(
+            job.preference.enumerated().compactMap { index, target in
+                TargetPlan.contentType(forTarget: target).map { ($0, index) }
+            }, uniquingKeysWith: min)
+        let item = PasteboardItem(job.item.representations.sorted { (rank[$0.type] ?? .max) < (rank[$1.type] ?? .max) })
+        report(job, .captured(CapturedOffer(
+            selection: selection, item: item, offeredTypes: job.offered, source: job.source,
+            ownerChangeTime: job.time, observedAt: job.isReread ? Date() : job.observedAt)))
     }
 }

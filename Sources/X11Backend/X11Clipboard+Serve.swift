@@ -57,8 +57,15 @@ extension X11Clipboard {
     func handleSelectionRequest(_ request: XSelectionRequestEvent) {
         let property = request.property != 0 ? request.property : request.target  // obsolete clients send None
         if request.selection == x.atom("CLIPBOARD_MANAGER") {
+            let target = x.name(of: request.target)
+            if target == "SAVE_TARGETS", let job = captures[.clipboard], !job.isRequest, !job.isReread {
+                // The application is exiting while its clipboard is still being read: it keeps serving until it
+                // gets this answer, so the answer waits for the capture to end.
+                pendingSaves.append(request)
+                return
+            }
             // SAVE_TARGETS: we already hold every representation of the current clipboard.
-            let ok = x.name(of: request.target) == "SAVE_TARGETS" || x.name(of: request.target) == "TARGETS"
+            let ok = target == "SAVE_TARGETS" || target == "TARGETS"
             if ok { x.setBytes(Data(), property: property, type: x.atom("NULL"), on: request.requestor) }
             notify(request, property: ok ? property : 0)
             return
@@ -129,6 +136,19 @@ extension X11Clipboard {
             }
             return true
         }
+    }
+
+    /// Answers the SAVE_TARGETS requests held back while the clipboard was being read, once it no longer is.
+    func answerPendingSaves() {
+        guard !pendingSaves.isEmpty, captures[.clipboard] == nil else { return }
+        let requests = pendingSaves
+        pendingSaves = []
+        for request in requests {
+            let property = request.property != 0 ? request.property : request.target
+            x.setBytes(Data(), property: property, type: x.atom("NULL"), on: request.requestor)
+            notify(request, property: property)
+        }
+        _ = pb_x_take_last_error()  // a requestor that gave up and exited meanwhile is not an error
     }
 
     private func notify(_ request: XSelectionRequestEvent, property: Atom) {

@@ -14,6 +14,9 @@ public final class X11Clipboard {
     /// Decides, once an owner's targets are known and before anything is read, whether to read its offer: nil
     /// reads it, a reason skips it. Only for captures of a watched change, not for `read`.
     public var admits: ((OfferAnnouncement) -> CaptureSkip?)?
+    /// Whether to leave one offered type of an admitted offer unread (a `drop-type` rule). Only for captures of a
+    /// watched change.
+    public var drops: ((String, OfferAnnouncement) -> Bool)?
     /// A capture finished with an item.
     public var onCapture: ((CapturedOffer) -> Void)?
     /// A capture produced nothing (secret, refused, stalled, …).
@@ -38,7 +41,12 @@ public final class X11Clipboard {
     /// Properties of abandoned captures, kept out of the pool until a late reply can no longer arrive.
     var quarantine: [(property: Atom, until: Date)] = []
     private var nextProperty = 0
-    private var watched: Set<Selection> = []
+    var watched: Set<Selection> = []
+    /// SAVE_TARGETS requests of applications that exit while their clipboard is still being read: answered when
+    /// the capture ends, so that they keep serving until then (Qt waits 5 s, GTK 3 10 s).
+    var pendingSaves: [XSelectionRequestEvent] = []
+    /// Re-reads of selections whose owner may change their content without taking them again.
+    var rereads: [Selection: Reread] = [:]
 
     /// Opens the display (nil: `$DISPLAY`) and watches the given selections.
     public init(displayName: String? = nil, watch: Set<Selection> = [.clipboard]) throws(X11Error) {
@@ -62,13 +70,17 @@ public final class X11Clipboard {
     /// The earliest moment `processTimeouts()` has work.
     public var nextDeadline: Date? {
         var deadlines = captures.values.map(\.deadline) + outgoing.map(\.deadline)
-        deadlines += captures.values.map { $0.lastProgress.addingTimeInterval(Self.nudgeInterval) }
+        deadlines += captures.values.map { $0.lastProgress.addingTimeInterval($0.nudgeDelay) }
+        deadlines += captures.values.map { $0.observedAt.addingTimeInterval(limits.slowOwnerCap) }
         deadlines += quarantine.map(\.until)
+        deadlines += rereads.values.map(\.due)
         return deadlines.min()
     }
 
-    /// How long a capture waits for an answer before making sure Xlib is not sitting on one.
+    /// How long a capture waits for an answer before making sure Xlib is not sitting on one (at first: the wait
+    /// doubles while the owner stays quiet, up to `maxNudgeInterval`).
     static let nudgeInterval: TimeInterval = 0.02
+    static let maxNudgeInterval: TimeInterval = 0.64
 
     /// Handles every queued event.
     public func processEvents() {
@@ -83,19 +95,41 @@ public final class X11Clipboard {
 
     /// Abandons stalled captures and readers.
     public func processTimeouts(now: Date = Date()) {
-        for (selection, job) in captures where job.deadline <= now {
+        // By key, never holding a second copy of a job: a copy would share the buffer of `incoming`, and the next
+        // chunk appended to it would then copy everything received so far.
+        for selection in Array(captures.keys) {
+            guard var job = captures[selection],
+                job.deadline <= now || now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap
+            else { continue }
+            if job.deadline <= now && isWorking(&job, now: now) {
+                // Slow, not stalled: it is busy producing the answer.
+                job.deadline = now.addingTimeInterval(limits.stallTimeout)
+                captures[selection] = job
+                continue
+            }
             captures[selection] = nil
             abandon(job)
-            onSkip?(selection, .timedOut(job.currentTarget ?? "TARGETS"))
+            let target = job.currentTarget ?? "TARGETS"
+            let isOverCap = now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap
+            report(job, .skipped(isOverCap ? .tookTooLong(target) : .timedOut(target)))
         }
         // An owner's answer can already have been read off the socket and still not be reported by XPending
         // (seen with libX11 1.8.4 about once in 250 captures). A round trip makes Xlib queue everything it has.
-        let quiet = captures.filter { now.timeIntervalSince($0.value.lastProgress) >= Self.nudgeInterval }
+        let quiet = captures.compactMap { selection, job in
+            now.timeIntervalSince(job.lastProgress) >= job.nudgeDelay ? selection : nil
+        }
         if !quiet.isEmpty {
             XSync(x.handle, 0)
-            for selection in quiet.keys { captures[selection]?.lastProgress = now }
+            for selection in quiet {
+                captures[selection]?.lastProgress = now
+                if let delay = captures[selection]?.nudgeDelay {
+                    captures[selection]?.nudgeDelay = min(delay * 2, Self.maxNudgeInterval)
+                }
+            }
             processEvents()
         }
+        processRereads(now: now)
+        answerPendingSaves()
         let reusable = quarantine.filter { $0.until <= now }
         quarantine.removeAll { $0.until <= now }
         propertyPool += reusable.map(\.property)
@@ -129,6 +163,7 @@ public final class X11Clipboard {
 
     private func handleOwnerChange(_ event: XFixesSelectionNotifyEvent) {
         guard let selection = selection(for: event.selection) else { return }
+        rereads[selection] = nil
         onOwnerChange?(selection, UInt(event.selection_timestamp))
         switch Int32(event.subtype) {
         case XFixesSetSelectionOwnerNotify:
@@ -141,7 +176,7 @@ public final class X11Clipboard {
             if let job = captures[selection] {
                 captures[selection] = nil
                 abandon(job)
-                onSkip?(selection, .ownerRefused(job.currentTarget ?? "TARGETS"))
+                report(job, .skipped(.ownerRefused(job.currentTarget ?? "TARGETS")))
             }
             if event.owner != x.window && owned[selection] == nil { onOwnerGone?(selection) }
         }

@@ -9,6 +9,11 @@ final class XDisplay {
     let root: Window
     let window: Window
     let fixesEventBase: Int32
+    /// Whether the server names the process behind a client (X-Resource 1.2).
+    let hasClientIDs: Bool
+    /// The names of this display's Unix socket as a client's peer (`@/tmp/.X11-unix/X0`, `/tmp/.X11-unix/X0`);
+    /// empty for a display reached over the network.
+    let socketNames: Set<String>
     private var atoms: [String: Atom] = [:]
     private var names: [Atom: String] = [:]
 
@@ -27,6 +32,8 @@ final class XDisplay {
             throw X11Error("The X server lacks the XFIXES extension, which clipboard watching needs.")
         }
         fixesEventBase = eventBase
+        hasClientIDs = pb_x_has_client_ids(display) != 0
+        socketNames = Self.socketNames(displayString: XDisplayString(display).map { String(cString: $0) } ?? "")
         window = XCreateSimpleWindow(display, root, -10, -10, 1, 1, 0, 0, 0)
         XSelectInput(display, window, PropertyChangeMask)
         var classHint = XClassHint()
@@ -45,6 +52,25 @@ final class XDisplay {
     deinit {
         XDestroyWindow(handle, window)
         XCloseDisplay(handle)
+    }
+
+    /// `:0`, `:0.1`, `unix:0` are local; `host:0` is not.
+    static func socketNames(displayString: String) -> Set<String> {
+        guard let colon = displayString.lastIndex(of: ":") else { return [] }
+        let host = displayString[..<colon]
+        guard host.isEmpty || host == "unix",
+            let number = Int(displayString[displayString.index(after: colon)...].split(separator: ".").first ?? "")
+        else { return [] }
+        return ["@/tmp/.X11-unix/X\(number)", "/tmp/.X11-unix/X\(number)"]
+    }
+
+    /// The process id of the client that created `window`, from the X server (X-Resource), or nil when the server
+    /// cannot say (no extension, a client on another host, the window is gone).
+    func clientPID(of window: Window) -> Int? {
+        guard hasClientIDs else { return nil }
+        let pid = pb_x_client_pid(handle, XID(window))
+        _ = pb_x_take_last_error()  // a window that vanished meanwhile is not an error worth reporting
+        return pid > 0 ? pid : nil
     }
 
     /// The connection's file descriptor, to poll.

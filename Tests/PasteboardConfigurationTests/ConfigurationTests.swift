@@ -78,6 +78,19 @@ import Testing
         #expect(rules.rejection(of: PasteboardItem(string: "fine"), application: "Gedit") == nil)
     }
 
+    @Test func dropTypeLeavesOutOnlyTheRepresentationsItNames() throws {
+        let rules = try Configuration.parse(
+            "drop-type = chromium/x-internal-source-rfh-token\ndrop-type = image/*\n", path: "c"
+        ).capture
+        #expect(rules.droppedTypes == ["chromium/x-internal-source-rfh-token", "image/*"])
+        var item = PasteboardItem(string: "copied")
+        item.setData(Data([1]), forType: ContentType(mimeType: "chromium/x-internal-source-rfh-token")!)
+        item.setData(Data([0x89]), forType: .png)
+        #expect(rules.keepingWanted(of: item).types == [.utf8PlainText])
+        #expect(rules.rejection(of: item, application: nil) == nil, "dropping is not ignoring")
+        #expect(throws: ConfigurationError.self) { try Configuration.parse("drop-type = not a type\n", path: "c") }
+    }
+
     @Test(arguments: [("500K", 500 << 10), ("2g", 2 << 30), ("1MiB", 1 << 20), ("10 kb", 10_000), ("42", 42)])
     func sizes(text: String, bytes: Int) { #expect(Units.bytes(text) == bytes) }
 

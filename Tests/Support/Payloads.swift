@@ -45,7 +45,7 @@ public enum Payloads {
     }
 
     /// The CRC-32 (ISO-HDLC, as PNG and zip use it) of `bytes`.
-    static func crc32<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
+    public static func crc32<Bytes: Sequence>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
             crc ^= UInt32(byte)

@@ -47,6 +47,12 @@ public final class ProcessSandbox: Sendable {
         }
     }
 
+    /// A sandbox on a display that outlives it (one X server shared by several tests, with a browser on it):
+    /// its own directory and environment, and `display` as DISPLAY. The display is not stopped with the sandbox.
+    public convenience init(label: String, sharing display: VirtualDisplay) throws {
+        try self.init(root: Self.makeRoot(label: label), display: display)
+    }
+
     private init(root: URL, display: VirtualDisplay?) throws {
         self.root = root
         self.display = display

@@ -9,10 +9,12 @@ import Testing
 /// One entry of `pb history --json`.
 struct HistoryEntry: Sendable {
     let id: Int64
+    let kind: String
     let preview: String
     let types: [String]
     let size: Int
     let source: String?
+    let copyCount: Int
 }
 
 /// A private desktop for one test: a `ProcessSandbox` with its own Xvfb, and helpers to run `pb`, `xclip`, `xsel`
@@ -23,12 +25,26 @@ final class X11Session: Sendable {
     let xsel: String
 
     init() async throws {
+        (xclip, xsel) = try Self.clients()
+        sandbox = try await ProcessSandbox(label: "pbx11", requiredBy: "the X11 integration tests")
+    }
+
+    /// A session on a display other tests share (see `ChromiumDesk`): a fresh store and environment, the same
+    /// X server. Nothing owns CLIPBOARD or PRIMARY when it starts.
+    init(sharing display: VirtualDisplay) async throws {
+        (xclip, xsel) = try Self.clients()
+        sandbox = try ProcessSandbox(label: "pbx11", sharing: display)
+        for selection in ["--clipboard", "--primary"] {
+            let cleared = try await sandbox.run(xsel, [selection, "--clear"], timeout: .seconds(10))
+            guard cleared.succeeded else { throw CommandFailed(result: cleared) }
+        }
+    }
+
+    private static func clients() throws -> (xclip: String, xsel: String) {
         guard let xclip = executableOnPath("xclip"), let xsel = executableOnPath("xsel") else {
             throw SetupFailure("xclip and xsel are needed by the X11 integration tests: apt-get install -y xclip xsel")
         }
-        self.xclip = xclip
-        self.xsel = xsel
-        sandbox = try await ProcessSandbox(label: "pbx11", requiredBy: "the X11 integration tests")
+        return (xclip, xsel)
     }
 
     // MARK: - Paths
@@ -97,9 +113,10 @@ final class X11Session: Sendable {
         }
         return array.map { object in
             HistoryEntry(
-                id: (object["id"] as? NSNumber)?.int64Value ?? -1, preview: object["preview"] as? String ?? "",
-                types: object["types"] as? [String] ?? [], size: (object["size"] as? NSNumber)?.intValue ?? -1,
-                source: object["source"] as? String)
+                id: (object["id"] as? NSNumber)?.int64Value ?? -1, kind: object["kind"] as? String ?? "",
+                preview: object["preview"] as? String ?? "", types: object["types"] as? [String] ?? [],
+                size: (object["size"] as? NSNumber)?.intValue ?? -1, source: object["source"] as? String,
+                copyCount: (object["copyCount"] as? NSNumber)?.intValue ?? -1)
         }
     }
 

@@ -1,0 +1,92 @@
+import ClipboardBackend
+import Foundation
+import Testing
+import X11Backend
+
+/// What a capture reads of the offers real applications make (their TARGETS lists, as recorded under Xvfb), and
+/// how Chromium's web custom data is read. No display needed.
+@Suite struct TargetPlanTests {
+    /// GTK 3's `gtk_clipboard_set_image` (GTK 4's texture copy offers the same formats).
+    static let gtkImage = [
+        "TIMESTAMP", "TARGETS", "MULTIPLE", "SAVE_TARGETS", "image/png", "image/jpeg", "image/bmp", "image/x-bmp",
+        "image/x-MS-bmp", "image/x-icon", "image/x-ico", "image/x-win-bitmap", "image/vnd.microsoft.icon",
+        "application/ico", "image/ico", "image/icon", "text/ico", "image/tiff",
+    ]
+
+    /// Qt 5's `QMimeData::setImageData`.
+    static let qtImage = [
+        "application/x-qt-image", "image/png", "image/bmp", "image/cur", "image/ico", "image/jpeg", "image/jpg",
+        "image/pbm", "BITMAP", "image/pgm", "image/ppm", "PIXMAP", "image/xbm", "image/xpm", "TARGETS", "MULTIPLE",
+        "TIMESTAMP", "SAVE_TARGETS",
+    ]
+
+    /// Chromium's "Copy image".
+    static let chromiumImage = [
+        "TIMESTAMP", "TARGETS", "SAVE_TARGETS", "MULTIPLE", "text/x-moz-url", "image/png", "text/html",
+        "chromium/x-internal-source-rfh-token", "chromium/x-source-url",
+    ]
+
+    @Test(arguments: [gtkImage, qtImage])
+    func aToolkitsPictureIsReadOnceAsPNG(_ offered: [String]) {
+        #expect(TargetPlan.decide(offered) == .fetch(["image/png"]))
+    }
+
+    @Test func chromiumsCopyImageReadsThePictureFirstAndNeverTheFrameToken() {
+        #expect(
+            TargetPlan.decide(Self.chromiumImage)
+                == .fetch(["image/png", "text/x-moz-url", "text/html", "chromium/x-source-url"]))
+    }
+
+    @Test func copyQsOwnerMarkerIsNeverRead() {
+        let offered = ["text/plain", "UTF8_STRING", "STRING", "TEXT", "application/x-copyq-owner", "TARGETS"]
+        #expect(TargetPlan.decide(offered) == .fetch(["UTF8_STRING"]))
+    }
+
+    @Test(arguments: [
+        ["x-kde-passwordManagerHint", "UTF8_STRING"], ["UTF8_STRING", "x-kde-passwordManagerHint-secret"],
+        ["UTF8_STRING", "org.nspasteboard.ConcealedType"], ["UTF8_STRING", "X-KDE-PASSWORDMANAGERHINT"],
+    ])
+    func anOfferedMarkerIsASecret(_ offered: [String]) {
+        #expect(TargetPlan.decide(offered) == .secret)
+    }
+
+    @Test func aDroppedTypeIsNotRead() {
+        let offered = ["UTF8_STRING", "text/html", "application/x-thing"]
+        #expect(TargetPlan.decide(offered) { $0 == "text/html" } == .fetch(["UTF8_STRING", "application/x-thing"]))
+        #expect(TargetPlan.decide(["text/html"]) { $0 == "text/html" } == .nothing)
+    }
+
+    // MARK: - Chromium's web custom data
+
+    /// The bytes Chromium 156 put in `chromium/x-web-custom-data` for a page that set the hint itself.
+    static let recordedCustomData: Data = {
+        func utf16(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
+        var bytes: [UInt8] = [0x4C, 0, 0, 0, 1, 0, 0, 0, 25, 0, 0, 0]
+        bytes += utf16("x-kde-passwordmanagerhint")
+        bytes += [0, 0, 6, 0, 0, 0]
+        bytes += utf16("secret")
+        return Data(bytes)
+    }()
+
+    @Test func webCustomDataIsReadAsChromiumWritesIt() throws {
+        let entries = try #require(WebCustomData.entries(in: Self.recordedCustomData))
+        #expect(entries.map { $0.type } == ["x-kde-passwordmanagerhint"])
+        #expect(entries.map { $0.value } == ["secret"])
+        #expect(ConcealedMarkers.isConcealed(webCustomData: Self.recordedCustomData))
+        #expect(WebCustomData.encode([("x-kde-passwordmanagerhint", "secret")]) == Self.recordedCustomData)
+    }
+
+    @Test func webCustomDataWithoutAMarkerIsNotASecret() {
+        let data = WebCustomData.encode([("application/x-my-app", "{\"id\":1}"), ("text/x-note", "odd")])
+        #expect(WebCustomData.entries(in: data)?.count == 2)
+        #expect(!ConcealedMarkers.isConcealed(webCustomData: data))
+    }
+
+    @Test func damagedWebCustomDataIsASecretWhenItMentionsAMarker() {
+        var damaged = Self.recordedCustomData
+        damaged[4] = 0xFF  // an impossible count
+        #expect(WebCustomData.entries(in: damaged) == nil)
+        #expect(ConcealedMarkers.isConcealed(webCustomData: damaged), "fail closed")
+        #expect(!ConcealedMarkers.isConcealed(webCustomData: Data([1, 2, 3])))
+    }
+}
