@@ -1,0 +1,74 @@
+internal import CGtk
+
+/// A scrollable list (or strip) of rows from a `VirtualList`, with at most one selected row.
+@MainActor
+public final class ListView: Widget {
+    private var list: OpaquePointer { opaque }
+    /// The GtkSingleSelection; `nonisolated(unsafe)` for `deinit`, as `Object.pointer`.
+    nonisolated(unsafe) private let selection: UnsafeMutableRawPointer
+    private var factory: ListFactory
+    public let model: VirtualList
+
+    public init(model: VirtualList, factory: ListFactory) {
+        self.model = model
+        self.factory = factory
+        // gtk_single_selection_new and gtk_list_view_new take over the references they are given.
+        let selection = gtk_single_selection_new(OpaquePointer(model.retainedForTransfer()))!
+        gtk_single_selection_set_autoselect(selection, 0)
+        gtk_single_selection_set_can_unselect(selection, 1)
+        // A new selection model selects its first row (autoselect is on until just above): start with none.
+        gtk_single_selection_set_selected(selection, guint(GTK_INVALID_LIST_POSITION))
+        self.selection = UnsafeMutableRawPointer(selection)
+        g_object_ref(self.selection)
+        super.init(gtk_list_view_new(selection, OpaquePointer(factory.retainedForTransfer())))
+    }
+
+    deinit { g_object_unref(selection) }
+
+    /// Rows side by side (a strip) or one above the other.
+    public var orientation: Orientation {
+        get { gtk_orientable_get_orientation(opaque) == GTK_ORIENTATION_HORIZONTAL ? .horizontal : .vertical }
+        set { gtk_orientable_set_orientation(opaque, newValue.gtk) }
+    }
+
+    /// Replaces the row factory (all rows are made again).
+    public func setFactory(_ factory: ListFactory) {
+        self.factory = factory
+        gtk_list_view_set_factory(list, OpaquePointer(factory.pointer))
+    }
+
+    /// Whether a single click activates a row (otherwise a double click).
+    public var activatesOnSingleClick: Bool {
+        get { gtk_list_view_get_single_click_activate(list) != 0 }
+        set { gtk_list_view_set_single_click_activate(list, newValue ? 1 : 0) }
+    }
+
+    /// The selected row's position, nil for none.
+    public var selectedPosition: Int? {
+        get {
+            let position = gtk_single_selection_get_selected(OpaquePointer(selection))
+            return position == guint(GTK_INVALID_LIST_POSITION) ? nil : Int(position)
+        }
+        set {
+            gtk_single_selection_set_selected(
+                OpaquePointer(selection), newValue.map { guint($0) } ?? guint(GTK_INVALID_LIST_POSITION))
+        }
+    }
+
+    /// Scrolls to the row at `position`, selects it and moves the focus to it (the list's own actions).
+    public func focusRow(at position: Int) {
+        let variant = g_variant_new_uint32(guint32(position))
+        gtk_widget_activate_action_variant(widget, "list.scroll-to-item", variant)
+        selectedPosition = position
+    }
+
+    /// Enter or a click on a row (the position).
+    public func onActivate(_ body: @escaping @MainActor (Int) -> Void) {
+        Signal.connect(pointer, "activate", position: { body(Int($0)) })
+    }
+
+    /// The selected row changed (by keyboard, mouse, or `selectedPosition`).
+    public func onSelectionChange(_ body: @escaping @MainActor () -> Void) {
+        Signal.connect(selection, "notify::selected", pointer: { _ in body() })
+    }
+}
