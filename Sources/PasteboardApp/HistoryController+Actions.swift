@@ -146,7 +146,7 @@ extension HistoryController {
         announce(event)
         log.note("deleted \(item.id)")
         refresh(after: event)
-        if rows.count > 0 { ui.listView.focusRow(at: min(position, rows.count - 1)) }
+        if rows.count > 0 { ui.listView.focusRow(at: min(position, rows.count - 1), focus: true) }
     }
 
     func confirmClear() {

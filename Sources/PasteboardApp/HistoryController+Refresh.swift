@@ -36,19 +36,25 @@ extension HistoryController {
     func refresh(after event: ControlEvent?) {
         let oldCount = rows.count
         let oldHead = rows.cachedItem(at: 0)?.id
-        let selected = ui.listView.selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
+        let selectedPosition = ui.listView.selectedPosition
+        let selected = selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
         let name = event?.event
         let knownPosition = event?.id.flatMap { rows.position(of: $0) }
         rows.reload(filter)
-        defer { noteRows() }
+        // Replacing rows drops their selection for a moment: the preview follows only the final state.
+        isRefreshing = true
+        defer {
+            isRefreshing = false
+            selectionChanged(force: event?.id == nil || event?.id == preview.itemID)
+            noteRows()
+        }
         if let position = knownPosition, name == .pinned || name == .unpinned, rows.count == oldCount {
             model.itemsChanged(at: position, removed: 1, added: 1)
-            if let id = event?.id, preview.itemID == id, let item = rows.item(at: position) { showPreview(of: item) }
+            if selectedPosition == position { ui.listView.selectedPosition = position }
             return
         }
         if let position = knownPosition, name == .deleted, rows.count == oldCount - 1 {
             model.itemsChanged(at: position, removed: 1, added: 0)
-            if preview.itemID == event?.id { preview.showNothing() }
             return
         }
         let newHead = rows.item(at: 0)?.id
@@ -59,12 +65,11 @@ extension HistoryController {
         if oldHead != nil, rows.count == oldCount, newHead == oldHead, name != .cleared {
             // The same item on top: it may have been copied again (time, count).
             model.itemsChanged(at: 0, removed: 1, added: 1)
-            if let selected, selected == newHead { ui.listView.selectedPosition = 0 }
+            if selectedPosition == 0 { ui.listView.selectedPosition = 0 }
             return
         }
         model.itemsChanged(at: 0, removed: oldCount, added: rows.count)
         reselect(selected)
-        if let id = preview.itemID, rows.position(of: id) == nil, !itemExists(id) { preview.showNothing() }
     }
 
     /// Whether item `id` is still in the store (a failure to tell is shown, and counts as yes).
@@ -89,13 +94,14 @@ extension HistoryController {
 
     func focusList() {
         guard rows.count > 0 else { return }
-        ui.listView.focusRow(at: ui.listView.selectedPosition ?? 0)
-        ui.listView.grabFocus()
+        ui.listView.focusRow(at: ui.listView.selectedPosition ?? 0, focus: true)
     }
 
     // MARK: - Preview
 
-    func selectionChanged() {
+    /// Shows the selected item in the preview (again with `force`, as its details may have changed).
+    func selectionChanged(force: Bool = false) {
+        guard !isRefreshing else { return }
         guard let position = ui.listView.selectedPosition, let item = rows.item(at: position) else {
             if preview.itemID != nil {
                 preview.showNothing()
@@ -103,7 +109,7 @@ extension HistoryController {
             }
             return
         }
-        if preview.itemID != item.id { showPreview(of: item) }
+        if force || preview.itemID != item.id { showPreview(of: item) }
     }
 
     /// The text a preview shows: the plain text (else the URL, the file list, the HTML), at most 64 KiB of it.

@@ -24,6 +24,8 @@ final class HistoryController {
     var filter = HistoryRows.Filter()
     /// The download under way, if any.
     var fetch: URLFetch?
+    /// While the rows are being replaced: selection changes then are passing states.
+    var isRefreshing = false
     private let colorScheme = ColorScheme()
     private var factories: [AppState.Layout: ListFactory] = [:]
 

@@ -61,7 +61,7 @@ final class HistoryRowView {
         waitingTicket = nil
         itemID = item.id
         let text = ItemFormatting.title(of: item)
-        if item.kind == .url {
+        if ItemFormatting.isLink(item) {
             // A link, in the theme's link colour; not clickable itself (a click on the row copies it).
             title.setMarkup("<a href=\"\(Label.escapeMarkup(text))\">\(Label.escapeMarkup(text))</a>")
         } else {
@@ -71,7 +71,8 @@ final class HistoryRowView {
         pin.isVisible = item.isPinned
         root.setStyleClass("pinned", item.isPinned)
         root.tooltip = item.kind == .image ? text : String(item.preview.prefix(300))
-        icon.setIcon(ItemFormatting.icon(for: item.kind))
+        let shownKind = item.kind == .url && !ItemFormatting.isLink(item) ? HistoryItem.Kind.text : item.kind
+        icon.setIcon(ItemFormatting.icon(for: shownKind))
         let isImage = item.kind == .image
         thumbnail.setTexture(nil)
         thumbnail.isVisible = isImage && layout == .strip

@@ -94,16 +94,22 @@ final class HistoryWindow {
             listView.addStyleClass("strip")
             listScroller.setScrolling(horizontal: true, vertical: false)
             listScroller.setSizeRequest(height: 132)
-            split.position = 140
+            setSplit(140)
         case .list:
             split.orientation = .horizontal
             listView.orientation = .vertical
             listView.removeStyleClass("strip")
             listScroller.setScrolling(horizontal: false, vertical: true)
             listScroller.setSizeRequest(height: -1)
-            split.position = 440
+            setSplit(420)
         }
         layoutToggle.isActive = layout == .list
         layoutToggle.tooltip = layout == .list ? "Show as a strip" : "Show as a list"
+    }
+
+    /// Moves the split once the new orientation is laid out (set at once, GTK keeps the old side's size).
+    private func setSplit(_ position: Int) {
+        split.position = position
+        MainLoop.after(0) { [split] in split.position = position }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import PasteboardHistory
 import Synchronization
 
 /// One download for "Copy from URL": http(s) only, the body capped, a stall (no bytes for a while) and an overall
@@ -107,7 +108,7 @@ final class URLFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let expected = http.expectedContentLength > 0 ? Int(http.expectedContentLength) : nil
         if let expected, expected > limits.maxBytes {
             completionHandler(.cancel)
-            return finish(.finished(.failure(tooLarge(expected))))
+            return finish(.finished(.failure(tooLarge(declared: expected))))
         }
         state.withLock {
             $0.response = http
@@ -125,7 +126,7 @@ final class URLFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
             return ($0.data.count, $0.expected)
         }
         guard let (received, expected) = progress else { return }
-        if received > limits.maxBytes { return finish(.finished(.failure(tooLarge(received)))) }
+        if received > limits.maxBytes { return finish(.finished(.failure(tooLarge()))) }
         handler(.progress(received: received, expected: expected))
     }
 
@@ -162,9 +163,11 @@ final class URLFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         }
     }
 
-    private func tooLarge(_ bytes: Int) -> AppError {
+    private func tooLarge(declared: Int? = nil) -> AppError {
         let limit = limits.maxBytes / 1_000_000
-        return AppError("\(url.absoluteString) is larger than \(limit) MB (at least \(bytes / 1_000_000) MB); nothing was copied.")
+        let size = declared.map { " (it declares \(ByteCountFormatting.string($0)))" } ?? ""
+        return AppError(
+            "\(url.absoluteString) is larger than \(limit) MB\(size), the most Copy from URL takes; nothing was copied.")
     }
 
     /// Reports `event` once, stops the watchdog and the session.
