@@ -96,6 +96,10 @@ let package = Package(
         ),
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
+            name: "PasteboardAppTests", dependencies: ["PasteboardApp", "PasteboardHistory", "PasteboardTestSupport"],
+            exclude: ["Support/fetch_server.py"]
+        ),
+        .testTarget(
             name: "PasteboardSystemTests",
             dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory", "PasteboardTestSupport"]
         ),

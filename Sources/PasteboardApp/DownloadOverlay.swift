@@ -7,7 +7,7 @@ final class DownloadOverlay {
     let root: Box
     private let label = Label()
     private let progress = ProgressBar()
-    let cancelButton = Button(label: "_Cancel")
+    let cancelButton = Button(label: "_Cancel (Esc)")
 
     init() {
         label.wrap()

@@ -150,6 +150,7 @@ extension HistoryController {
     }
 
     func confirmClear() {
+        guard confirmation == nil else { return }
         let hasPinned: Bool
         do {
             hasPinned = try !store.items(HistoryQuery(pinnedOnly: true, limit: 1)).isEmpty
@@ -162,9 +163,12 @@ extension HistoryController {
             parent: ui.window, title: "Clear History", message: message, action: "_Clear History"
         ) { [weak self] confirmed in
             guard let self else { return }
+            self.confirmation = nil
             self.log.note(confirmed ? "clear confirmed" : "clear cancelled")
             if confirmed { self.clearHistory() }
         }
+        // Kept while it is open: its buttons' handlers hold it only weakly.
+        self.confirmation = confirmation
         confirmation.present()
         log.note("clear asked")
     }

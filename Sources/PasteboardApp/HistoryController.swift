@@ -26,6 +26,8 @@ final class HistoryController {
     var fetch: URLFetch?
     /// While the rows are being replaced: selection changes then are passing states.
     var isRefreshing = false
+    /// The "Clear History" question while it is asked.
+    var confirmation: ConfirmationWindow?
     private let colorScheme = ColorScheme()
     private var factories: [AppState.Layout: ListFactory] = [:]
 
@@ -142,6 +144,16 @@ final class HistoryController {
         }
         ui.window.addShortcut("<Control>p", scope: .global) { [weak self] in
             self?.togglePin()
+            return true
+        }
+        ui.window.addShortcut("Escape", scope: .global) { [weak self] in
+            guard let fetch = self?.fetch else { return false }
+            fetch.cancel()
+            return true
+        }
+        ui.window.addShortcut("<Control>t", scope: .global) { [weak self] in
+            guard let self else { return true }
+            self.setLayout(self.state.layout == .list ? .strip : .list)
             return true
         }
         ui.window.addShortcut("<Control>l", scope: .global) { [weak self] in

@@ -22,7 +22,7 @@ final class HistoryWindow {
     let urlButton = Button(label: "Copy from _URL")
     let searchField = SearchEntry(placeholder: "Search history (Ctrl+F)")
     let kindFilter = DropDown(choices: HistoryWindow.kindChoices.map(\.label))
-    let layoutToggle = ToggleButton(icon: "view-list-symbolic", tooltip: "Show as a list")
+    let layoutToggle = ToggleButton(icon: "view-list-symbolic", tooltip: "Show as a list (Ctrl+T)")
     let pinButton = Button(icon: "view-pin-symbolic", tooltip: "Pin or unpin (Ctrl+P)")
     let deleteButton = Button(icon: "user-trash-symbolic", tooltip: "Delete (Delete)")
     let clearButton = Button(label: "Clear History…")
@@ -104,7 +104,7 @@ final class HistoryWindow {
             setSplit(420)
         }
         layoutToggle.isActive = layout == .list
-        layoutToggle.tooltip = layout == .list ? "Show as a strip" : "Show as a list"
+        layoutToggle.tooltip = layout == .list ? "Show as a strip (Ctrl+T)" : "Show as a list (Ctrl+T)"
     }
 
     /// Moves the split once the new orientation is laid out (set at once, GTK keeps the old side's size).

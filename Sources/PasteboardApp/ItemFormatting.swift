@@ -43,6 +43,10 @@ enum ItemFormatting {
             }
             if let first = names.first { return names.count > 1 ? "\(first) and \(names.count - 1) more" : first }
         }
+        if item.kind == .image || item.kind == .data, let open = line.range(of: " (", options: .backwards) {
+            // The store's preview of a binary item ends with its size, which the row shows beside it.
+            return String(line[..<open.lowerBound])
+        }
         return line.isEmpty ? name(of: item.kind) : line
     }
 
@@ -69,7 +73,8 @@ enum ItemFormatting {
     /// The preview pane's details: type, size, source, times, copy count.
     static func details(of item: HistoryItem) -> String {
         let type = item.types.first.map { $0.localizedDescription } ?? name(of: item.kind)
-        var parts = ["\(name(of: item.kind)) · \(type) · \(ByteCountFormatting.string(item.size))"]
+        let kind = item.kind == .url && !isLink(item) ? HistoryItem.Kind.text : item.kind
+        var parts = ["\(name(of: kind)) · \(type) · \(ByteCountFormatting.string(item.size))"]
         if let source = item.source, !source.isEmpty { parts.append("From \(source)") }
         let formatter = DateFormatter()
         formatter.dateStyle = .medium

@@ -45,8 +45,11 @@ public final class VirtualDisplay: Sendable {
     ///   - lifetime: How long the server runs.
     ///   - tests: Who needs the display, for the message when Xvfb is missing
     ///     ("the X11 integration tests").
+    ///   - screen: The screen's size and depth, `WIDTHxHEIGHTxDEPTH` (windows of an app need more than the default).
     /// - Throws: `SetupFailure` when Xvfb is not installed or no server would start.
-    public init(ioDirectory: URL, lifetime: Lifetime = .test, requiredBy tests: String) async throws {
+    public init(
+        ioDirectory: URL, lifetime: Lifetime = .test, requiredBy tests: String, screen: String = "320x240x24"
+    ) async throws {
         guard let xvfb = executableOnPath("Xvfb") else {
             let required =
                 ProcessInfo.processInfo.environment["PB_REQUIRE_DISPLAY"] == "1" ? " (PB_REQUIRE_DISPLAY=1)" : ""
@@ -62,7 +65,7 @@ public final class VirtualDisplay: Sendable {
             candidate = candidate + 1 > range.upperBound ? range.lowerBound : candidate + 1
             let number = candidate
             guard Self.isFree(number), Self.claimed.withLock({ $0.insert(number).inserted }) else { continue }
-            let serverArguments = [":\(number)", "-nolisten", "tcp", "-noreset", "-screen", "0", "320x240x24"]
+            let serverArguments = [":\(number)", "-nolisten", "tcp", "-noreset", "-screen", "0", screen]
             let environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
             let process: ChildProcess
             switch lifetime {
