@@ -59,14 +59,15 @@ public final class ListView: Widget {
     ///
     /// GTK 4.8 has no call to focus a row (`gtk_list_view_scroll_to` is 4.12). Its `list.scroll-to-item` action
     /// also moves the list's focus tracker to the row, and focus moving into the list from outside
-    /// (`gtk_widget_child_focus`) lands on the tracked row, once its widget exists: that waits for the loop's next
-    /// turn, after the scroll has laid the row out. (A plain `grab_focus` focuses the list, not a row, and the
-    /// arrow keys then do nothing.)
+    /// (`gtk_widget_child_focus`) lands on the tracked row once its widget exists: at once for a row on screen,
+    /// else at the loop's next turn, after the scroll has laid the row out. (A plain `grab_focus` focuses the list,
+    /// not a row, and the arrow keys then do nothing.)
     public func focusRow(at position: Int, focus: Bool = false) {
         let variant = g_variant_new_uint32(guint32(position))
         gtk_widget_activate_action_variant(widget, "list.scroll-to-item", variant)
         selectedPosition = position
         guard focus else { return }
+        if gtk_widget_child_focus(widget, GTK_DIR_TAB_FORWARD) != 0 && containsFocus { return }
         MainLoop.after(0) { [weak self] in
             guard let self else { return }
             _ = gtk_widget_child_focus(self.widget, GTK_DIR_TAB_FORWARD)

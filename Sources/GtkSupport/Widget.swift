@@ -33,6 +33,12 @@ public class Widget: Object {
     /// Whether it has the keyboard focus.
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
 
+    /// Whether the keyboard focus is on it or on a widget inside it.
+    public var containsFocus: Bool {
+        guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root) else { return false }
+        return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
+    }
+
     /// Whether it can take the focus at all.
     public var isFocusable: Bool {
         get { gtk_widget_get_focusable(widget) != 0 }

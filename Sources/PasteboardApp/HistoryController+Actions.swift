@@ -203,11 +203,11 @@ extension HistoryController {
         state.layout = layout
         ui.apply(layout)
         ui.listView.setFactory(factory(for: layout))
-        log.note("layout \(layout.rawValue)")
         do {
             try state.save(to: stateURL)
         } catch {
             showError(error)
         }
+        log.note("layout \(layout.rawValue)")
     }
 }

@@ -40,10 +40,15 @@ extension HistoryController {
         let selected = selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
         let name = event?.event
         let knownPosition = event?.id.flatMap { rows.position(of: $0) }
+        let hadFocus = ui.listView.containsFocus
         rows.reload(filter)
         // Replacing rows drops their selection for a moment: the preview follows only the final state.
         isRefreshing = true
         defer {
+            // A replaced row takes the keyboard focus with it: give it back, so the arrows keep working.
+            if hadFocus && !ui.listView.containsFocus, rows.count > 0 {
+                ui.listView.focusRow(at: min(ui.listView.selectedPosition ?? 0, rows.count - 1), focus: true)
+            }
             isRefreshing = false
             selectionChanged(force: event?.id == nil || event?.id == preview.itemID)
             noteRows()
