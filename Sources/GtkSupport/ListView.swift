@@ -55,23 +55,34 @@ public final class ListView: Widget {
         }
     }
 
+    /// Finds the widget a factory put in the slot showing `position`, if that row is laid out: set by the owner
+    /// of the rows, for `focusRow(at:focus:)`.
+    public var rowContent: (@MainActor (Int) -> Widget?)?
+
     /// Scrolls to the row at `position` and selects it; with `focus`, moves the keyboard focus to it too.
     ///
-    /// GTK 4.8 has no call to focus a row (`gtk_list_view_scroll_to` is 4.12). Its `list.scroll-to-item` action
-    /// also moves the list's focus tracker to the row, and focus moving into the list from outside
-    /// (`gtk_widget_child_focus`) lands on the tracked row once its widget exists: at once for a row on screen,
-    /// else at the loop's next turn, after the scroll has laid the row out. (A plain `grab_focus` focuses the list,
-    /// not a row, and the arrow keys then do nothing.)
+    /// GTK 4.8 has no call to focus a row (`gtk_list_view_scroll_to` is 4.12), and a plain `grab_focus` focuses
+    /// the list, not a row, so the arrow keys then do nothing. The row's slot widget (the parent of what the
+    /// factory put in it, found with `rowContent`) takes the focus instead, and the list follows it (GtkListView
+    /// tracks the focused slot). A row scrolled into view is laid out at the loop's next turn: the focus waits.
     public func focusRow(at position: Int, focus: Bool = false) {
         let variant = g_variant_new_uint32(guint32(position))
         gtk_widget_activate_action_variant(widget, "list.scroll-to-item", variant)
         selectedPosition = position
         guard focus else { return }
-        if gtk_widget_child_focus(widget, GTK_DIR_TAB_FORWARD) != 0 && containsFocus { return }
+        if focusSlot(at: position) { return }
         MainLoop.after(0) { [weak self] in
-            guard let self else { return }
+            guard let self, !self.focusSlot(at: position) else { return }
+            // Not laid out even now: focus whichever row the list tracks.
             _ = gtk_widget_child_focus(self.widget, GTK_DIR_TAB_FORWARD)
         }
+    }
+
+    private func focusSlot(at position: Int) -> Bool {
+        guard let content = rowContent?(position), let slot = gtk_widget_get_parent(content.widget),
+            gtk_widget_get_parent(slot) == widget
+        else { return false }
+        return gtk_widget_grab_focus(slot) != 0
     }
 
     /// Enter or a click on a row (the position).

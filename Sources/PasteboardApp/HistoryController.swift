@@ -30,6 +30,8 @@ final class HistoryController {
     var confirmation: ConfirmationWindow?
     private let colorScheme = ColorScheme()
     private var factories: [AppState.Layout: ListFactory] = [:]
+    /// The row views alive, to find the one showing an item.
+    private let rowViews = RowViewRegistry()
 
     /// The size preview images are decoded at, at most.
     static let previewImageSize = 1600
@@ -54,9 +56,10 @@ final class HistoryController {
         events = DaemonEvents(client: clipboard.daemon)
         let thumbnails = self.thumbnails
         let log = self.log
+        let registry = rowViews
         factories = [
-            .strip: Self.factory(for: .strip, thumbnails: thumbnails, log: log),
-            .list: Self.factory(for: .list, thumbnails: thumbnails, log: log),
+            .strip: Self.factory(for: .strip, thumbnails: thumbnails, log: log, registry: registry),
+            .list: Self.factory(for: .list, thumbnails: thumbnails, log: log, registry: registry),
         ]
         ui = HistoryWindow(model: model, factory: factories[state.layout]!)
         ui.apply(state.layout)
@@ -80,12 +83,15 @@ final class HistoryController {
     func factory(for layout: AppState.Layout) -> ListFactory { factories[layout]! }
 
     /// Row factories: chips for the strip, lines for the list.
-    private static func factory(for layout: AppState.Layout, thumbnails: ThumbnailCache, log: TestLog) -> ListFactory {
+    private static func factory(
+        for layout: AppState.Layout, thumbnails: ThumbnailCache, log: TestLog, registry: RowViewRegistry
+    ) -> ListFactory {
         ListFactory(
             setup: { item in
                 let view = HistoryRowView(layout: layout)
                 item.setChild(view.root)
                 item.attach(view)
+                registry.add(view)
             },
             bind: { item in
                 guard let view = item.view as? HistoryRowView, let payload = item.payload as? RowPayload else { return }
@@ -96,6 +102,10 @@ final class HistoryController {
     // MARK: - Wiring
 
     private func connect() {
+        ui.listView.rowContent = { [weak self] position in
+            guard let self, let id = self.rows.cachedItem(at: position)?.id else { return nil }
+            return self.rowViews.view(showing: id, layout: self.state.layout)?.root
+        }
         rows.onGrow = { [weak self] position, added in
             self?.model.itemsChanged(at: position, removed: 0, added: added)
             self?.noteRows()

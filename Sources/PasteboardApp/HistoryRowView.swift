@@ -6,7 +6,7 @@ import PasteboardHistory
 @MainActor
 final class HistoryRowView {
     let root: Box
-    private let layout: AppState.Layout
+    let layout: AppState.Layout
     private let icon: Image
     private let thumbnail: Picture
     private let title = Label()

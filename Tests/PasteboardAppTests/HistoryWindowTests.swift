@@ -117,8 +117,14 @@ import Testing
         try await session.waitForLog { $0 == "pinned \(newest)" }
         try await session.key("Right")
         try await session.waitForLog { $0.hasPrefix("preview text \(middle) ") }
+        var mark = session.logLines().count
         try await session.key("Delete")
-        try await session.waitForLog { $0 == "deleted \(middle)" }
+        try await session.waitForLog(after: mark) { $0 == "deleted \(middle)" }
+        // The next row is selected and has the focus: Left goes back to the first.
+        try await session.waitForLog(after: mark) { $0.hasPrefix("preview text \(oldest) ") }
+        mark = session.logLines().count
+        try await session.key("Left")
+        try await session.waitForLog(after: mark) { $0.hasPrefix("preview text \(newest) ") }
         var ids = try await session.history().compactMap { $0["id"] as? Int }
         #expect(ids == [Int(newest), Int(oldest)])
 
@@ -137,7 +143,7 @@ import Testing
         let state = try String(contentsOf: session.sandbox.root.appendingPathComponent("state/pasteboard/app-state"), encoding: .utf8)
         #expect(state == "layout = list\n")
         try await session.stopApp()
-        let mark = session.logLines().count
+        mark = session.logLines().count
         try await session.launchApp()
         try await session.waitForLog(after: mark) { $0 == "layout list" }
     }
