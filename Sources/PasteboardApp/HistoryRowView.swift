@@ -44,7 +44,7 @@ final class HistoryRowView {
             root.addStyleClass("chip")
             root.setSizeRequest(width: 176, height: 104)
         case .list:
-            icon = Image(icon: "text-x-generic-symbolic", size: 32)
+            icon = Image(icon: "text-x-generic-symbolic", size: 24)
             title.ellipsizeEnd()
             title.expandsHorizontally = true
             let text = Box(.vertical, spacing: 2, [title, meta])
