@@ -21,7 +21,8 @@ final class CallbackBox<Arguments, Result> {
 }
 
 /// Releases a box when GLib drops a signal handler (a `GClosureNotify`).
-let releaseClosureData: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GClosure>?) -> Void = { data, _ in
+let releaseClosureData: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<GClosure>?) -> Void = {
+    data, _ in
     guard let data else { return }
     Unmanaged<AnyObject>.fromOpaque(data).release()
 }

@@ -13,9 +13,11 @@ public enum Gtk {
     public static func initialize() throws(StartError) {
         guard gtk_init_check() != 0 else {
             let environment = ProcessInfo.processInfo.environment
-            let display = environment["WAYLAND_DISPLAY"].map { "WAYLAND_DISPLAY=\($0)" }
+            let display =
+                environment["WAYLAND_DISPLAY"].map { "WAYLAND_DISPLAY=\($0)" }
                 ?? environment["DISPLAY"].map { "DISPLAY=\($0)" } ?? "neither DISPLAY nor WAYLAND_DISPLAY is set"
-            throw StartError(description: "Cannot open the display (\(display)): run the app inside a graphical session.")
+            throw StartError(
+                description: "Cannot open the display (\(display)): run the app inside a graphical session.")
         }
     }
 
@@ -44,6 +46,7 @@ public enum Gtk {
         defer { g_free(name) }
         let theme = name.map { String(cString: $0).lowercased() } ?? ""
         let environment = ProcessInfo.processInfo.environment["GTK_THEME"]?.lowercased() ?? ""
-        return prefersDark != 0 || theme.hasSuffix("-dark") || environment.hasSuffix(":dark") || environment.hasSuffix("-dark")
+        return prefersDark != 0 || theme.hasSuffix("-dark") || environment.hasSuffix(":dark")
+            || environment.hasSuffix("-dark")
     }
 }

@@ -21,13 +21,16 @@ public final class ListItem: Object {
 
     /// Keeps `view` with the slot (released with it); read back with `view`.
     public func attach(_ view: AnyObject) {
-        g_object_set_data_full(pointer.assumingMemoryBound(to: GObject.self), Self.viewKey,
-                               Unmanaged.passRetained(view).toOpaque(), releaseUserData)
+        g_object_set_data_full(
+            pointer.assumingMemoryBound(to: GObject.self), Self.viewKey,
+            Unmanaged.passRetained(view).toOpaque(), releaseUserData)
     }
 
     /// The object given to `attach(_:)`.
     public var view: AnyObject? {
-        guard let data = g_object_get_data(pointer.assumingMemoryBound(to: GObject.self), Self.viewKey) else { return nil }
+        guard let data = g_object_get_data(pointer.assumingMemoryBound(to: GObject.self), Self.viewKey) else {
+            return nil
+        }
         return Unmanaged<AnyObject>.fromOpaque(data).takeUnretainedValue()
     }
 }

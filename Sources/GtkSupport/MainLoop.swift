@@ -48,7 +48,8 @@ public enum MainLoop {
             return pb_source_remove()
         }
         let milliseconds = guint(max(0, seconds * 1000).rounded())
-        timer.sourceID = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, trampoline, box.retainedPointer(), releaseUserData)
+        timer.sourceID = g_timeout_add_full(
+            G_PRIORITY_DEFAULT, milliseconds, trampoline, box.retainedPointer(), releaseUserData)
         return timer
     }
 

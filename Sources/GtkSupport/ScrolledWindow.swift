@@ -19,7 +19,8 @@ public final class ScrolledWindow: Widget {
     /// Which directions scroll (the others fit the child).
     public func setScrolling(horizontal: Bool, vertical: Bool) {
         gtk_scrolled_window_set_policy(
-            scrolled, horizontal ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER, vertical ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER)
+            scrolled, horizontal ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER,
+            vertical ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER)
     }
 
     /// Moves back to the top-left corner.
@@ -30,15 +31,5 @@ public final class ScrolledWindow: Widget {
         if let adjustment = gtk_scrolled_window_get_hadjustment(scrolled) {
             gtk_adjustment_set_value(adjustment, gtk_adjustment_get_lower(adjustment))
         }
-    }
-
-    /// Scrolls by `pages` of its height (or width) — negative goes back.
-    public func scroll(pages: Double, horizontally: Bool) {
-        let adjustment = horizontally ? gtk_scrolled_window_get_hadjustment(scrolled) : gtk_scrolled_window_get_vadjustment(scrolled)
-        guard let adjustment else { return }
-        let page = gtk_adjustment_get_page_size(adjustment)
-        let upper = gtk_adjustment_get_upper(adjustment) - page
-        let value = min(max(gtk_adjustment_get_value(adjustment) + pages * page, gtk_adjustment_get_lower(adjustment)), upper)
-        gtk_adjustment_set_value(adjustment, value)
     }
 }

@@ -11,11 +11,12 @@ enum Shortcuts {
         guard let parsed = gtk_shortcut_trigger_parse_string(trigger) else {
             preconditionFailure("not a GTK shortcut trigger: \(trigger)")
         }
-        let callback: @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
-            _, _, data in
-            let box = CallbackBox<Void, Bool>.from(data)
-            return MainActor.assumeIsolated { box.body(()) } ? 1 : 0
-        }
+        let callback:
+            @convention(c) (UnsafeMutablePointer<GtkWidget>?, OpaquePointer?, UnsafeMutableRawPointer?) -> gboolean = {
+                _, _, data in
+                let box = CallbackBox<Void, Bool>.from(data)
+                return MainActor.assumeIsolated { box.body(()) } ? 1 : 0
+            }
         let box = CallbackBox<Void, Bool> { action() }
         let shortcutAction = gtk_callback_action_new(callback, box.retainedPointer(), releaseUserData)
         let shortcut = gtk_shortcut_new(parsed, shortcutAction)  // takes both references

@@ -114,7 +114,8 @@ public class Widget: Object {
     /// Runs `action` when the key combination `trigger` ("<Control>f", "Delete") is pressed while the focus is
     /// inside this widget (`.local`) or anywhere in its window (`.global`, for a window). `action` returns false to
     /// let the key go on to other handlers.
-    public func addShortcut(_ trigger: String, scope: ShortcutScope = .local, _ action: @escaping @MainActor () -> Bool) {
+    public func addShortcut(_ trigger: String, scope: ShortcutScope = .local, _ action: @escaping @MainActor () -> Bool)
+    {
         Shortcuts.add(trigger, to: widget, scope: scope, action)
     }
 }

@@ -20,7 +20,8 @@ struct AppState: Equatable {
             base = URL(fileURLWithPath: state, isDirectory: true)
         } else {
             let home = environment["HOME"] ?? NSHomeDirectory()
-            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".local/state", isDirectory: true)
+            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(
+                ".local/state", isDirectory: true)
         }
         return base.appendingPathComponent("pasteboard/app-state")
     }
@@ -43,7 +44,8 @@ struct AppState: Equatable {
         let text = "layout = \(layout.rawValue)\n"
         do {
             try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
             throw AppError("Cannot save the layout to \(url.path): \(error.localizedDescription)")

@@ -33,7 +33,9 @@ final class ClipboardWorker: Sendable {
 
     /// Records `item` (from `source`) and puts it on the clipboard, unless the configuration's ignore rules keep it out
     /// of the history; then it only goes on the clipboard. `completion` runs on the worker's thread.
-    func copy(_ item: PasteboardItem, source: String, completion: @escaping @Sendable (Result<Outcome, AppError>) -> Void) {
+    func copy(
+        _ item: PasteboardItem, source: String, completion: @escaping @Sendable (Result<Outcome, AppError>) -> Void
+    ) {
         queue.async { [self] in
             completion(Result { () throws(AppError) -> Outcome in try self.copyNow(item, source: source) })
         }
@@ -43,22 +45,24 @@ final class ClipboardWorker: Sendable {
     /// thread.
     func restore(id: Int64, completion: @escaping @Sendable (Result<Void, AppError>) -> Void) {
         queue.async { [self] in
-            completion(Result { () throws(AppError) in
-                let store = try self.box.store()
-                do {
-                    let item = try store.pasteboardItem(id: id)
-                    // No source: the item keeps the application it was first copied from.
-                    try self.clipboard.copy(
-                        item, metadata: CaptureMetadata(selection: "clipboard"), store: store, announcing: .restored,
-                        fallback: Self.ownerFallback)
-                } catch let error as HistoryError {
-                    throw AppError(error.message)
-                } catch let error as ClipboardError {
-                    throw AppError(error.message)
-                } catch {
-                    throw AppError("\(error)")
-                }
-            })
+            completion(
+                Result { () throws(AppError) in
+                    let store = try self.box.store()
+                    do {
+                        let item = try store.pasteboardItem(id: id)
+                        // No source: the item keeps the application it was first copied from.
+                        try self.clipboard.copy(
+                            item, metadata: CaptureMetadata(selection: "clipboard"), store: store,
+                            announcing: .restored,
+                            fallback: Self.ownerFallback)
+                    } catch let error as HistoryError {
+                        throw AppError(error.message)
+                    } catch let error as ClipboardError {
+                        throw AppError(error.message)
+                    } catch {
+                        throw AppError("\(error)")
+                    }
+                })
         }
     }
 
@@ -69,7 +73,9 @@ final class ClipboardWorker: Sendable {
             do {
                 try clipboard.daemon.announce(event)
             } catch let error as ControlError {
-                failed(AppError("The daemon was not told of the change (\(error.message)); other windows may show it late."))
+                failed(
+                    AppError(
+                        "The daemon was not told of the change (\(error.message)); other windows may show it late."))
             } catch {
                 failed(AppError("The daemon was not told of the change (\(error)); other windows may show it late."))
             }

@@ -9,7 +9,8 @@ final class ConfirmationWindow {
     /// - Parameters:
     ///   - action: The confirming button's label ("Clear History").
     ///   - confirmed: Called with true for the action, false for Cancel, Escape or closing the window.
-    init(parent: Window, title: String, message: String, action: String, confirmed: @escaping @MainActor (Bool) -> Void) {
+    init(parent: Window, title: String, message: String, action: String, confirmed: @escaping @MainActor (Bool) -> Void)
+    {
         window = Window(title: title, width: 420, height: 150)
         window.setTransient(for: parent, modal: true)
         window.isResizable = false

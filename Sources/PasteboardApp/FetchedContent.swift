@@ -15,7 +15,8 @@ enum FetchedContent {
         if declared?.hasPrefix("image/") == true || sniffed.conforms(to: .image) {
             return try image(download, declared: declared, sniffed: sniffed)
         }
-        let isHTML = declared == "text/html" || declared == "application/xhtml+xml" || (declared == nil && sniffed == .html)
+        let isHTML =
+            declared == "text/html" || declared == "application/xhtml+xml" || (declared == nil && sniffed == .html)
         if isHTML {
             let html = text(of: download)
             var item = PasteboardItem()
@@ -33,7 +34,8 @@ enum FetchedContent {
             return (item, "text (\(ByteCountFormatting.string(download.data.count)))")
         }
         throw AppError(
-            "\(address) is \(declared ?? sniffed.identifier), neither an image nor a web page or text; nothing was copied.")
+            "\(address) is \(declared ?? sniffed.identifier), neither an image nor a web page or text; nothing was copied."
+        )
     }
 
     private static func image(

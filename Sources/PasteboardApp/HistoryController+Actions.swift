@@ -157,7 +157,8 @@ extension HistoryController {
         } catch {
             return showError(AppError(error.message))
         }
-        let message = "Delete every item from the history? "
+        let message =
+            "Delete every item from the history? "
             + (hasPinned ? "Pinned items are kept. " : "") + "This cannot be undone."
         let confirmation = ConfirmationWindow(
             parent: ui.window, title: "Clear History", message: message, action: "_Clear History"

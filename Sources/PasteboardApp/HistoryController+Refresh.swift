@@ -16,7 +16,9 @@ extension HistoryController {
         let index = ui.kindFilter.selectedIndex
         filter.kinds = HistoryWindow.kindChoices.indices.contains(index) ? HistoryWindow.kindChoices[index].kinds : nil
         applyFilter()
-        log.note("filter \(HistoryWindow.kindChoices.indices.contains(index) ? HistoryWindow.kindChoices[index].label : "?")")
+        log.note(
+            "filter \(HistoryWindow.kindChoices.indices.contains(index) ? HistoryWindow.kindChoices[index].label : "?")"
+        )
     }
 
     private func applyFilter() {
@@ -82,7 +84,7 @@ extension HistoryController {
         do {
             _ = try store.item(id: id)
             return true
-        } catch where error.code == .noSuchItem {
+        } catch  where error.code == .noSuchItem {
             return false
         } catch {
             showError(AppError(error.message))

@@ -176,7 +176,8 @@ final class HistoryController {
         }
         events.onEvent = { [weak self] event in self?.refresh(after: event) }
         events.onEnd = { [weak self] reason in
-            self?.showDaemonMissing("The daemon stopped (\(reason)). The history still refreshes after this window's own changes.")
+            self?.showDaemonMissing(
+                "The daemon stopped (\(reason)). The history still refreshes after this window's own changes.")
             self?.log.note("daemon lost")
         }
     }

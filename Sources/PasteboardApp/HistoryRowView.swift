@@ -57,7 +57,9 @@ final class HistoryRowView {
 
     /// Shows `item`; an image's thumbnail comes from `thumbnails` (at once, or when decoded, then `shown` is told).
     func bind(_ item: HistoryItem, thumbnails: ThumbnailCache, shown: @escaping @MainActor (Int64) -> Void) {
-        if let previous = itemID, let ticket = waitingTicket, previous != item.id { thumbnails.cancel(previous, ticket: ticket) }
+        if let previous = itemID, let ticket = waitingTicket, previous != item.id {
+            thumbnails.cancel(previous, ticket: ticket)
+        }
         waitingTicket = nil
         itemID = item.id
         let text = ItemFormatting.title(of: item)

@@ -76,7 +76,9 @@ final class HistoryWindow {
         let urlRow = Box(.horizontal, spacing: 6, [urlField, urlButton])
         let spacer = Box(.horizontal)
         spacer.expandsHorizontally = true
-        let tools = Box(.horizontal, spacing: 6, [searchField, kindFilter, spacer, layoutToggle, pinButton, deleteButton, clearButton])
+        let tools = Box(
+            .horizontal, spacing: 6,
+            [searchField, kindFilter, spacer, layoutToggle, pinButton, deleteButton, clearButton])
         let content = Box(.vertical, spacing: 8, [copyRow, urlRow, tools, daemonBanner, errorBox, split, status])
         content.setMargins(10)
         let layered = Overlay(content)

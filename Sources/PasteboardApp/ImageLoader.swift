@@ -26,26 +26,27 @@ final class ImageLoader: Sendable {
         let box = self.box
         queue.async { [self] in
             guard self.wanted.withLock({ $0.remove(request) != nil }) else { return }
-            completion(Result { () throws(AppError) -> Texture in
-                let item: PasteboardItem
-                do {
-                    item = try box.store().pasteboardItem(id: request.id)
-                } catch let error as AppError {
-                    throw error
-                } catch {
-                    throw AppError("\(error)")
-                }
-                guard let image = item.representations.first(where: { $0.type.conforms(to: .image) }) else {
-                    throw AppError("Item \(request.id) holds no image.")
-                }
-                do {
-                    return try Texture(decoding: image.data, maxWidth: request.maxSize, maxHeight: request.maxSize)
-                } catch let error as Texture.DecodingError {
-                    throw AppError(error.description)
-                } catch {
-                    throw AppError("\(error)")
-                }
-            })
+            completion(
+                Result { () throws(AppError) -> Texture in
+                    let item: PasteboardItem
+                    do {
+                        item = try box.store().pasteboardItem(id: request.id)
+                    } catch let error as AppError {
+                        throw error
+                    } catch {
+                        throw AppError("\(error)")
+                    }
+                    guard let image = item.representations.first(where: { $0.type.conforms(to: .image) }) else {
+                        throw AppError("Item \(request.id) holds no image.")
+                    }
+                    do {
+                        return try Texture(decoding: image.data, maxWidth: request.maxSize, maxHeight: request.maxSize)
+                    } catch let error as Texture.DecodingError {
+                        throw AppError(error.description)
+                    } catch {
+                        throw AppError("\(error)")
+                    }
+                })
         }
     }
 

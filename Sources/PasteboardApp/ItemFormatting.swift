@@ -18,7 +18,8 @@ enum ItemFormatting {
     /// Whether the row shows a link: a URL item whose text is the address (a page's text copied with its address
     /// is a URL item too, but reads as text).
     static func isLink(_ item: HistoryItem) -> Bool {
-        item.kind == .url && item.preview.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://\\S+$", options: .regularExpression) != nil
+        item.kind == .url
+            && item.preview.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://\\S+$", options: .regularExpression) != nil
     }
 
     /// The kind in a word.

@@ -2,8 +2,9 @@ import Foundation
 import PasteboardHistory
 import PasteboardModel
 import PasteboardSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `pasteboard-gtk __serve ID` (or `__serve - --type TYPE` with the data on standard input): the short-lived

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// With `PASTEBOARD_GTK_TEST_LOG=path`, one line per user-visible change of state ("window shown", "rows 5",
@@ -36,7 +37,8 @@ final class TestLog {
         if written != bytes.count && !reportedFailure {
             // A test log that cannot be written is reported once; the app itself goes on.
             reportedFailure = true
-            FileHandle.standardError.write(Data("pasteboard-gtk: writing the test log failed: \(String(cString: strerror(errno)))\n".utf8))
+            FileHandle.standardError.write(
+                Data("pasteboard-gtk: writing the test log failed: \(String(cString: strerror(errno)))\n".utf8))
         }
     }
 }

@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import PasteboardHistory
 import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// One download for "Copy from URL": http(s) only, the body capped, a stall (no bytes for a while) and an overall
 /// deadline ending it, cancellable. Reports progress and the end through `handler`, on a thread of its own.
@@ -56,10 +57,13 @@ final class URLFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// Checks the address: an absolute http or https URL with a host.
     static func validatedURL(_ text: String) throws(AppError) -> URL {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
+            ["http", "https"].contains(scheme),
             let host = url.host, !host.isEmpty
         else {
-            throw AppError("'\(trimmed.prefix(200))' is not an http or https address (for example https://example.com/picture.png).")
+            throw AppError(
+                "'\(trimmed.prefix(200))' is not an http or https address (for example https://example.com/picture.png)."
+            )
         }
         return url
     }
@@ -102,8 +106,12 @@ final class URLFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         guard (200..<300).contains(http.statusCode) else {
             completionHandler(.cancel)
             let reason = HTTPURLResponse.localizedString(forStatusCode: http.statusCode)
-            return finish(.finished(.failure(AppError(
-                "The server answered \(http.statusCode) (\(reason)) for \(url.absoluteString); nothing was copied."))))
+            return finish(
+                .finished(
+                    .failure(
+                        AppError(
+                            "The server answered \(http.statusCode) (\(reason)) for \(url.absoluteString); nothing was copied."
+                        ))))
         }
         let expected = http.expectedContentLength > 0 ? Int(http.expectedContentLength) : nil
         if let expected, expected > limits.maxBytes {
@@ -133,7 +141,8 @@ final class URLFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         if let error {
             let timedOut = (error as? URLError)?.code == .timedOut
-            let message = timedOut
+            let message =
+                timedOut
                 ? "The server stopped sending (\(Int(limits.stallTimeout)) s without data); nothing was copied."
                 : "Could not download \(url.absoluteString): \(error.localizedDescription)"
             return finish(.finished(.failure(AppError(message))))
@@ -153,13 +162,23 @@ final class URLFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // MARK: - Ending
 
     private func checkStall() {
-        let (idle, total) = state.withLock { (Date().timeIntervalSince($0.lastActivity), Date().timeIntervalSince(started)) }
+        let (idle, total) = state.withLock {
+            (Date().timeIntervalSince($0.lastActivity), Date().timeIntervalSince(started))
+        }
         if idle > limits.stallTimeout {
-            finish(.finished(.failure(AppError(
-                "The server stopped sending (\(Int(limits.stallTimeout)) s without data); nothing was copied."))))
+            finish(
+                .finished(
+                    .failure(
+                        AppError(
+                            "The server stopped sending (\(Int(limits.stallTimeout)) s without data); nothing was copied."
+                        ))))
         } else if total > limits.totalTimeout {
-            finish(.finished(.failure(AppError(
-                "The download took longer than \(Int(limits.totalTimeout)) s and was stopped; nothing was copied."))))
+            finish(
+                .finished(
+                    .failure(
+                        AppError(
+                            "The download took longer than \(Int(limits.totalTimeout)) s and was stopped; nothing was copied."
+                        ))))
         }
     }
 
@@ -167,7 +186,8 @@ final class URLFetch: NSObject, URLSessionDataDelegate, @unchecked Sendable {
         let limit = limits.maxBytes / 1_000_000
         let size = declared.map { " (it declares \(ByteCountFormatting.string($0)))" } ?? ""
         return AppError(
-            "\(url.absoluteString) is larger than \(limit) MB\(size), the most Copy from URL takes; nothing was copied.")
+            "\(url.absoluteString) is larger than \(limit) MB\(size), the most Copy from URL takes; nothing was copied."
+        )
     }
 
     /// Reports `event` once, stops the watchdog and the session.

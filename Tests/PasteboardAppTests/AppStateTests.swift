@@ -13,7 +13,9 @@ import Testing
     @Test func theFileLivesUnderXDGStateHomeElseUnderHome() {
         #expect(AppState.url(environment: ["XDG_STATE_HOME": "/s", "HOME": "/h"]).path == "/s/pasteboard/app-state")
         #expect(AppState.url(environment: ["HOME": "/h"]).path == "/h/.local/state/pasteboard/app-state")
-        #expect(AppState.url(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).path == "/h/.local/state/pasteboard/app-state")
+        #expect(
+            AppState.url(environment: ["XDG_STATE_HOME": "relative", "HOME": "/h"]).path
+                == "/h/.local/state/pasteboard/app-state")
     }
 
     @Test func aSavedLayoutIsReadBack() throws {

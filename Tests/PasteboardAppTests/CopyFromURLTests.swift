@@ -36,7 +36,9 @@ import Testing
         #expect(end.hasPrefix("copied url "), "\(end)")
         newest = try await session.history(limit: 1).first ?? [:]
         let types = newest["types"] as? [String] ?? []
-        #expect(types.contains("public.html") && types.contains("public.url") && types.contains("public.utf8-plain-text"), "\(types)")
+        #expect(
+            types.contains("public.html") && types.contains("public.url") && types.contains("public.utf8-plain-text"),
+            "\(types)")
         let text = String(decoding: try await session.clipboard(), as: UTF8.self)
         #expect(text.contains("Fetched heading") && text.contains("Body text"), "\(text)")
 

@@ -12,7 +12,9 @@ import Testing
     }
 
     /// A 1×1 PNG.
-    static let png = Data(base64Encoded: "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")!
+    static let png = Data(
+        base64Encoded:
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")!
 
     @Test func anImageBecomesAnImageItem() throws {
         let (item, summary) = try FetchedContent.item(from: Self.download(Self.png, mime: "image/png"))
@@ -30,7 +32,8 @@ import Testing
     }
 
     @Test func latin1TextIsDecoded() throws {
-        let (item, _) = try FetchedContent.item(from: Self.download(Data([0x63, 0x61, 0x66, 0xE9]), mime: "text/plain", charset: "ISO-8859-1"))
+        let (item, _) = try FetchedContent.item(
+            from: Self.download(Data([0x63, 0x61, 0x66, 0xE9]), mime: "text/plain", charset: "ISO-8859-1"))
         #expect(item.string == "café")
     }
 

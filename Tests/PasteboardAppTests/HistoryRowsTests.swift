@@ -14,7 +14,9 @@ import Testing
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pbgtk-rows-\(UUID().uuidString)")
         store = try HistoryStore(location: StoreLocation(directory: directory))
         try store.transaction {
-            for index in 0..<1_000 { _ = try store.record(PasteboardItem(string: "item \(index)\(index % 10 == 0 ? " tenth" : "")")) }
+            for index in 0..<1_000 {
+                _ = try store.record(PasteboardItem(string: "item \(index)\(index % 10 == 0 ? " tenth" : "")"))
+            }
         }
     }
 

@@ -140,7 +140,8 @@ import Testing
         try await session.focusWindow()
         try await session.key("ctrl+t")
         try await session.waitForLog { $0 == "layout list" }
-        let state = try String(contentsOf: session.sandbox.root.appendingPathComponent("state/pasteboard/app-state"), encoding: .utf8)
+        let state = try String(
+            contentsOf: session.sandbox.root.appendingPathComponent("state/pasteboard/app-state"), encoding: .utf8)
         #expect(state == "layout = list\n")
         try await session.stopApp()
         mark = session.logLines().count

@@ -37,7 +37,8 @@ final class AppSession: Sendable {
     /// A tool's path, or a `SetupFailure` saying how to install it (a missing tool fails the test, never skips it).
     static func tool(_ name: String, package: String) throws -> String {
         guard let path = executableOnPath(name) else {
-            throw SetupFailure("'\(name)' is needed by the pasteboard-gtk integration tests: apt-get install -y \(package)")
+            throw SetupFailure(
+                "'\(name)' is needed by the pasteboard-gtk integration tests: apt-get install -y \(package)")
         }
         return path
     }
@@ -78,7 +79,9 @@ final class AppSession: Sendable {
     }
 
     func newestID() async throws -> Int64 {
-        guard let id = try await history(limit: 1).first?["id"] as? Int else { throw SetupFailure("the history is empty") }
+        guard let id = try await history(limit: 1).first?["id"] as? Int else {
+            throw SetupFailure("the history is empty")
+        }
         return Int64(id)
     }
 
@@ -142,7 +145,8 @@ final class AppSession: Sendable {
         }
         guard let found else {
             let lines = logLines().dropFirst(mark).suffix(30).joined(separator: "\n")
-            throw SetupFailure("the app's log did not show the expected line; it shows:\n\(lines)\nstderr: \(appErrors.suffix(2000))")
+            throw SetupFailure(
+                "the app's log did not show the expected line; it shows:\n\(lines)\nstderr: \(appErrors.suffix(2000))")
         }
         return found
     }
@@ -212,8 +216,10 @@ final class AppSession: Sendable {
         let convert = try Self.tool("convert", package: "imagemagick")
         let result = try await sandbox.run(
             convert,
-            [url.path, "-fuzz", "8%", "-fill", "white", "-opaque", "#ff0000", "-fill", "black", "+opaque", "white",
-             "-format", "%[fx:mean]", "info:"],
+            [
+                url.path, "-fuzz", "8%", "-fill", "white", "-opaque", "#ff0000", "-fill", "black", "+opaque", "white",
+                "-format", "%[fx:mean]", "info:",
+            ],
             timeout: .seconds(20))
         guard result.succeeded, let value = Double(result.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw CommandFailed(result: result)

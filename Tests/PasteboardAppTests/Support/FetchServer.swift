@@ -8,9 +8,11 @@ struct FetchServer {
 
     init(in sandbox: ProcessSandbox) async throws {
         let filePath = #filePath
-        let python = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
+        let python =
+            FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
             ? "/usr/bin/python3" : try AppSession.tool("python3", package: "python3")
-        let script = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("fetch_server.py")
+        let script = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent(
+            "fetch_server.py")
         process = try sandbox.launch(python, [script.path])
         var port: Int?
         let process = self.process
