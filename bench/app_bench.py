@@ -21,11 +21,12 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 import history_bench  # noqa: E402  (the same generated history)
 
 
-def rss_mb(pid):
+def rss_mb(pid, field="VmRSS"):
+    """Resident memory in MB: all of it (VmRSS) or the process's own (RssAnon, without mapped libraries)."""
     try:
         with open(f"/proc/{pid}/status") as status:
             for line in status:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field + ":"):
                     return int(line.split()[1]) / 1024
     except FileNotFoundError:
         pass
@@ -106,12 +107,13 @@ def xdotool(env, *args):
 
 def measure_app(args, env, newest, oldest):
     log = os.path.join(args.work, "app-log.txt")
-    frames, idle, scrolled, end_ms, search_ms = [], [], [], [], []
+    frames, idle, idle_anon, scrolled, scrolled_anon, end_ms, search_ms = [], [], [], [], [], [], []
     for run in range(args.runs):
         app = App(args.app, env, log)
         frames.append(app.first_frame_ms)
         time.sleep(1)
         idle.append(rss_mb(app.process.pid))
+        idle_anon.append(rss_mb(app.process.pid, "RssAnon"))
         xdotool(env, "search", "--sync", "--name", "^Pasteboard History$", "windowfocus", "--sync")
         xdotool(env, "mousemove", "1270", "790")
         # Into the list, then End: the oldest item, read from the far end of the store.
@@ -128,6 +130,7 @@ def measure_app(args, env, newest, oldest):
             xdotool(env, "key", "Page_Up")
         time.sleep(1)
         scrolled.append(rss_mb(app.process.pid))
+        scrolled_anon.append(rss_mb(app.process.pid, "RssAnon"))
         mark = len(app.lines())
         t0 = time.perf_counter()
         xdotool(env, "key", "ctrl+f")
@@ -137,7 +140,7 @@ def measure_app(args, env, newest, oldest):
         xdotool(env, "key", "ctrl+t")  # back to the strip for the next run
         app.wait("layout strip", 10)
         app.stop()
-    return frames, idle, scrolled, end_ms, search_ms
+    return frames, (idle, idle_anon), (scrolled, scrolled_anon), end_ms, search_ms
 
 
 def copyq(args, env, count):
@@ -165,17 +168,19 @@ def copyq(args, env, count):
         return out or None
 
     server = start_server()
-    run("config", "maxitems", str(min(count, 100000)))
+    # CopyQ keeps at most 10,000 items in a tab (its maxitems setting stops there).
+    target = min(count, 10000)
+    run("config", "maxitems", str(target))
     have = int(run("eval", "--", "print(size())").stdout or 0)
-    if have < min(count, 100000):
-        print(f"  filling CopyQ with {min(count, 100000) - have:,} items ...", file=sys.stderr)
-        script = ("for (var i = %d; i < %d; ++i) add('item ' + i + ' of the generated history');" % (have, min(count, 100000)))
+    if have < target:
+        print(f"  filling CopyQ with {target - have:,} items ...", file=sys.stderr)
+        script = "for (var i = %d; i < %d; ++i) add('item ' + i + ' of the generated history');" % (have, target)
         run("eval", "--", script, timeout=1800)
     items = int(run("eval", "--", "print(size())").stdout or 0)
     run("exit")
     server.wait(30)
 
-    cold, warm, memory = [], [], []
+    cold, warm, memory, memory_anon = [], [], [], []
     for _ in range(args.runs):
         t0 = time.perf_counter()
         server = start_server()
@@ -183,7 +188,9 @@ def copyq(args, env, count):
         if wait_for(visible, 30):
             cold.append((time.perf_counter() - t0) * 1000)
         time.sleep(1)
-        memory.append(rss_mb(server.pid) + sum(rss_mb(c) for c in children(server.pid)))
+        processes = [server.pid] + children(server.pid)
+        memory.append(sum(rss_mb(p) for p in processes))
+        memory_anon.append(sum(rss_mb(p, "RssAnon") for p in processes))
         run("hide")
         wait_for(lambda: not visible(), 10)
         t0 = time.perf_counter()
@@ -192,11 +199,15 @@ def copyq(args, env, count):
             warm.append((time.perf_counter() - t0) * 1000)
         run("exit")
         server.wait(30)
-    return items, cold, warm, memory
+    return items, cold, warm, (memory, memory_anon)
 
 
 def median(values):
     return statistics.median(values) if values else float("nan")
+
+
+def memory(pair):
+    return f"{median(pair[0]):.1f} MB ({median(pair[1]):.1f} MB own)"
 
 
 def main():
@@ -250,18 +261,21 @@ def main():
     print("| measurement | pasteboard-gtk | CopyQ |")
     print("|---|---:|---:|")
     if peer:
-        items, cold, warm, memory = peer
+        items, cold, warm, peer_memory = peer
         note = "" if items == count else f" (CopyQ holds {items:,})"
         print(f"| start to the history window drawn{note} | {median(frames):.0f} ms | {median(cold):.0f} ms (server start + `copyq show`) |")
         print(f"| window shown again, process running | | {median(warm):.0f} ms (`copyq show`) |")
-        print(f"| resident memory, window shown | {median(idle):.1f} MB | {median(memory):.1f} MB (server and its children) |")
+        print(f"| resident memory, window shown | {memory(idle)} | {memory(peer_memory)} (server and its children) |")
     else:
         print(f"| start to the history window drawn | {median(frames):.0f} ms | not installed |")
-        print(f"| resident memory, window shown | {median(idle):.1f} MB | |")
-    print(f"| resident memory after End and 30 × Page Up | {median(scrolled):.1f} MB | |")
+        print(f"| resident memory, window shown | {memory(idle)} | |")
+    print(f"| resident memory after End and 30 × Page Up | {memory(scrolled)} | |")
     print(f"| End: the oldest item selected and previewed | {median(end_ms):.0f} ms | |")
     print(f"| search \"zebra\" typed, filtered list shown | {median(search_ms):.0f} ms | |")
-    print(f"\nfirst frame, every run: {', '.join(f'{v:.0f}' for v in frames)} ms")
+    print(f"\nfirst frame, every run: {', '.join(f'{v:.0f}' for v in frames)} ms; "
+          f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print("'own' is RssAnon: memory not backed by files (mapped libraries such as Mesa's libLLVM, which software GL "
+          "under Xvfb loads, are the rest).")
 
 
 if __name__ == "__main__":

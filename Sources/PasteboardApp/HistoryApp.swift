@@ -26,11 +26,13 @@ public enum HistoryApp {
             FileHandle.standardError.write(Data("Error: unknown argument '\(unknown.prefix(200))'.\n\(usage)\n".utf8))
             return 64
         }
+        let log = TestLog(environment: environment)
         do {
             try Gtk.initialize()
         } catch {
             return fail(error.description)
         }
+        log.note("gtk initialized")
         let store: HistoryStore
         let clipboard: SystemClipboard
         do {
@@ -43,8 +45,9 @@ public enum HistoryApp {
         } catch {
             return fail("\(error)")
         }
+        log.note("store opened")
         Gtk.addStyleSheet(Styles.css)
-        let controller = HistoryController(store: store, clipboard: clipboard, environment: environment)
+        let controller = HistoryController(store: store, clipboard: clipboard, environment: environment, log: log)
         controller.start()
         MainLoop.run()
         return 0

@@ -38,16 +38,17 @@ final class HistoryController {
     /// What this app's copies are recorded as coming from.
     static let source = "pasteboard-gtk"
 
-    init(store: HistoryStore, clipboard: SystemClipboard, environment: [String: String]) {
+    init(store: HistoryStore, clipboard: SystemClipboard, environment: [String: String], log: TestLog) {
         self.environment = environment
         self.store = store
-        log = TestLog(environment: environment)
+        self.log = log
         worker = ClipboardWorker(clipboard: clipboard, location: store.location, environment: environment)
         loader = ImageLoader(location: store.location)
         thumbnails = ThumbnailCache(loader: loader, size: 160)
         let rows = HistoryRows(store: store)
         self.rows = rows
         rows.reload(filter)
+        log.note("rows counted")
         model = VirtualList(
             count: { [weak rows] in rows?.count ?? 0 },
             row: { [weak rows] position in rows?.item(at: position).map(RowPayload.init) })
@@ -64,6 +65,7 @@ final class HistoryController {
         ui = HistoryWindow(model: model, factory: factories[state.layout]!)
         ui.apply(state.layout)
         connect()
+        log.note("window built")
     }
 
     /// Shows the window and starts listening to the daemon.

@@ -83,6 +83,30 @@ import Testing
         try await session.waitForLog(after: click) { $0 == "restored \(rich)" }
     }
 
+    @Test func theHistoryFollowsCopiesMadeElsewhereWhileTheDaemonRuns() async throws {
+        let session = try await AppSession()
+        try await session.startDaemon()
+        try await session.seed("already there")
+        try await session.launchApp()
+        try await session.waitForLog { $0 == "daemon connected" }
+
+        // Another application copies: the daemon records it and the window hears of it, with no polling.
+        var mark = session.logLines().count
+        let xclip = try AppSession.tool("xclip", package: "xclip")
+        let owner = try session.sandbox.launch(
+            xclip, ["-selection", "clipboard", "-quiet", "-i"], stdin: Data("copied in another app".utf8))
+        try await session.waitForLog(after: mark) { $0 == "rows 2" }
+        let id = try await session.newestID()
+        try await session.key("ctrl+f", "Down")
+        try await session.waitForLog(after: mark) { $0 == "preview text \(id) copied in another app" }
+        owner.terminate(grace: .milliseconds(200))
+
+        // The daemon stops: the window says so.
+        mark = session.logLines().count
+        try await session.stopDaemon()
+        try await session.waitForLog(after: mark) { $0 == "daemon lost" }
+    }
+
     @Test func searchFiltersTheHistoryAsYouType() async throws {
         let session = try await AppSession()
         for text in ["apple pie", "banana split", "apple juice", "cherry"] { try await session.seed(text) }

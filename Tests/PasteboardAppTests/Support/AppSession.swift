@@ -95,6 +95,13 @@ final class AppSession: Sendable {
         guard up, child.isRunning else { throw SetupFailure("pb daemon did not start: \(child.stderr)") }
     }
 
+    /// Stops `pb daemon` (SIGTERM) and waits for it.
+    func stopDaemon() async throws {
+        guard let child = daemon.withLock({ $0 }) else { return }
+        child.send(SIGTERM)
+        _ = try await child.waitForExit(timeout: .seconds(10))
+    }
+
     // MARK: - The app
 
     /// Starts the app and waits until its first frame is drawn.
