@@ -31,10 +31,3 @@ public final class Box: Widget {
         gtk_box_remove(box, child.widget)
     }
 }
-
-/// Horizontal or vertical.
-public enum Orientation: Sendable {
-    case horizontal, vertical
-
-    var gtk: GtkOrientation { self == .horizontal ? GTK_ORIENTATION_HORIZONTAL : GTK_ORIENTATION_VERTICAL }
-}

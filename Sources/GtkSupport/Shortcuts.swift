@@ -27,3 +27,11 @@ enum Shortcuts {
         gtk_widget_add_controller(widget, controller)  // takes the controller's reference
     }
 }
+
+/// Where a shortcut applies.
+public enum ShortcutScope: Sendable {
+    /// While the focus is in the widget.
+    case local
+    /// Anywhere in the widget's window.
+    case global
+}

@@ -119,11 +119,3 @@ public class Widget: Object {
         Shortcuts.add(trigger, to: widget, scope: scope, action)
     }
 }
-
-/// Where a shortcut applies.
-public enum ShortcutScope: Sendable {
-    /// While the focus is in the widget.
-    case local
-    /// Anywhere in the widget's window.
-    case global
-}

@@ -69,5 +69,6 @@ import Testing
         try await session.key("Escape")
         try await session.waitForLog(after: mark) { $0 == "fetch cancelled" }
         server.process.terminate(grace: .milliseconds(200))
+        #expect(session.gtkComplaints.isEmpty, "\(session.gtkComplaints)")
     }
 }

@@ -25,6 +25,7 @@ import Testing
         // The red test picture's thumbnail is on screen (64×48 shown at least at its size: 0.39 % of the screen).
         let red = try await session.redFraction(shot)
         #expect(red > 0.003, "red fraction of the screenshot: \(red)")
+        #expect(session.gtkComplaints.isEmpty, "\(session.gtkComplaints)")
     }
 
     @Test(arguments: [true, false])

@@ -128,6 +128,11 @@ final class AppSession: Sendable {
     /// What the app printed on standard error.
     var appErrors: String { app.withLock { $0?.stderr ?? "" } }
 
+    /// GLib's warnings and criticals on the app's standard error (a wrong CSS name, a widget misused).
+    var gtkComplaints: [String] {
+        appErrors.split(separator: "\n").map(String.init).filter { $0.contains("-WARNING") || $0.contains("-CRITICAL") }
+    }
+
     // MARK: - The test log
 
     /// The log's lines without their time stamps.
