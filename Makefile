@@ -2,16 +2,19 @@
 #   make run      install missing Debian packages, build (release), run `pb daemon` in the foreground
 #   make test     build and run every test
 #   make install  install pb, the pbcopy/pbpaste links and shell completions under $(PREFIX)
+#   make app      build the Pasteboard History window (pasteboard-gtk, release); install-app puts it on $(PREFIX)
 #   make bench    run the benchmarks in bench/ (see bench/README.md)
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev pkg-config
-# The X11 tests' peers: real toolkits (through the system Python), CopyQ, Chromium, xdotool to drive them.
-TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python3-pyqt5 copyq chromium xdotool
+DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libgtk-4-dev pkg-config
+# The X11 tests' peers: real toolkits (through the system Python), CopyQ, Chromium, xdotool to drive them;
+# tmux for the terminal picker; ImageMagick for the app's screenshots.
+TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python3-pyqt5 copyq chromium xdotool \
+	imagemagick tmux
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run build test test-deps deps install uninstall bench clean
+.PHONY: run build app test test-deps deps install install-app uninstall bench clean
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -62,9 +65,20 @@ install: build
 	.build/release/pb completions bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pb
 	.build/release/pb completions zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pb
 	.build/release/pb completions fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pb.fish
+	install -d $(DESTDIR)$(PREFIX)/share/applications $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps
+	install -m 0644 contrib/pasteboard-history.desktop $(DESTDIR)$(PREFIX)/share/applications/pasteboard-history.desktop
+	install -m 0644 contrib/pasteboard-history.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/pasteboard-history.svg
+
+app: deps
+	$(SWIFT) build -c release --product pasteboard-gtk
+
+install-app: app install
+	install -m 0755 .build/release/pasteboard-gtk $(DESTDIR)$(PREFIX)/bin/pasteboard-gtk
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pb $(DESTDIR)$(PREFIX)/bin/pbcopy $(DESTDIR)$(PREFIX)/bin/pbpaste
+	rm -f $(DESTDIR)$(PREFIX)/bin/pasteboard-gtk $(DESTDIR)$(PREFIX)/share/applications/pasteboard-history.desktop
+	rm -f $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/pasteboard-history.svg
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pb $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pb $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pb.fish
 
 bench: build

@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "PasteboardHistory", targets: ["PasteboardHistory"]),
         .library(name: "PasteboardSystem", targets: ["PasteboardSystem"]),
         .executable(name: "pb", targets: ["pb"]),
+        .executable(name: "pasteboard-gtk", targets: ["pasteboard-gtk"]),
     ],
     targets: [
         .systemLibrary(
@@ -22,6 +23,9 @@ let package = Package(
             // XRes: the X-Resource extension, which names the process behind a selection owner (libxres-dev).
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xfixes"), .linkedLibrary("XRes")]
         ),
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
+        .target(name: "CGtkObjects", dependencies: ["CGtk"]),
         .target(name: "ClipboardBackend", dependencies: ["PasteboardModel"]),
         .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11"]),
         .target(name: "PasteboardModel"),
@@ -55,6 +59,16 @@ let package = Package(
                 "PasteboardModel", "PasteboardPicker", "PasteboardSystem", "PatternMatching",
             ]
         ),
+        // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.
+        .target(name: "GtkSupport", dependencies: ["CGtk", "CGtkObjects"]),
+        .target(
+            name: "PasteboardApp",
+            dependencies: [
+                "GtkSupport", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
+                "PasteboardSystem",
+            ]
+        ),
+        .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp"]),
         // CStaticFoundation: for the statically linked pb that `make build` makes (see its mktemp.c).
         .executableTarget(name: "pb", dependencies: ["PasteboardCLI", "PasteboardDaemon", "CStaticFoundation"]),
         .executableTarget(name: "recent-history", dependencies: ["PasteboardHistory"], path: "Examples/RecentHistory"),
@@ -90,6 +104,10 @@ let package = Package(
         ),
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
+            name: "PasteboardAppTests", dependencies: ["PasteboardApp", "PasteboardHistory", "PasteboardTestSupport"],
+            exclude: ["Support/fetch_server.py"]
+        ),
+        .testTarget(
             name: "PasteboardSystemTests",
             dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory", "PasteboardTestSupport"]
         ),
@@ -98,7 +116,7 @@ let package = Package(
 
 // The same strict settings for every Swift target.
 for target in package.targets
-where target.type != .system && !["CSystemShim", "CX11", "CStaticFoundation"].contains(target.name) {
+where target.type != .system && !["CSystemShim", "CX11", "CStaticFoundation", "CGtkObjects"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

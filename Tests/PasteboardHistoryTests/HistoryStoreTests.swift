@@ -167,6 +167,21 @@ import Testing
         #expect(try store.items(HistoryQuery(type: .pdf)).isEmpty)
     }
 
+    @Test func kindFilterSelectsItemsAsListedInListsAndSearches() throws {
+        let link = try store.record(PasteboardItem(string: "https://example.com/apple")).id
+        let text = try store.record(PasteboardItem(string: "apple pie")).id
+        let png = try store.record(pngItem(count: 1_000, seed: 3)).id
+        let html = try store.record(htmlItem("<i>apple</i> tart", plain: "apple tart")).id
+
+        #expect(try store.items(HistoryQuery(kinds: [.url])).map(\.id) == [link], "a URL copied as text is a link")
+        #expect(try store.items(HistoryQuery(kinds: [.text, .html])).map(\.id) == [html, text])
+        #expect(try store.items(HistoryQuery(kinds: [.image])).map(\.id) == [png])
+        #expect(try store.items(HistoryQuery(kinds: [])).isEmpty)
+        #expect(try store.items(HistoryQuery(text: "apple", kinds: [.text])).map(\.id) == [text], "indexed search")
+        #expect(try store.items(HistoryQuery(text: "ap", kinds: [.url])).map(\.id) == [link], "short scan")
+        #expect(try store.items(HistoryQuery(text: "^apple", isRegex: true, kinds: [.html, .text])).map(\.id) == [html, text])
+    }
+
     static let kindCases: [(label: String, item: PasteboardItem, kind: HistoryItem.Kind)] = [
         ("plain text", PasteboardItem(string: "just some words"), .text),
         ("https URL as text", PasteboardItem(string: "https://example.com"), .url),

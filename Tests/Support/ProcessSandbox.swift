@@ -4,7 +4,7 @@ import Synchronization
 /// A private world for the child processes of one test: a fresh directory under /tmp, an environment that points
 /// everything pb reads into it, and, when asked for, its own Xvfb.
 ///
-/// The directory holds `data`, `config`, `run` and `home` (pb's XDG directories and `HOME`), `io` (the children's
+/// The directory holds `data`, `config`, `run`, `state` and `home` (the XDG directories and `HOME`), `io` (the children's
 /// output files) and `files` (inputs the test writes). Every child started through the sandbox is stopped, and the
 /// directory removed, when the sandbox goes away; the X server goes last and takes its remaining clients with it.
 ///
@@ -33,13 +33,16 @@ public final class ProcessSandbox: Sendable {
     ///   - label: The start of the directory's name.
     ///   - displayLifetime: How long the X server runs.
     ///   - tests: Who needs the display, for the message when Xvfb is missing.
+    ///   - screen: The X screen's `WIDTHxHEIGHTxDEPTH`.
     public convenience init(
-        label: String, displayLifetime: VirtualDisplay.Lifetime = .test, requiredBy tests: String
+        label: String, displayLifetime: VirtualDisplay.Lifetime = .test, requiredBy tests: String,
+        screen: String = "320x240x24"
     ) async throws {
         let root = try Self.makeRoot(label: label)
         do {
             let display = try await VirtualDisplay(
-                ioDirectory: root.appendingPathComponent("io"), lifetime: displayLifetime, requiredBy: tests)
+                ioDirectory: root.appendingPathComponent("io"), lifetime: displayLifetime, requiredBy: tests,
+                screen: screen)
             try self.init(root: root, display: display)
         } catch {
             try? FileManager.default.removeItem(at: root)  // best effort: a leftover temp directory harms nobody
@@ -63,6 +66,7 @@ public final class ProcessSandbox: Sendable {
             "PB_RUNTIME_DIR": root.appendingPathComponent("run").path,
             "XDG_RUNTIME_DIR": root.appendingPathComponent("run").path,
             "HOME": root.appendingPathComponent("home").path,
+            "XDG_STATE_HOME": root.appendingPathComponent("state").path,
             "LANG": "C.UTF-8",
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
@@ -73,7 +77,7 @@ public final class ProcessSandbox: Sendable {
     /// A new directory under /tmp: short, so the daemon's socket path stays far below the 108-byte sun_path limit.
     private static func makeRoot(label: String) throws -> URL {
         let root = URL(fileURLWithPath: "/tmp/\(label)-" + UUID().uuidString.prefix(8).lowercased(), isDirectory: true)
-        for name in ["data", "config", "run", "home", "io", "files"] {
+        for name in ["data", "config", "run", "home", "state", "io", "files"] {
             try FileManager.default.createDirectory(
                 at: root.appendingPathComponent(name), withIntermediateDirectories: true)
         }

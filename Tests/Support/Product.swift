@@ -18,6 +18,7 @@ public enum Product: String, Sendable, CaseIterable {
     case csvArchive = "csv-archive"
     case videoFile = "video-file"
     case clipboardText = "clipboard-text"
+    case pasteboardGTK = "pasteboard-gtk"
 
     /// Why an executable could not be found, in words that say how to fix it.
     public struct NotFound: Error, CustomStringConvertible {

@@ -45,11 +45,10 @@ public final class VirtualDisplay: Sendable {
     ///   - lifetime: How long the server runs.
     ///   - tests: Who needs the display, for the message when Xvfb is missing
     ///     ("the X11 integration tests").
+    ///   - screen: The screen's size and depth, `WIDTHxHEIGHTxDEPTH` (windows of an app need more than the default).
     /// - Throws: `SetupFailure` when Xvfb is not installed or no server would start.
-    ///   - screen: The screen's size and depth, `WIDTHxHEIGHTxDEPTH` (a browser window needs more than the
-    ///     default).
     public init(
-        ioDirectory: URL, lifetime: Lifetime = .test, screen: String = "320x240x24", requiredBy tests: String
+        ioDirectory: URL, lifetime: Lifetime = .test, requiredBy tests: String, screen: String = "320x240x24"
     ) async throws {
         guard let xvfb = executableOnPath("Xvfb") else {
             let required =

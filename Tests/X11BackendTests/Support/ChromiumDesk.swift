@@ -56,8 +56,8 @@ final class ChromiumDesk: Sendable {
             environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"], stdin: nil,
             ioDirectory: root)
         display = try await VirtualDisplay(
-            ioDirectory: root.appendingPathComponent("io"), lifetime: .testProcess, screen: "1024x768x24",
-            requiredBy: "the Chromium tests")
+            ioDirectory: root.appendingPathComponent("io"), lifetime: .testProcess, requiredBy: "the Chromium tests",
+            screen: "1024x768x24")
         server = try LoopbackHTTPServer(pages: ChromiumPages.all)
     }
 

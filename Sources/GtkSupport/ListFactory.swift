@@ -1,0 +1,11 @@
+internal import CGtk
+
+/// Makes and fills the row widgets of a list view: `setup` once per slot, `bind` each time a slot shows a row.
+@MainActor
+public final class ListFactory: Object {
+    public init(setup: @escaping @MainActor (ListItem) -> Void, bind: @escaping @MainActor (ListItem) -> Void) {
+        super.init(adopting: UnsafeMutableRawPointer(gtk_signal_list_item_factory_new()))
+        Signal.connect(pointer, "setup", pointer: { item in setup(ListItem(item)) })
+        Signal.connect(pointer, "bind", pointer: { item in bind(ListItem(item)) })
+    }
+}

@@ -1,0 +1,40 @@
+internal import CGtk
+
+/// Read-only text of any length, wrapped, selectable.
+@MainActor
+public final class TextView: Widget {
+    private var view: UnsafeMutablePointer<GtkTextView> { cast() }
+
+    public init() {
+        super.init(gtk_text_view_new())
+        gtk_text_view_set_editable(view, 0)
+        gtk_text_view_set_cursor_visible(view, 0)
+        gtk_text_view_set_wrap_mode(view, GTK_WRAP_WORD_CHAR)
+        gtk_text_view_set_left_margin(view, 8)
+        gtk_text_view_set_right_margin(view, 8)
+        gtk_text_view_set_top_margin(view, 8)
+        gtk_text_view_set_bottom_margin(view, 8)
+    }
+
+    public var text: String {
+        get {
+            guard let buffer = gtk_text_view_get_buffer(view) else { return "" }
+            var start = GtkTextIter()
+            var end = GtkTextIter()
+            gtk_text_buffer_get_bounds(buffer, &start, &end)
+            guard let text = gtk_text_buffer_get_text(buffer, &start, &end, 0) else { return "" }
+            defer { g_free(text) }
+            return String(cString: text)
+        }
+        set {
+            // NUL-terminated: a text holding NUL shows up to it (GtkTextBuffer cannot hold NUL anyway).
+            gtk_text_buffer_set_text(gtk_text_view_get_buffer(view), newValue, -1)
+        }
+    }
+
+    /// A fixed-width font, for code and logs.
+    public var isMonospace: Bool {
+        get { gtk_text_view_get_monospace(view) != 0 }
+        set { gtk_text_view_set_monospace(view, newValue ? 1 : 0) }
+    }
+}

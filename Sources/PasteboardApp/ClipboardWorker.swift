@@ -1,0 +1,115 @@
+import Dispatch
+import Foundation
+import PasteboardConfiguration
+import PasteboardControl
+import PasteboardHistory
+import PasteboardModel
+import PasteboardSystem
+
+/// Puts items on the clipboard off the main thread, as `pb copy` and `pb restore` do: recorded in the history, then
+/// delivered through the daemon when it runs, else through a short-lived owner process (this app's own binary,
+/// `pasteboard-gtk __serve ID`, which outlives the window).
+final class ClipboardWorker: Sendable {
+    /// What a copy came to.
+    enum Outcome: Sendable {
+        /// Recorded as history item `id` and on the clipboard.
+        case recorded(id: Int64)
+        /// On the clipboard but not in the history: the user's rules keep it out (the reason).
+        case unrecorded(reason: String)
+    }
+
+    private let queue = DispatchQueue(label: "pasteboard-gtk.clipboard", qos: .userInitiated)
+    private let box: StoreBox
+    let clipboard: SystemClipboard
+    private let environment: [String: String]
+    /// The program that serves the clipboard when no daemon runs.
+    static let ownerExecutable = "/proc/self/exe"
+
+    init(clipboard: SystemClipboard, location: StoreLocation, environment: [String: String]) {
+        self.clipboard = clipboard
+        self.environment = environment
+        box = StoreBox(location: location)
+    }
+
+    /// Records `item` (from `source`) and puts it on the clipboard, unless the configuration's ignore rules keep it out
+    /// of the history; then it only goes on the clipboard. `completion` runs on the worker's thread.
+    func copy(
+        _ item: PasteboardItem, source: String, completion: @escaping @Sendable (Result<Outcome, AppError>) -> Void
+    ) {
+        queue.async { [self] in
+            completion(Result { () throws(AppError) -> Outcome in try self.copyNow(item, source: source) })
+        }
+    }
+
+    /// Puts history item `id` back on the clipboard with all its representations. `completion` runs on the worker's
+    /// thread.
+    func restore(id: Int64, completion: @escaping @Sendable (Result<Void, AppError>) -> Void) {
+        queue.async { [self] in
+            completion(
+                Result { () throws(AppError) in
+                    let store = try self.box.store()
+                    do {
+                        let item = try store.pasteboardItem(id: id)
+                        // No source: the item keeps the application it was first copied from.
+                        try self.clipboard.copy(
+                            item, metadata: CaptureMetadata(selection: "clipboard"), store: store,
+                            announcing: .restored,
+                            fallback: Self.ownerFallback)
+                    } catch let error as HistoryError {
+                        throw AppError(error.message)
+                    } catch let error as ClipboardError {
+                        throw AppError(error.message)
+                    } catch {
+                        throw AppError("\(error)")
+                    }
+                })
+        }
+    }
+
+    /// Tells the daemon's watchers of a change made to the store (no daemon: nobody to tell). `failed` runs on the
+    /// worker's thread, only when a running daemon could not be told.
+    func announce(_ event: ControlEvent, failed: @escaping @Sendable (AppError) -> Void) {
+        queue.async { [clipboard] in
+            do {
+                try clipboard.daemon.announce(event)
+            } catch let error as ControlError {
+                failed(
+                    AppError(
+                        "The daemon was not told of the change (\(error.message)); other windows may show it late."))
+            } catch {
+                failed(AppError("The daemon was not told of the change (\(error)); other windows may show it late."))
+            }
+        }
+    }
+
+    private func copyNow(_ item: PasteboardItem, source: String) throws(AppError) -> Outcome {
+        let configuration: Configuration
+        do {
+            configuration = try Configuration.load(environment: environment)
+        } catch {
+            throw AppError(error.message)
+        }
+        let store = try box.store()
+        store.retention = configuration.retention
+        do {
+            if let reason = configuration.capture.rejection(of: item, application: nil) {
+                let first = item.representations[0]
+                try clipboard.copyUnrecorded(
+                    item, store: store, executable: Self.ownerExecutable,
+                    arguments: ["__serve", "-", "--type", first.type.identifier], input: first.data)
+                return .unrecorded(reason: reason)
+            }
+            let id = try clipboard.copy(
+                item, metadata: CaptureMetadata(source: source, selection: "clipboard"), store: store,
+                fallback: Self.ownerFallback)
+            return .recorded(id: id)
+        } catch {
+            throw AppError(error.message)
+        }
+    }
+
+    /// `pasteboard-gtk __serve ID`: this binary in owner mode (see `OwnerMode`).
+    static func ownerFallback(_ id: Int64) -> SystemClipboard.Fallback {
+        .ownerProcess(executable: ownerExecutable, arguments: ["__serve", String(id)])
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import GtkSupport
+import PasteboardControl
+import PasteboardHistory
+import PasteboardModel
+
+extension HistoryController {
+    // MARK: - Copying
+
+    /// Copies the text field's contents to the clipboard and the history, then empties the field.
+    func copyTypedText() {
+        let text = ui.copyField.text
+        guard !text.isEmpty else { return }
+        ui.copyButton.isSensitive = false
+        worker.copy(PasteboardItem(string: text), source: Self.source) { [weak self] result in
+            MainLoop.post { self?.finishCopy(result, what: "text") }
+        }
+    }
+
+    func finishCopy(_ result: Result<ClipboardWorker.Outcome, AppError>, what: String) {
+        switch result {
+        case .success(.recorded(let id)):
+            if what == "text" { ui.copyField.text = "" }
+            log.note("copied \(what) \(id)")
+            refresh(after: nil)
+        case .success(.unrecorded(let reason)):
+            if what == "text" { ui.copyField.text = "" }
+            showNotice("Copied, but not recorded in the history: \(reason) (see the configuration file).")
+        case .failure(let error):
+            ui.copyButton.isSensitive = !ui.copyField.text.isEmpty
+            showError(error)
+        }
+        subscribeToDaemon()
+    }
+
+    /// Puts the row's item back on the clipboard with every representation, and previews it.
+    func restore(at position: Int) {
+        guard let item = rows.item(at: position) else { return }
+        if ui.listView.selectedPosition != position { ui.listView.selectedPosition = position }
+        showPreview(of: item)
+        worker.restore(id: item.id) { [weak self] result in
+            MainLoop.post {
+                guard let self else { return }
+                switch result {
+                case .success:
+                    self.log.note("restored \(item.id)")
+                    self.refresh(after: nil)
+                case .failure(let error):
+                    self.showError(error)
+                }
+                self.subscribeToDaemon()
+            }
+        }
+    }
+
+    // MARK: - Copy from URL
+
+    /// Downloads the address in the URL field and copies what it holds (see `FetchedContent`).
+    func copyFromURL() {
+        guard fetch == nil else { return }
+        let url: URL
+        do {
+            url = try URLFetch.validatedURL(ui.urlField.text)
+        } catch {
+            return showError(error)
+        }
+        var limits = URLFetch.Limits()
+        if let text = environment["PASTEBOARD_GTK_STALL_TIMEOUT"], let seconds = Double(text), seconds > 0 {
+            limits.stallTimeout = seconds
+        }
+        ui.errorBox.isVisible = false
+        ui.overlay.begin(url.absoluteString)
+        log.note("fetch started \(url.absoluteString)")
+        let fetch = URLFetch(url: url, limits: limits) { [weak self] event in
+            switch event {
+            case .progress(let received, let expected):
+                MainLoop.post { self?.ui.overlay.update(received: received, expected: expected) }
+            case .finished(let result):
+                // Classifying decodes an image: done here, off the main thread.
+                let content = result.flatMap { download in
+                    Result { () throws(AppError) in try FetchedContent.item(from: download) }
+                }
+                MainLoop.post { self?.finishFetch(content) }
+            case .cancelled:
+                MainLoop.post {
+                    guard let self else { return }
+                    self.fetch = nil
+                    self.ui.overlay.end()
+                    self.showNotice("Download cancelled; nothing was copied.")
+                    self.log.note("fetch cancelled")
+                }
+            }
+        }
+        self.fetch = fetch
+        fetch.start()
+    }
+
+    private func finishFetch(_ result: Result<(item: PasteboardItem, summary: String), AppError>) {
+        switch result {
+        case .failure(let error):
+            fetch = nil
+            ui.overlay.end()
+            showError(error)
+            log.note("fetch failed")
+        case .success(let content):
+            worker.copy(content.item, source: Self.source) { [weak self] outcome in
+                MainLoop.post {
+                    guard let self else { return }
+                    self.fetch = nil
+                    self.ui.overlay.end()
+                    if case .success = outcome {
+                        self.ui.urlField.text = ""
+                        self.showNotice("Copied \(content.summary) from the address.")
+                    }
+                    self.finishCopy(outcome, what: "url")
+                }
+            }
+        }
+    }
+
+    // MARK: - Pins, deletion, clearing
+
+    var selectedItem: HistoryItem? { ui.listView.selectedPosition.flatMap { rows.item(at: $0) } }
+
+    func togglePin() {
+        guard let item = selectedItem else { return }
+        do {
+            try store.setPinned(!item.isPinned, id: item.id)
+        } catch {
+            return showError(AppError(error.message))
+        }
+        let event = ControlEvent(item.isPinned ? .unpinned : .pinned, id: item.id)
+        announce(event)
+        log.note("\(event.event) \(item.id)")
+        refresh(after: event)
+    }
+
+    func deleteSelected() {
+        guard let position = ui.listView.selectedPosition, let item = rows.item(at: position) else { return }
+        do {
+            try store.delete(id: item.id)
+        } catch {
+            return showError(AppError(error.message))
+        }
+        let event = ControlEvent(.deleted, id: item.id)
+        announce(event)
+        log.note("deleted \(item.id)")
+        refresh(after: event)
+        if rows.count > 0 { ui.listView.focusRow(at: min(position, rows.count - 1), focus: true) }
+    }
+
+    func confirmClear() {
+        guard confirmation == nil else { return }
+        let hasPinned: Bool
+        do {
+            hasPinned = try !store.items(HistoryQuery(pinnedOnly: true, limit: 1)).isEmpty
+        } catch {
+            return showError(AppError(error.message))
+        }
+        let message =
+            "Delete every item from the history? "
+            + (hasPinned ? "Pinned items are kept. " : "") + "This cannot be undone."
+        let confirmation = ConfirmationWindow(
+            parent: ui.window, title: "Clear History", message: message, action: "_Clear History"
+        ) { [weak self] confirmed in
+            guard let self else { return }
+            self.confirmation = nil
+            self.log.note(confirmed ? "clear confirmed" : "clear cancelled")
+            if confirmed { self.clearHistory() }
+        }
+        // Kept while it is open: its buttons' handlers hold it only weakly.
+        self.confirmation = confirmation
+        confirmation.present()
+        log.note("clear asked")
+    }
+
+    private func clearHistory() {
+        let count: Int
+        do {
+            count = try store.clear(keepPinned: true)
+        } catch {
+            return showError(AppError(error.message))
+        }
+        var event = ControlEvent(.cleared)
+        event.count = count
+        event.keptPinned = true
+        announce(event)
+        thumbnails.removeAll()
+        log.note("cleared \(count)")
+        refresh(after: event)
+    }
+
+    /// Tells the daemon's watchers about a change this window made to the store itself.
+    private func announce(_ event: ControlEvent) {
+        worker.announce(event) { [weak self] error in
+            MainLoop.post { self?.showError(error) }
+        }
+    }
+
+    // MARK: - Layout
+
+    func setLayout(_ layout: AppState.Layout) {
+        guard layout != state.layout else { return }
+        state.layout = layout
+        ui.apply(layout)
+        ui.listView.setFactory(factory(for: layout))
+        do {
+            try state.save(to: stateURL)
+        } catch {
+            showError(error)
+        }
+        log.note("layout \(layout.rawValue)")
+    }
+}

@@ -1,0 +1,164 @@
+import GtkSupport
+import PasteboardControl
+import PasteboardHistory
+import PasteboardModel
+
+extension HistoryController {
+    // MARK: - Search and filters
+
+    func searchChanged() {
+        filter.text = ui.searchField.text
+        applyFilter()
+        log.note("search \(filter.text)")
+    }
+
+    func kindChanged() {
+        let index = ui.kindFilter.selectedIndex
+        filter.kinds = HistoryWindow.kindChoices.indices.contains(index) ? HistoryWindow.kindChoices[index].kinds : nil
+        applyFilter()
+        log.note(
+            "filter \(HistoryWindow.kindChoices.indices.contains(index) ? HistoryWindow.kindChoices[index].label : "?")"
+        )
+    }
+
+    private func applyFilter() {
+        let old = rows.count
+        let selected = ui.listView.selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
+        rows.reload(filter)
+        model.itemsChanged(at: 0, removed: old, added: rows.count)
+        ui.listScroller.scrollToStart()
+        reselect(selected)
+        noteRows()
+    }
+
+    // MARK: - Live updates
+
+    /// Reads the store again after `event` (from the daemon) or after this window's own change (nil), telling the
+    /// list only what changed where that is known: a new item at the top, a row pinned or deleted.
+    func refresh(after event: ControlEvent?) {
+        let oldCount = rows.count
+        let oldHead = rows.cachedItem(at: 0)?.id
+        let selectedPosition = ui.listView.selectedPosition
+        let selected = selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
+        let name = event?.event
+        let knownPosition = event?.id.flatMap { rows.position(of: $0) }
+        let hadFocus = ui.listView.containsFocus
+        rows.reload(filter)
+        // Replacing rows drops their selection for a moment: the preview follows only the final state.
+        isRefreshing = true
+        defer {
+            // A replaced row takes the keyboard focus with it: give it back, so the arrows keep working.
+            if hadFocus && !ui.listView.containsFocus, rows.count > 0 {
+                ui.listView.focusRow(at: min(ui.listView.selectedPosition ?? 0, rows.count - 1), focus: true)
+            }
+            isRefreshing = false
+            selectionChanged(force: event?.id == nil || event?.id == preview.itemID)
+            noteRows()
+        }
+        if let position = knownPosition, name == .pinned || name == .unpinned, rows.count == oldCount {
+            model.itemsChanged(at: position, removed: 1, added: 1)
+            if selectedPosition == position { ui.listView.selectedPosition = position }
+            return
+        }
+        if let position = knownPosition, name == .deleted, rows.count == oldCount - 1 {
+            model.itemsChanged(at: position, removed: 1, added: 0)
+            return
+        }
+        let newHead = rows.item(at: 0)?.id
+        if oldHead != nil, rows.count == oldCount + 1, rows.item(at: 1)?.id == oldHead {
+            model.itemsChanged(at: 0, removed: 0, added: 1)
+            return
+        }
+        if oldHead != nil, rows.count == oldCount, newHead == oldHead, name != .cleared {
+            // The same item on top: it may have been copied again (time, count).
+            model.itemsChanged(at: 0, removed: 1, added: 1)
+            if selectedPosition == 0 { ui.listView.selectedPosition = 0 }
+            return
+        }
+        model.itemsChanged(at: 0, removed: oldCount, added: rows.count)
+        reselect(selected)
+    }
+
+    /// Whether item `id` is still in the store (a failure to tell is shown, and counts as yes).
+    func itemExists(_ id: Int64) -> Bool {
+        do {
+            _ = try store.item(id: id)
+            return true
+        } catch  where error.code == .noSuchItem {
+            return false
+        } catch {
+            showError(AppError(error.message))
+            return true
+        }
+    }
+
+    /// Selects item `id` again after the rows were replaced, when it is among the first rows.
+    func reselect(_ id: Int64?) {
+        guard let id else { return }
+        _ = rows.item(at: 0)
+        if let position = rows.position(of: id) { ui.listView.focusRow(at: position) }
+    }
+
+    func focusList() {
+        guard rows.count > 0 else { return }
+        ui.listView.focusRow(at: ui.listView.selectedPosition ?? 0, focus: true)
+    }
+
+    // MARK: - Preview
+
+    /// Shows the selected item in the preview (again with `force`, as its details may have changed).
+    func selectionChanged(force: Bool = false) {
+        guard !isRefreshing else { return }
+        guard let position = ui.listView.selectedPosition, let item = rows.item(at: position) else {
+            if preview.itemID != nil {
+                preview.showNothing()
+                log.note("preview none")
+            }
+            return
+        }
+        if force || preview.itemID != item.id { showPreview(of: item) }
+    }
+
+    /// The text a preview shows: the plain text (else the URL, the file list, the HTML), at most 64 KiB of it.
+    static func previewText(of item: PasteboardItem) -> String? {
+        let order: [ContentType] = [.utf8PlainText, .plainText, .url, .uriList, .fileURL, .html, .text]
+        guard let type = item.bestType(among: order), let representation = item.representation(forType: type) else {
+            return nil
+        }
+        let head = representation.prefix(64 * 1024)
+        var text = String(decoding: head, as: UTF8.self)
+        if representation.byteCount > head.count { text += "\n…" }
+        return text
+    }
+
+    /// Shows `item` in the preview pane: its text (the first 64 KiB), or its image decoded to fit.
+    func showPreview(of item: HistoryItem) {
+        if item.kind == .image {
+            preview.showImage(item)
+            let id = item.id
+            loader.load(.init(id: id, maxSize: Self.previewImageSize)) { [weak self] result in
+                MainLoop.post {
+                    guard let self else { return }
+                    switch result {
+                    case .success(let texture):
+                        self.preview.show(texture: texture, for: id)
+                        self.log.note("preview image \(id) \(texture.width)x\(texture.height)")
+                    case .failure(let error):
+                        if self.preview.itemID == id { self.showError(error) }
+                    }
+                }
+            }
+            return
+        }
+        let text: String
+        do {
+            let full = try store.pasteboardItem(id: item.id)
+            text = Self.previewText(of: full) ?? item.preview
+        } catch {
+            text = item.preview
+            showError(AppError(error.message))
+        }
+        preview.show(item, text: text)
+        log.note("preview text \(item.id) \(text.prefix(80))")
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import GtkSupport
+import PasteboardControl
+import PasteboardHistory
+import PasteboardModel
+import PasteboardSystem
+
+/// The "Pasteboard History" window's behaviour: the history list over the store, the preview, copying, search,
+/// filters, pins, deletion, Copy from URL, and live updates from the daemon.
+@MainActor
+final class HistoryController {
+    let environment: [String: String]
+    let store: HistoryStore
+    let worker: ClipboardWorker
+    let loader: ImageLoader
+    let thumbnails: ThumbnailCache
+    let rows: HistoryRows
+    let model: VirtualList
+    let ui: HistoryWindow
+    let events: DaemonEvents
+    let log: TestLog
+    let stateURL: URL
+    var state: AppState
+    var filter = HistoryRows.Filter()
+    /// The download under way, if any.
+    var fetch: URLFetch?
+    /// While the rows are being replaced: selection changes then are passing states.
+    var isRefreshing = false
+    /// The "Clear History" question while it is asked.
+    var confirmation: ConfirmationWindow?
+    private let colorScheme = ColorScheme()
+    private var factories: [AppState.Layout: ListFactory] = [:]
+    /// The row views alive, to find the one showing an item.
+    private let rowViews = RowViewRegistry()
+
+    /// The size preview images are decoded at, at most.
+    static let previewImageSize = 1600
+    /// What this app's copies are recorded as coming from.
+    static let source = "pasteboard-gtk"
+
+    init(store: HistoryStore, clipboard: SystemClipboard, environment: [String: String], log: TestLog) {
+        self.environment = environment
+        self.store = store
+        self.log = log
+        worker = ClipboardWorker(clipboard: clipboard, location: store.location, environment: environment)
+        loader = ImageLoader(location: store.location)
+        thumbnails = ThumbnailCache(loader: loader, size: 160)
+        let rows = HistoryRows(store: store)
+        self.rows = rows
+        rows.reload(filter)
+        log.note("rows counted")
+        model = VirtualList(
+            count: { [weak rows] in rows?.count ?? 0 },
+            row: { [weak rows] position in rows?.item(at: position).map(RowPayload.init) })
+        stateURL = AppState.url(environment: environment)
+        state = AppState.load(from: stateURL)
+        events = DaemonEvents(client: clipboard.daemon)
+        let thumbnails = self.thumbnails
+        let log = self.log
+        let registry = rowViews
+        factories = [
+            .strip: Self.factory(for: .strip, thumbnails: thumbnails, log: log, registry: registry),
+            .list: Self.factory(for: .list, thumbnails: thumbnails, log: log, registry: registry),
+        ]
+        ui = HistoryWindow(model: model, factory: factories[state.layout]!)
+        ui.apply(state.layout)
+        connect()
+        log.note("window built")
+    }
+
+    /// Shows the window and starts listening to the daemon.
+    func start() {
+        colorScheme.follow { [log] dark in log.note("theme \(dark ? "dark" : "light")") }
+        ui.window.onFirstFrame { [log] in log.note("first frame") }
+        ui.window.present()
+        log.note("window shown \(HistoryWindow.title)")
+        log.note("layout \(state.layout.rawValue)")
+        noteRows()
+        subscribeToDaemon()
+    }
+
+    var preview: PreviewPane { ui.preview }
+
+    /// The row factory of `layout`.
+    func factory(for layout: AppState.Layout) -> ListFactory { factories[layout]! }
+
+    /// Row factories: chips for the strip, lines for the list.
+    private static func factory(
+        for layout: AppState.Layout, thumbnails: ThumbnailCache, log: TestLog, registry: RowViewRegistry
+    ) -> ListFactory {
+        ListFactory(
+            setup: { item in
+                let view = HistoryRowView(layout: layout)
+                item.setChild(view.root)
+                item.attach(view)
+                registry.add(view)
+            },
+            bind: { item in
+                guard let view = item.view as? HistoryRowView, let payload = item.payload as? RowPayload else { return }
+                view.bind(payload.item, thumbnails: thumbnails) { id in log.note("thumbnail \(id)") }
+            })
+    }
+
+    // MARK: - Wiring
+
+    private func connect() {
+        ui.listView.rowContent = { [weak self] position in
+            guard let self, let id = self.rows.cachedItem(at: position)?.id else { return nil }
+            return self.rowViews.view(showing: id, layout: self.state.layout)?.root
+        }
+        rows.onGrow = { [weak self] position, added in
+            self?.model.itemsChanged(at: position, removed: 0, added: added)
+            self?.noteRows()
+        }
+        rows.onError = { [weak self] error in self?.showError(error) }
+        ui.copyField.onChange { [weak self] in
+            guard let self else { return }
+            self.ui.copyButton.isSensitive = !self.ui.copyField.text.isEmpty
+        }
+        ui.copyField.onActivate { [weak self] in self?.copyTypedText() }
+        ui.copyButton.onClick { [weak self] in self?.copyTypedText() }
+        ui.urlField.onChange { [weak self] in
+            guard let self else { return }
+            self.ui.urlButton.isSensitive = !self.ui.urlField.text.trimmingCharacters(in: .whitespaces).isEmpty
+        }
+        ui.urlField.onActivate { [weak self] in self?.copyFromURL() }
+        ui.urlButton.onClick { [weak self] in self?.copyFromURL() }
+        ui.overlay.cancelButton.onClick { [weak self] in self?.fetch?.cancel() }
+        ui.searchField.onSearch { [weak self] in self?.searchChanged() }
+        ui.searchField.onStop { [weak self] in
+            guard let self else { return }
+            if self.ui.searchField.text.isEmpty { self.focusList() } else { self.ui.searchField.text = "" }
+        }
+        ui.searchField.addShortcut("Down") { [weak self] in
+            self?.focusList()
+            return true
+        }
+        ui.kindFilter.onSelect { [weak self] in self?.kindChanged() }
+        ui.layoutToggle.onToggle { [weak self] in
+            guard let self else { return }
+            self.setLayout(self.ui.layoutToggle.isActive ? .list : .strip)
+        }
+        ui.pinButton.onClick { [weak self] in self?.togglePin() }
+        ui.deleteButton.onClick { [weak self] in self?.deleteSelected() }
+        ui.clearButton.onClick { [weak self] in self?.confirmClear() }
+        ui.dismissError.onClick { [weak self] in self?.ui.errorBox.isVisible = false }
+        ui.listView.onActivate { [weak self] position in self?.restore(at: position) }
+        ui.listView.onSelectionChange { [weak self] in self?.selectionChanged() }
+        ui.listView.addShortcut("Delete") { [weak self] in
+            self?.deleteSelected()
+            return true
+        }
+        ui.window.addShortcut("<Control>f", scope: .global) { [weak self] in
+            self?.ui.searchField.grabFocus()
+            return true
+        }
+        ui.window.addShortcut("<Control>p", scope: .global) { [weak self] in
+            self?.togglePin()
+            return true
+        }
+        ui.window.addShortcut("Escape", scope: .global) { [weak self] in
+            guard let fetch = self?.fetch else { return false }
+            fetch.cancel()
+            return true
+        }
+        ui.window.addShortcut("<Control>t", scope: .global) { [weak self] in
+            guard let self else { return true }
+            self.setLayout(self.state.layout == .list ? .strip : .list)
+            return true
+        }
+        ui.window.addShortcut("<Control>l", scope: .global) { [weak self] in
+            self?.ui.urlField.grabFocus()
+            return true
+        }
+        ui.window.onCloseRequest {
+            MainLoop.quit()
+            return false
+        }
+        events.onEvent = { [weak self] event in self?.refresh(after: event) }
+        events.onEnd = { [weak self] reason in
+            self?.showDaemonMissing(
+                "The daemon stopped (\(reason)). The history still refreshes after this window's own changes.")
+            self?.log.note("daemon lost")
+        }
+    }
+
+    // MARK: - Daemon
+
+    func subscribeToDaemon() {
+        if events.isSubscribed { return }
+        if events.subscribe() {
+            ui.daemonBanner.isVisible = false
+            log.note("daemon connected")
+        } else if !ui.daemonBanner.isVisible {
+            showDaemonMissing(
+                "No daemon is running: copies made in other applications appear after 'pb daemon' starts; "
+                    + "this window refreshes after its own changes.")
+            log.note("daemon missing")
+        }
+    }
+
+    private func showDaemonMissing(_ text: String) {
+        ui.daemonBanner.text = text
+        ui.daemonBanner.isVisible = true
+    }
+
+    // MARK: - Messages
+
+    func showError(_ error: AppError) {
+        ui.errorBanner.text = error.message
+        ui.errorBox.isVisible = true
+        log.note("error \(error.message)")
+    }
+
+    func showNotice(_ text: String) {
+        ui.status.text = text
+        log.note("notice \(text)")
+    }
+
+    func noteRows() {
+        let count = rows.count
+        let what: String
+        if filter.isEmpty {
+            what = count == 0 ? "No items yet: copy something." : "\(count.formatted()) item\(count == 1 ? "" : "s")"
+        } else {
+            what = count == 0 ? "No matches." : "\(count.formatted()) match\(count == 1 ? "" : "es")"
+        }
+        ui.status.text = what
+        log.note("rows \(count)")
+    }
+}

@@ -1,0 +1,96 @@
+import GtkSupport
+import PasteboardHistory
+
+/// The widgets of one history row: a chip in the strip, a line in the list. Made once per slot, then bound to
+/// whichever item the slot shows.
+@MainActor
+final class HistoryRowView {
+    let root: Box
+    let layout: AppState.Layout
+    private let icon: Image
+    private let thumbnail: Picture
+    private let title = Label()
+    private let meta = Label()
+    private let pin = Image(icon: "view-pin-symbolic", size: 14)
+    /// The item shown, and the ticket of a thumbnail still to come.
+    private(set) var itemID: Int64?
+    private var waitingTicket: Int?
+
+    static let stripThumbnailHeight = 64
+
+    init(layout: AppState.Layout) {
+        self.layout = layout
+        pin.tooltip = "Pinned"
+        meta.addStyleClass("dim-label")
+        meta.addStyleClass("row-meta")
+        meta.textAlignment = 0
+        title.textAlignment = 0
+        title.isTargetable = false
+        thumbnail = Picture()
+        switch layout {
+        case .strip:
+            icon = Image(icon: "text-x-generic-symbolic", size: 14)
+            meta.expandsHorizontally = true
+            meta.ellipsizeEnd()
+            let header = Box(.horizontal, spacing: 4, [icon, meta, pin])
+            title.wrap(lines: 3)
+            title.ellipsizeEnd()
+            title.verticalAlignment = .start
+            title.expandsVertically = true
+            title.setWidthChars(18, max: 18)
+            thumbnail.setSizeRequest(width: 160, height: Self.stripThumbnailHeight)
+            thumbnail.expandsVertically = true
+            root = Box(.vertical, spacing: 4, [header, title, thumbnail])
+            root.addStyleClass("chip")
+            root.setSizeRequest(width: 176, height: 104)
+        case .list:
+            icon = Image(icon: "text-x-generic-symbolic", size: 24)
+            title.ellipsizeEnd()
+            title.expandsHorizontally = true
+            let text = Box(.vertical, spacing: 2, [title, meta])
+            text.expandsHorizontally = true
+            text.verticalAlignment = .center
+            root = Box(.horizontal, spacing: 10, [icon, text, pin])
+            root.addStyleClass("history-row")
+        }
+    }
+
+    /// Shows `item`; an image's thumbnail comes from `thumbnails` (at once, or when decoded, then `shown` is told).
+    func bind(_ item: HistoryItem, thumbnails: ThumbnailCache, shown: @escaping @MainActor (Int64) -> Void) {
+        if let previous = itemID, let ticket = waitingTicket, previous != item.id {
+            thumbnails.cancel(previous, ticket: ticket)
+        }
+        waitingTicket = nil
+        itemID = item.id
+        let text = ItemFormatting.title(of: item)
+        if ItemFormatting.isLink(item) {
+            // A link, in the theme's link colour; not clickable itself (a click on the row copies it).
+            title.setMarkup("<a href=\"\(Label.escapeMarkup(text))\">\(Label.escapeMarkup(text))</a>")
+        } else {
+            title.text = text
+        }
+        meta.text = ItemFormatting.meta(of: item)
+        pin.isVisible = item.isPinned
+        root.setStyleClass("pinned", item.isPinned)
+        root.tooltip = item.kind == .image ? text : String(item.preview.prefix(300))
+        let shownKind = item.kind == .url && !ItemFormatting.isLink(item) ? HistoryItem.Kind.text : item.kind
+        icon.setIcon(ItemFormatting.icon(for: shownKind))
+        let isImage = item.kind == .image
+        thumbnail.setTexture(nil)
+        thumbnail.isVisible = isImage && layout == .strip
+        title.isVisible = !(isImage && layout == .strip)
+        guard isImage else { return }
+        let id = item.id
+        let apply: @MainActor (Texture) -> Void = { [weak self] texture in
+            guard let self, self.itemID == id else { return }
+            self.waitingTicket = nil
+            if self.layout == .strip { self.thumbnail.setTexture(texture) } else { self.icon.setTexture(texture) }
+            shown(id)
+        }
+        switch thumbnails.thumbnail(for: id, ready: apply) {
+        case .ready(let texture): apply(texture)
+        case .pending(let ticket): waitingTicket = ticket
+        case .unavailable: break
+        }
+    }
+}

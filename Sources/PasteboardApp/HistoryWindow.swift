@@ -1,0 +1,117 @@
+import GtkSupport
+import PasteboardHistory
+
+/// The widgets of the "Pasteboard History" window, laid out; `HistoryController` gives them behaviour.
+///
+/// ```
+///  [ text to copy …                  ] [Copy]
+///  [ https://… to copy from a URL    ] [Copy from URL]
+///  [ search …  ] [All ▾]   [list/strip] [pin] [delete] [Clear History…]
+///  (daemon / error banners)
+///  history (strip of chips, or a list)  |  preview
+///  status line
+/// ```
+@MainActor
+final class HistoryWindow {
+    static let title = "Pasteboard History"
+
+    let window = Window(title: HistoryWindow.title, width: 980, height: 640)
+    let copyField = Entry(placeholder: "Type or paste text to copy")
+    let copyButton = Button(label: "_Copy")
+    let urlField = Entry(placeholder: "https://… an image or page to copy")
+    let urlButton = Button(label: "Copy from _URL")
+    let searchField = SearchEntry(placeholder: "Search history (Ctrl+F)")
+    let kindFilter = DropDown(choices: HistoryWindow.kindChoices.map(\.label))
+    let layoutToggle = ToggleButton(icon: "view-list-symbolic", tooltip: "Show as a list (Ctrl+T)")
+    let pinButton = Button(icon: "view-pin-symbolic", tooltip: "Pin or unpin (Ctrl+P)")
+    let deleteButton = Button(icon: "user-trash-symbolic", tooltip: "Delete (Delete)")
+    let clearButton = Button(label: "Clear History…")
+    let daemonBanner = Label()
+    let errorBanner = Label()
+    let errorBox: Box
+    let dismissError = Button(icon: "window-close-symbolic", tooltip: "Dismiss")
+    let listView: ListView
+    let listScroller: ScrolledWindow
+    let preview = PreviewPane()
+    let overlay = DownloadOverlay()
+    let status = Label()
+    let split: Paned
+
+    /// The type filter's entries, in order.
+    static let kindChoices: [(label: String, kinds: Set<HistoryItem.Kind>?)] = [
+        ("All types", nil), ("Text", [.text, .html]), ("Images", [.image]), ("Links", [.url]), ("Files", [.file]),
+    ]
+
+    init(model: VirtualList, factory: ListFactory) {
+        listView = ListView(model: model, factory: factory)
+        listView.activatesOnSingleClick = true
+        listScroller = ScrolledWindow(listView)
+        listScroller.expandsHorizontally = true
+        listScroller.expandsVertically = true
+        copyField.expandsHorizontally = true
+        urlField.expandsHorizontally = true
+        copyButton.addStyleClass("suggested-action")
+        copyButton.isSensitive = false
+        urlButton.isSensitive = false
+        searchField.expandsHorizontally = true
+        daemonBanner.addStyleClass("banner")
+        daemonBanner.textAlignment = 0
+        daemonBanner.wrap()
+        daemonBanner.isVisible = false
+        errorBanner.textAlignment = 0
+        errorBanner.wrap()
+        errorBanner.expandsHorizontally = true
+        errorBanner.isSelectable = true
+        dismissError.makeFlat()
+        errorBox = Box(.horizontal, spacing: 6, [errorBanner, dismissError])
+        errorBox.addStyleClass("banner")
+        errorBox.addStyleClass("error")
+        errorBox.isVisible = false
+        status.addStyleClass("dim-label")
+        status.textAlignment = 0
+        split = Paned(.vertical, start: listScroller, end: preview.root)
+        split.expandsVertically = true
+
+        let copyRow = Box(.horizontal, spacing: 6, [copyField, copyButton])
+        let urlRow = Box(.horizontal, spacing: 6, [urlField, urlButton])
+        let spacer = Box(.horizontal)
+        spacer.expandsHorizontally = true
+        let tools = Box(
+            .horizontal, spacing: 6,
+            [searchField, kindFilter, spacer, layoutToggle, pinButton, deleteButton, clearButton])
+        let content = Box(.vertical, spacing: 8, [copyRow, urlRow, tools, daemonBanner, errorBox, split, status])
+        content.setMargins(10)
+        let layered = Overlay(content)
+        layered.addOverlay(overlay.root)
+        window.setChild(layered)
+        window.setFocus(copyField)
+    }
+
+    /// Lays the history out as a strip of chips above the preview, or as a list beside it.
+    func apply(_ layout: AppState.Layout) {
+        switch layout {
+        case .strip:
+            split.orientation = .vertical
+            listView.orientation = .horizontal
+            listView.addStyleClass("strip")
+            listScroller.setScrolling(horizontal: true, vertical: false)
+            listScroller.setSizeRequest(height: 132)
+            setSplit(140)
+        case .list:
+            split.orientation = .horizontal
+            listView.orientation = .vertical
+            listView.removeStyleClass("strip")
+            listScroller.setScrolling(horizontal: false, vertical: true)
+            listScroller.setSizeRequest(height: -1)
+            setSplit(420)
+        }
+        layoutToggle.isActive = layout == .list
+        layoutToggle.tooltip = layout == .list ? "Show as a strip (Ctrl+T)" : "Show as a list (Ctrl+T)"
+    }
+
+    /// Moves the split once the new orientation is laid out (set at once, GTK keeps the old side's size).
+    private func setSplit(_ position: Int) {
+        split.position = position
+        MainLoop.after(0) { [split] in split.position = position }
+    }
+}

@@ -1,0 +1,27 @@
+/// The app's style sheet. Colours come from the theme (`currentColor`, the theme's named colours), so the app
+/// follows a light or dark theme.
+enum Styles {
+    static let css = """
+        .chip {
+            padding: 6px 8px;
+            border-radius: 8px;
+            background-color: alpha(currentColor, 0.05);
+            border: 1px solid alpha(currentColor, 0.12);
+        }
+        .chip.pinned { border-color: @theme_selected_bg_color; }
+        listview.strip > row { padding: 4px; border-radius: 10px; }
+        listview.strip > row:selected .chip { background-color: alpha(@theme_selected_bg_color, 0.25); }
+        .history-row { padding: 4px 6px; }
+        .row-meta { font-size: smaller; }
+        .preview-heading { font-size: larger; font-weight: bold; }
+        .preview-text { font-size: 13pt; }
+        .preview-placeholder { font-size: larger; }
+        .banner {
+            padding: 6px 10px;
+            border-radius: 6px;
+            background-color: alpha(currentColor, 0.08);
+        }
+        .banner.error { background-color: alpha(@error_color, 0.18); }
+        .download-card { padding: 18px; border-radius: 12px; }
+        """
+}

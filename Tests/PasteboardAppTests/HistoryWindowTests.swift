@@ -1,0 +1,176 @@
+import Foundation
+import PasteboardTestSupport
+import Testing
+
+/// The Pasteboard History window, run for real under Xvfb and driven with xdotool.
+@Suite(.timeLimit(.minutes(2))) struct HistoryWindowTests {
+    @Test func windowShowsTheHistoryAsChipsWithThumbnails() async throws {
+        let session = try await AppSession()
+        try await session.seed("first note")
+        try await session.seed("second note\nwith two lines")
+        try await session.seed("https://example.com/page")
+        let image = try await session.seed(file: try await session.redPNG())
+
+        try await session.launchApp()
+        let lines = session.logLines()
+        #expect(lines.contains("window shown Pasteboard History"), "\(lines)")
+        #expect(lines.contains("layout strip"), "\(lines)")
+        #expect(lines.contains("rows 4"), "\(lines)")
+        try await session.waitForLog { $0 == "thumbnail \(image)" }
+
+        let shot = try await session.screenshot("main")
+        let statistics = try await session.imageStatistics(shot)
+        #expect(statistics.width == AppSession.screenWidth && statistics.height == AppSession.screenHeight)
+        #expect(statistics.colours > 100, "a drawn window has text and icons, not a few flat colours: \(statistics)")
+        // The red test picture's thumbnail is on screen (64×48 shown at least at its size: 0.39 % of the screen).
+        let red = try await session.redFraction(shot)
+        #expect(red > 0.003, "red fraction of the screenshot: \(red)")
+        #expect(session.gtkComplaints.isEmpty, "\(session.gtkComplaints)")
+    }
+
+    @Test(arguments: [true, false])
+    func enterInTheTextFieldCopiesToTheClipboardAndTheTopOfTheHistory(daemonRuns: Bool) async throws {
+        let session = try await AppSession()
+        if daemonRuns { try await session.startDaemon() }
+        try await session.seed("older item")
+        try await session.launchApp()
+        try await session.waitForLog { $0 == (daemonRuns ? "daemon connected" : "daemon missing") }
+
+        let mark = session.logLines().count
+        try await session.type("typed in the window")
+        try await session.key("Return")
+        let copied = try await session.waitForLog(after: mark) { $0.hasPrefix("copied text ") }
+        try await session.waitForLog(after: mark) { $0 == "rows 2" }
+        #expect(try await session.clipboardBecomes("typed in the window"))
+        let newest = try await session.history(limit: 1).first
+        #expect(newest?["preview"] as? String == "typed in the window", "\(String(describing: newest))")
+        #expect(newest?["source"] as? String == "pasteboard-gtk", "\(String(describing: newest))")
+        #expect(copied == "copied text \(newest?["id"] as? Int ?? -1)")
+
+        // The copy outlives the window: the daemon serves it, or else the app's own owner process.
+        try await session.stopApp()
+        #expect(try await session.clipboardBecomes("typed in the window"))
+    }
+
+    @Test func arrowsAndEnterRestoreEveryRepresentationAndPreviewIt() async throws {
+        let session = try await AppSession()
+        try await session.startDaemon()
+        let html = "<p>Rich <b>text</b> from a page</p>"
+        let page = try session.sandbox.file(Data(html.utf8), name: "page.html")
+        let rich = try await session.seed(file: page, type: "html")
+        try await session.seed("middle item")
+        let newest = try await session.seed("newest item")
+        try await session.launchApp()
+        try await session.waitForLog { $0 == "daemon connected" }
+
+        // Into the strip from the search field, two chips to the right, Enter.
+        try await session.key("ctrl+f", "Down")
+        try await session.waitForLog { $0.hasPrefix("preview text \(newest) ") }
+        try await session.key("Right", "Right")
+        try await session.waitForLog { $0.hasPrefix("preview text \(rich) ") }
+        let mark = session.logLines().count
+        try await session.key("Return")
+        try await session.waitForLog(after: mark) { $0 == "restored \(rich)" }
+
+        #expect(try await session.clipboardBecomes(html, target: "text/html"))
+        #expect(try await session.clipboardBecomes("Rich text from a page"))
+        #expect(try await session.newestID() == rich, "a restored item moves to the top")
+        let preview = try await session.waitForLog(after: mark) { $0.hasPrefix("preview text \(rich) ") }
+        #expect(preview.hasSuffix("Rich text from a page"), "the preview shows the plain text: \(preview)")
+
+        // A click on the first chip restores it too.
+        let click = session.logLines().count
+        try await session.click(x: 100, y: 232)
+        try await session.waitForLog(after: click) { $0 == "restored \(rich)" }
+    }
+
+    @Test func theHistoryFollowsCopiesMadeElsewhereWhileTheDaemonRuns() async throws {
+        let session = try await AppSession()
+        try await session.startDaemon()
+        try await session.seed("already there")
+        try await session.launchApp()
+        try await session.waitForLog { $0 == "daemon connected" }
+
+        // Another application copies: the daemon records it and the window hears of it, with no polling.
+        var mark = session.logLines().count
+        let xclip = try AppSession.tool("xclip", package: "xclip")
+        let owner = try session.sandbox.launch(
+            xclip, ["-selection", "clipboard", "-quiet", "-i"], stdin: Data("copied in another app".utf8))
+        try await session.waitForLog(after: mark) { $0 == "rows 2" }
+        let id = try await session.newestID()
+        try await session.key("ctrl+f", "Down")
+        try await session.waitForLog(after: mark) { $0 == "preview text \(id) copied in another app" }
+        owner.terminate(grace: .milliseconds(200))
+
+        // The daemon stops: the window says so.
+        mark = session.logLines().count
+        try await session.stopDaemon()
+        try await session.waitForLog(after: mark) { $0 == "daemon lost" }
+    }
+
+    @Test func searchFiltersTheHistoryAsYouType() async throws {
+        let session = try await AppSession()
+        for text in ["apple pie", "banana split", "apple juice", "cherry"] { try await session.seed(text) }
+        try await session.launchApp()
+
+        var mark = session.logLines().count
+        try await session.key("ctrl+f")
+        try await session.type("apple")
+        try await session.waitForLog(after: mark) { $0 == "search apple" }
+        try await session.waitForLog(after: mark) { $0 == "rows 2" }
+        try await session.key("Down", "Return")
+        #expect(try await session.clipboardBecomes("apple juice"))
+
+        mark = session.logLines().count
+        try await session.key("ctrl+f", "ctrl+a")
+        try await session.type("zzz")
+        try await session.waitForLog(after: mark) { $0 == "rows 0" }
+        try await session.key("ctrl+a", "BackSpace")
+        try await session.waitForLog(after: mark) { $0 == "rows 4" }
+    }
+
+    @Test func pinDeleteAndClearKeepPinnedItemsAndTheLayoutIsRemembered() async throws {
+        let session = try await AppSession()
+        let oldest = try await session.seed("oldest")
+        let middle = try await session.seed("middle")
+        let newest = try await session.seed("newest")
+        try await session.launchApp()
+
+        try await session.key("ctrl+f", "Down")
+        try await session.waitForLog { $0.hasPrefix("preview text \(newest) ") }
+        try await session.key("ctrl+p")
+        try await session.waitForLog { $0 == "pinned \(newest)" }
+        try await session.key("Right")
+        try await session.waitForLog { $0.hasPrefix("preview text \(middle) ") }
+        var mark = session.logLines().count
+        try await session.key("Delete")
+        try await session.waitForLog(after: mark) { $0 == "deleted \(middle)" }
+        // The next row is selected and has the focus: Left goes back to the first.
+        try await session.waitForLog(after: mark) { $0.hasPrefix("preview text \(oldest) ") }
+        mark = session.logLines().count
+        try await session.key("Left")
+        try await session.waitForLog(after: mark) { $0.hasPrefix("preview text \(newest) ") }
+        var ids = try await session.history().compactMap { $0["id"] as? Int }
+        #expect(ids == [Int(newest), Int(oldest)])
+
+        // "Clear History…" opens a confirmation window of the app's own; Tab to its Clear button, Enter.
+        try await session.click(x: 912, y: 111)
+        try await session.waitForLog { $0 == "clear asked" }
+        try await session.focusWindow(named: "Clear History")
+        try await session.key("Tab", "Return")
+        try await session.waitForLog { $0 == "cleared 1" }
+        ids = try await session.history().compactMap { $0["id"] as? Int }
+        #expect(ids == [Int(newest)], "pinned items survive Clear History")
+
+        try await session.focusWindow()
+        try await session.key("ctrl+t")
+        try await session.waitForLog { $0 == "layout list" }
+        let state = try String(
+            contentsOf: session.sandbox.root.appendingPathComponent("state/pasteboard/app-state"), encoding: .utf8)
+        #expect(state == "layout = list\n")
+        try await session.stopApp()
+        mark = session.logLines().count
+        try await session.launchApp()
+        try await session.waitForLog(after: mark) { $0 == "layout list" }
+    }
+}

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""The Pasteboard History window on a big history, side by side with CopyQ in the same run.
+
+Generates N items (default 100,000; the generator of history_bench.py), imports them with `pb import`, then on a
+private Xvfb measures, for pasteboard-gtk:
+
+  - process start to the first drawn frame (the app logs it from the frame clock's after-paint signal),
+  - resident memory at that point and after scrolling (End to the oldest item, then paging back),
+  - how long End (the oldest item, a window read from deep in the store) and a search take to show,
+
+and, when `copyq` is installed, CopyQ holding the same number of items: server start to its history window shown
+(`copyq show`), `copyq show` again with the server running, and its resident memory.
+
+Usage: python3 bench/app_bench.py [--items N] [--runs R] [--app PATH] [--pb PATH] [--workdir DIR] [--no-copyq]
+Build first: swift build -c release --product pasteboard-gtk && swift build -c release --product pb
+"""
+import argparse, json, os, shutil, signal, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+import history_bench  # noqa: E402  (the same generated history)
+
+
+def rss_mb(pid, field="VmRSS"):
+    """Resident memory in MB: all of it (VmRSS) or the process's own (RssAnon, without mapped libraries)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) / 1024
+    except FileNotFoundError:
+        pass
+    return float("nan")
+
+
+def children(pid):
+    try:
+        out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
+        return [int(p) for p in out]
+    except FileNotFoundError:
+        return []
+
+
+def wait_for(predicate, timeout, step=0.002):
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    return None
+
+
+class Display:
+    def __init__(self):
+        self.number = 150 + os.getpid() % 40
+        while os.path.exists(f"/tmp/.X11-unix/X{self.number}") or os.path.exists(f"/tmp/.X{self.number}-lock"):
+            self.number += 1
+        self.name = f":{self.number}"
+        self.process = subprocess.Popen(["Xvfb", self.name, "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not wait_for(lambda: os.path.exists(f"/tmp/.X11-unix/X{self.number}"), 10):
+            sys.exit("Xvfb did not start")
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait()
+
+
+class App:
+    """One run of pasteboard-gtk, timed from spawn to its first frame."""
+
+    def __init__(self, binary, env, log):
+        self.log = log
+        if os.path.exists(log):
+            os.unlink(log)
+        env = dict(env, PASTEBOARD_GTK_TEST_LOG=log, GSK_RENDERER="cairo", GTK_A11Y="none")
+        self.start = time.perf_counter()
+        self.process = subprocess.Popen([binary], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not self.wait("first frame", 30):
+            sys.exit("pasteboard-gtk showed no frame within 30 s")
+        self.first_frame_ms = (time.perf_counter() - self.start) * 1000
+
+    def lines(self):
+        try:
+            with open(self.log) as f:
+                return [line.rstrip("\n").split(" ", 1)[1] for line in f if " " in line]
+        except FileNotFoundError:
+            return []
+
+    def wait(self, text, timeout, after=0, prefix=False):
+        def found():
+            for line in self.lines()[after:]:
+                if (line.startswith(text) if prefix else line == text):
+                    return True
+            return False
+        return wait_for(found, timeout)
+
+    def stop(self):
+        self.process.send_signal(signal.SIGTERM)
+        self.process.wait(10)
+
+
+def xdotool(env, *args):
+    subprocess.run(["xdotool", *args], env=env, check=True, stdout=subprocess.DEVNULL)
+
+
+def measure_app(args, env, newest, oldest):
+    log = os.path.join(args.work, "app-log.txt")
+    frames, idle, idle_anon, scrolled, scrolled_anon, end_ms, search_ms = [], [], [], [], [], [], []
+    for run in range(args.runs):
+        app = App(args.app, env, log)
+        frames.append(app.first_frame_ms)
+        time.sleep(1)
+        idle.append(rss_mb(app.process.pid))
+        idle_anon.append(rss_mb(app.process.pid, "RssAnon"))
+        xdotool(env, "search", "--sync", "--name", "^Pasteboard History$", "windowfocus", "--sync")
+        xdotool(env, "mousemove", "1270", "790")
+        # Into the list, then End: the oldest item, read from the far end of the store.
+        xdotool(env, "key", "ctrl+t")  # the vertical list pages further per key than the strip
+        app.wait("layout list", 10)
+        xdotool(env, "key", "ctrl+f", "Down")
+        app.wait(f"preview text {newest} ", 10, prefix=True)
+        mark = len(app.lines())
+        t0 = time.perf_counter()
+        xdotool(env, "key", "End")
+        if app.wait(f"preview text {oldest} ", 20, after=mark, prefix=True):
+            end_ms.append((time.perf_counter() - t0) * 1000)
+        for _ in range(30):
+            xdotool(env, "key", "Page_Up")
+        time.sleep(1)
+        scrolled.append(rss_mb(app.process.pid))
+        scrolled_anon.append(rss_mb(app.process.pid, "RssAnon"))
+        mark = len(app.lines())
+        t0 = time.perf_counter()
+        xdotool(env, "key", "ctrl+f")
+        xdotool(env, "type", "--delay", "0", "zebra")
+        if app.wait("search zebra", 20, after=mark):
+            search_ms.append((time.perf_counter() - t0) * 1000)
+        xdotool(env, "key", "ctrl+t")  # back to the strip for the next run
+        app.wait("layout strip", 10)
+        app.stop()
+    return frames, (idle, idle_anon), (scrolled, scrolled_anon), end_ms, search_ms
+
+
+def copyq(args, env, count):
+    """CopyQ with `count` items: server start to its window shown, show again, memory."""
+    cq = shutil.which("copyq")
+    if cq is None or args.no_copyq:
+        return None
+    cenv = dict(env, QT_QPA_PLATFORM="xcb", XDG_CONFIG_HOME=os.path.join(args.work, "copyq-config"),
+                XDG_DATA_HOME=os.path.join(args.work, "copyq-data"), HOME=os.path.join(args.work, "copyq-home"))
+    for key in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "HOME"):
+        os.makedirs(cenv[key], exist_ok=True)
+
+    def run(*argv, timeout=600):
+        return subprocess.run([cq, *argv], env=cenv, capture_output=True, text=True, timeout=timeout)
+
+    def start_server():
+        process = subprocess.Popen([cq], env=cenv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not wait_for(lambda: run("eval", "--", "print(size())", timeout=5).returncode == 0, 30, 0.05):
+            sys.exit("CopyQ's server did not answer")
+        return process
+
+    def visible():
+        out = subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "copyq"], env=cenv,
+                             capture_output=True, text=True).stdout.split()
+        return out or None
+
+    server = start_server()
+    # CopyQ keeps at most 10,000 items in a tab (its maxitems setting stops there).
+    target = min(count, 10000)
+    run("config", "maxitems", str(target))
+    have = int(run("eval", "--", "print(size())").stdout or 0)
+    if have < target:
+        print(f"  filling CopyQ with {target - have:,} items ...", file=sys.stderr)
+        script = "for (var i = %d; i < %d; ++i) add('item ' + i + ' of the generated history');" % (have, target)
+        run("eval", "--", script, timeout=1800)
+    items = int(run("eval", "--", "print(size())").stdout or 0)
+    run("exit")
+    server.wait(30)
+
+    cold, warm, memory, memory_anon = [], [], [], []
+    for _ in range(args.runs):
+        t0 = time.perf_counter()
+        server = start_server()
+        run("show")
+        if wait_for(visible, 30):
+            cold.append((time.perf_counter() - t0) * 1000)
+        time.sleep(1)
+        processes = [server.pid] + children(server.pid)
+        memory.append(sum(rss_mb(p) for p in processes))
+        memory_anon.append(sum(rss_mb(p, "RssAnon") for p in processes))
+        run("hide")
+        wait_for(lambda: not visible(), 10)
+        t0 = time.perf_counter()
+        run("show")
+        if wait_for(visible, 30):
+            warm.append((time.perf_counter() - t0) * 1000)
+        run("exit")
+        server.wait(30)
+    return items, cold, warm, (memory, memory_anon)
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def memory(pair):
+    return f"{median(pair[0]):.1f} MB ({median(pair[1]):.1f} MB own)"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--items", type=int, default=100_000)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--app", default=os.path.join(ROOT, ".build/release/pasteboard-gtk"))
+    ap.add_argument("--pb", default=os.path.join(ROOT, ".build/release/pb"))
+    ap.add_argument("--workdir", default=None, help="reuse the generated history here (kept between runs)")
+    ap.add_argument("--no-copyq", action="store_true")
+    args = ap.parse_args()
+    for path in (args.app, args.pb):
+        if not os.path.exists(path):
+            sys.exit(f"{path} is not built: swift build -c release --product pasteboard-gtk && swift build -c release --product pb")
+    for tool in ("Xvfb", "xdotool"):
+        if shutil.which(tool) is None:
+            sys.exit(f"{tool} is required (apt-get install -y xvfb xdotool)")
+    args.work = args.workdir or tempfile.mkdtemp(prefix="pb-app-bench-")
+    os.makedirs(args.work, exist_ok=True)
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(XDG_DATA_HOME=os.path.join(args.work, "data"), XDG_CONFIG_HOME=os.path.join(args.work, "config"),
+               XDG_STATE_HOME=os.path.join(args.work, "state"), PB_RUNTIME_DIR=os.path.join(args.work, "run"),
+               XDG_RUNTIME_DIR=os.path.join(args.work, "run"), HOME=os.path.join(args.work, "home"), LANG="C.UTF-8")
+    for key in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME"):
+        os.makedirs(env[key], exist_ok=True)
+    os.makedirs(env["PB_RUNTIME_DIR"], mode=0o700, exist_ok=True)
+    db = os.path.join(env["XDG_DATA_HOME"], "pasteboard", "history.sqlite")
+    if not os.path.exists(db):
+        jsonl = os.path.join(args.work, "history.jsonl")
+        print(f"generating and importing {args.items:,} items in {args.work} ...", file=sys.stderr)
+        history_bench.generate(jsonl, os.path.join(args.work, "text.txt"), args.items)
+        subprocess.run([args.pb, "import", jsonl], env=env, check=True, stdout=subprocess.DEVNULL)
+    listing = json.loads(subprocess.run([args.pb, "history", "--json", "--limit", "1"], env=env, check=True,
+                                        capture_output=True, text=True).stdout)
+    newest = listing[0]["id"]
+    oldest = int(subprocess.run(["sqlite3", db, "SELECT id FROM items ORDER BY position LIMIT 1"],
+                                capture_output=True, text=True, check=True).stdout)
+    count = int(subprocess.run(["sqlite3", db, "SELECT count(*) FROM items"], capture_output=True, text=True,
+                               check=True).stdout)
+
+    display = Display()
+    env["DISPLAY"] = display.name
+    try:
+        frames, idle, scrolled, end_ms, search_ms = measure_app(args, env, newest, oldest)
+        peer = copyq(args, env, count)
+    finally:
+        display.stop()
+
+    print(f"\n{count:,} items, {args.runs} runs each, medians (Xvfb, GSK_RENDERER=cairo)\n")
+    print("| measurement | pasteboard-gtk | CopyQ |")
+    print("|---|---:|---:|")
+    if peer:
+        items, cold, warm, peer_memory = peer
+        note = "" if items == count else f" (CopyQ holds {items:,})"
+        print(f"| start to the history window drawn{note} | {median(frames):.0f} ms | {median(cold):.0f} ms (server start + `copyq show`) |")
+        print(f"| window shown again, process running | | {median(warm):.0f} ms (`copyq show`) |")
+        print(f"| resident memory, window shown | {memory(idle)} | {memory(peer_memory)} (server and its children) |")
+    else:
+        print(f"| start to the history window drawn | {median(frames):.0f} ms | not installed |")
+        print(f"| resident memory, window shown | {memory(idle)} | |")
+    print(f"| resident memory after End and 30 × Page Up | {memory(scrolled)} | |")
+    print(f"| End: the oldest item selected and previewed | {median(end_ms):.0f} ms | |")
+    print(f"| search \"zebra\" typed, filtered list shown | {median(search_ms):.0f} ms | |")
+    print(f"\nfirst frame, every run: {', '.join(f'{v:.0f}' for v in frames)} ms; "
+          f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print("'own' is RssAnon: memory not backed by files (mapped libraries such as Mesa's libLLVM, which software GL "
+          "under Xvfb loads, are the rest).")
+
+
+if __name__ == "__main__":
+    main()
