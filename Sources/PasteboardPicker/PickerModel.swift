@@ -167,6 +167,14 @@ struct PickerModel {
         }
     }
 
+    /// Queries again after a change to the store, keeping the selection's place and the status line.
+    private mutating func reloadKeepingPlace(_ source: any PickerSource) {
+        let (place, status) = (selection, message)
+        reload(from: source)
+        move(to: place)
+        message = status
+    }
+
     private mutating func togglePin(_ source: any PickerSource) {
         guard let item = selectedItem else { return }
         do {
@@ -175,10 +183,7 @@ struct PickerModel {
         } catch {
             message = "\(error)"
         }
-        let keep = (selection, message)
-        reload(from: source)
-        move(to: keep.0)
-        message = keep.1
+        reloadKeepingPlace(source)
     }
 
     private mutating func delete(_ source: any PickerSource) {
@@ -196,9 +201,6 @@ struct PickerModel {
         } catch {
             message = "\(error)"
         }
-        let keep = (selection, message)
-        reload(from: source)
-        move(to: keep.0)
-        message = keep.1
+        reloadKeepingPlace(source)
     }
 }
