@@ -18,7 +18,8 @@ extension ReliabilityTests {
                 watch.events.contains { $0.event == "captured" }
             }
             #expect(captured, "no captured event for pb copy: \(watch.process.stdout.count) bytes")
-            let id = try #require(watch.captures.first?.id)
+            // `captures` holds the daemon's own captures; a pb copy is announced as `captured` by pb.
+            let id = try #require(watch.events.first { $0.event == "captured" }?.id)
             try await harness.copy("another copy")
             try await harness.pbSucceeding(["restore", String(id)])
             _ = try await eventually(within: .seconds(5), every: .milliseconds(20)) {
