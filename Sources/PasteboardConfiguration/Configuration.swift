@@ -90,20 +90,17 @@ public struct Configuration: Sendable {
             case "ignore-app":
                 guard !value.isEmpty else { throw failure("ignore-app needs an application name.") }
                 configuration.capture.ignoredApplications.append(value)
-            case "ignore-type":
+            case "ignore-type", "drop-type":
                 guard CaptureRules.isTypePattern(value) else {
                     throw failure(
-                        "ignore-type \(quoted(value)) is not a known type. Give a MIME type (text/html), a MIME prefix "
+                        "\(key) \(quoted(value)) is not a known type. Give a MIME type (text/html), a MIME prefix "
                             + "(image/*), an identifier (public.png) or an extension (png).")
                 }
-                configuration.capture.ignoredTypes.append(value)
-            case "drop-type":
-                guard CaptureRules.isTypePattern(value) else {
-                    throw failure(
-                        "drop-type \(quoted(value)) is not a known type. Give a MIME type (text/html), a MIME prefix "
-                            + "(image/*), an identifier (public.png) or an extension (png).")
+                if key == "ignore-type" {
+                    configuration.capture.ignoredTypes.append(value)
+                } else {
+                    configuration.capture.droppedTypes.append(value)
                 }
-                configuration.capture.droppedTypes.append(value)
             case "ignore-text":
                 do {
                     configuration.capture.ignoredText.append(try TextRule(value))
