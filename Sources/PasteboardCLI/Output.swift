@@ -35,6 +35,12 @@ public final class Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        buffer.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     public func line(_ text: String = "") { write(text + "\n") }
 
     public func flush() {

@@ -93,29 +93,105 @@ enum ItemText {
 
     /// A one-line preview of text: whitespace runs collapsed, at most `limit` characters.
     static func preview(_ bytes: Data, limit: Int = 200) -> String {
-        let text = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
-        var out = ""
-        var lastWasSpace = false
-        for scalar in text.unicodeScalars {
-            if out.unicodeScalars.count >= limit { out.append("…"); break }
-            if scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F {
-                if !lastWasSpace && !out.isEmpty { out.append(" ") }
-                lastWasSpace = true
-            } else {
-                out.unicodeScalars.append(scalar)
-                lastWasSpace = false
+        var out: [UInt8] = []
+        bytes.withUnsafeBytes { appendPreview(of: $0, limit: limit, to: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the preview of `bytes` (see `preview(_:limit:)`) as UTF-8, without building a string for ASCII text.
+    static func appendPreview(of bytes: UnsafeRawBufferPointer, limit: Int = 200, to out: inout [UInt8]) {
+        let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(limit * 4))
+        let start = out.count
+        if !head.contains(where: { $0 >= 0x80 }) {
+            var count = 0
+            var lastWasSpace = false
+            for byte in head {
+                if count >= limit {
+                    out.append(contentsOf: "…".utf8)
+                    break
+                }
+                // ASCII whitespace (tab to carriage return, space), control characters and DEL become one space.
+                if byte <= 0x20 || byte == 0x7F {
+                    if !lastWasSpace && out.count > start {
+                        out.append(0x20)
+                        count += 1
+                    }
+                    lastWasSpace = true
+                } else {
+                    out.append(byte)
+                    count += 1
+                    lastWasSpace = false
+                }
+            }
+        } else {
+            var count = 0
+            var lastWasSpace = false
+            for scalar in String(decoding: head, as: UTF8.self).unicodeScalars {
+                if count >= limit {
+                    out.append(contentsOf: "…".utf8)
+                    break
+                }
+                if scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F {
+                    if !lastWasSpace && out.count > start {
+                        out.append(0x20)
+                        count += 1
+                    }
+                    lastWasSpace = true
+                } else {
+                    out.append(contentsOf: scalar.utf8)
+                    count += 1
+                    lastWasSpace = false
+                }
             }
         }
-        while out.hasSuffix(" ") { out.removeLast() }
-        return out
+        while out.count > start && out[out.count - 1] == 0x20 { out.removeLast() }
     }
+
+    static let urlSchemes = ["http://", "https://", "ftp://", "mailto:", "file://", "ssh://", "git://"]
 
     static func looksLikeURL(_ data: Data) -> Bool {
         guard data.count < 8192 else { return false }
+        if let answer = data.withUnsafeBytes(asciiLooksLikeURL) { return answer }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else { return false }
-        for scheme in ["http://", "https://", "ftp://", "mailto:", "file://", "ssh://", "git://"] where text.lowercased().hasPrefix(scheme) {
+        for scheme in urlSchemes where text.lowercased().hasPrefix(scheme) {
             return text.count > scheme.count
+        }
+        return false
+    }
+
+    /// `looksLikeURL` for ASCII bytes, without building strings (the same answer, character for character: a
+    /// CR LF pair is one character and no line break of its own); nil for any other bytes.
+    private static func asciiLooksLikeURL(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        var low = 0
+        var high = bytes.count
+        while low < high && isSpace(bytes[low]) { low += 1 }
+        while high > low && isSpace(bytes[high - 1]) { high -= 1 }
+        var characters = 0
+        for index in low..<high {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x09 { return false }
+            if byte == 0x0A {
+                guard index > low && bytes[index - 1] == 0x0D else { return false }
+                continue  // the second half of one CR LF character
+            }
+            characters += 1
+        }
+        for scheme in urlSchemes {
+            let prefix = Array(scheme.utf8)
+            guard high - low >= prefix.count else { continue }
+            var matches = true
+            for (offset, expected) in prefix.enumerated() {
+                var byte = bytes[low + offset]
+                if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+                if byte != expected {
+                    matches = false
+                    break
+                }
+            }
+            if matches { return characters > prefix.count }
         }
         return false
     }
