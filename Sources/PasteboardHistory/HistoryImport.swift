@@ -5,9 +5,10 @@ import SQLiteSupport
 /// Many items recorded as one transaction: everything added lands together at `commit()`, or nothing does.
 ///
 /// An item is recorded exactly as `HistoryStore.record(_:metadata:)` records it (a repeat merges into the existing
-/// item: moved to the top, counts added, a pin kept, of two expiries the later one), through statements prepared
-/// once, so that a million lines import at the speed of SQLite rather than of a million one-off queries. The write
-/// lock is held from `init` to `commit()`; an import that is abandoned (or whose process dies) rolls back.
+/// item: moved to the top, counts added, a pin kept, of two expiries the later one), but new rows are written in
+/// batches, a few hundred per statement, with ids given here: a million lines then import at the speed of SQLite's
+/// B-trees rather than of a million statements. The write lock is held from `init` to `commit()`; an import that
+/// is abandoned (or whose process dies) rolls back.
 ///
 /// ```swift
 /// let bulk = try HistoryImport(store: store)
@@ -17,49 +18,74 @@ import SQLiteSupport
 public final class HistoryImport {
     private let store: HistoryStore
     private var isOpen = true
-    private var nextPosition: Int64
     private let previousCacheSize: Int64
+    private var nextPosition: Int64
+    private var nextItemID: Int64
+    private var nextBlobID: Int64
+
     private let findIdentity: Statement
-    private let retainBlob: Statement
-    private let insertItem: Statement
-    private let insertRepresentation: Statement
-    private let insertText: Statement
-    private let deleteText: Statement
+    private let findBlob: Statement
+    private let addBlobReferences: Statement
     private let updateMerged: Statement
 
-    /// Pages SQLite may keep in memory while importing, in KiB: a million-line import rewrites the same index
-    /// pages again and again, and with the default 2 MiB every rewrite went through the WAL. Fixed, so memory
-    /// stays bounded whatever the file's size.
+    /// Rows waiting to be inserted together (see `writeRows`).
+    private var pendingBlobs: [PendingBlob] = []
+    private var pendingBlobIndex: [Data: Int] = [:]
+    private var pendingItems: [PendingItem] = []
+    private var pendingIdentities: Set<Data> = []
+    private var pendingRepresentations: [(item: Int64, ordinal: Int64, type: Int64, blob: Int64)] = []
+    private var pendingBytes = 0
+    /// Search-index changes waiting to be written together (see `queueText`).
+    private var pendingTexts: [(isDeletion: Bool, position: Int64, text: String)] = []
+    private var pendingTextBytes = 0
+
+    private struct PendingBlob {
+        let id: Int64
+        let hash: Data
+        let size: Int
+        let inline: Data?
+        var references: Int64
+    }
+
+    private struct PendingItem {
+        let id: Int64
+        let position: Int64
+        let identity: Data
+        let metadata: CaptureMetadata
+        let kind: HistoryItem.Kind
+        let size: Int
+        let textBlob: Int64?
+    }
+
+    /// Pages SQLite may keep in memory while importing, in KiB: fixed, so memory stays bounded whatever the file's
+    /// size, and large enough that the pages of the indexes being filled stay in memory between batches.
     static let cacheKiB: Int64 = 64 * 1024
+    /// Rows written by one statement, at most.
+    static let batchRows = 256
+    /// Bytes of payloads held for the next batch before it is written, at most.
+    static let batchBytes = 4 << 20
+    /// Texts written to the search index by one statement, at most.
+    static let textBatchRows = 2048
+    /// Bytes of text held for the search index before they are written, at most.
+    static let textBatchBytes = 8 << 20
 
     /// Starts the transaction, waiting (up to the busy timeout) for other writers to finish.
     public init(store: HistoryStore) throws(HistoryError) {
         self.store = store
         let db = store.db
-        (previousCacheSize, nextPosition, findIdentity, retainBlob, insertItem, insertRepresentation, insertText,
-         deleteText, updateMerged) = try store.perform {
-            precondition(!db.isInTransaction, "HistoryImport starts its own transaction")  // programmer error
+        precondition(!db.isInTransaction, "HistoryImport starts its own transaction")  // programmer error
+        (previousCacheSize, nextPosition, nextItemID, nextBlobID, findIdentity, findBlob, addBlobReferences,
+         updateMerged) = try store.perform {
             let cache = try db.row("PRAGMA cache_size")?.int(0) ?? -2000
             try db.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
             try db.execute("BEGIN IMMEDIATE")
-            let position = try store.nextPosition()
             return (
-                cache, position,
+                cache, try store.nextPosition(),
+                (try db.row("SELECT coalesce(max(id), 0) + 1 AS next FROM items")?.int("next")) ?? 1,
+                (try db.row("SELECT coalesce(max(id), 0) + 1 AS next FROM blobs")?.int("next")) ?? 1,
                 try db.prepare("SELECT id, position, text_blob FROM items WHERE identity = ?"),
-                try db.prepare(
-                    """
-                    INSERT INTO blobs(hash, size, data, refcount) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(hash) DO UPDATE SET refcount = refcount + excluded.refcount RETURNING id
-                    """),
-                try db.prepare(
-                    """
-                    INSERT INTO items(position, identity, created, last_copied, copy_count, pinned, kind, size,
-                        text_blob, source, selection, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """),
-                try db.prepare("INSERT INTO representations(item_id, ordinal, type_id, blob_id) VALUES (?, ?, ?, ?)"),
-                try db.prepare("INSERT INTO item_text(rowid, text) VALUES (?, ?)"),
-                try db.prepare("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)"),
+                try db.prepare("SELECT id FROM blobs WHERE hash = ?"),
+                try db.prepare("UPDATE blobs SET refcount = refcount + ? WHERE id = ?"),
                 try db.prepare(HistoryStore.mergeSQL))
         }
     }
@@ -68,7 +94,11 @@ public final class HistoryImport {
         if isOpen { rollBack() }
     }
 
+    // MARK: - Adding
+
     /// Records one item inside the import's transaction; returns its id and whether it is new.
+    ///
+    /// The item's bytes are copied before this returns, so they may live in a buffer the caller reuses.
     @discardableResult
     public func add(_ item: PasteboardItem, metadata: CaptureMetadata) throws(HistoryError) -> RecordResult {
         precondition(isOpen, "add(_:metadata:) after commit() or rollBack()")  // programmer error
@@ -78,98 +108,93 @@ public final class HistoryImport {
             (representation.type, try store.prepareBlob(representation))
         }
         let identity = HistoryStore.identity(of: prepared.map { ($0.0, $0.1.hash) })
-        let textType = ItemText.textType(of: item)
-        let derived = textType == nil ? try store.prepareBlob(Data(ItemText.derivedText(of: item).utf8)) : nil
-        let kind = ItemText.kind(of: item)
-        let position = nextPosition
-        let result = try store.perform { () throws -> RecordResult in
-            try identity.withUnsafeBytes { try findIdentity.bind(blob: $0, at: 1) }
-            if try findIdentity.next() {
-                let id = findIdentity.int64(at: 0)
-                let oldPosition = findIdentity.int64(at: 1)
-                let textBlob = findIdentity.isNull(at: 2) ? nil : findIdentity.int64(at: 2)
-                findIdentity.rewind()
-                try merge(id: id, oldPosition: oldPosition, textBlob: textBlob, position: position, metadata: metadata)
-                return RecordResult(id: id, isNew: false)
+        return try store.perform { () throws -> RecordResult in
+            // A repeat of a line earlier in this batch: write the batch, then find the item as any other.
+            if pendingIdentities.contains(identity) { try writeRows() }
+            if let existing = try existingItem(identity) {
+                try merge(existing, metadata: metadata)
+                return RecordResult(id: existing.id, isNew: false)
             }
+            let textType = ItemText.textType(of: item)
+            let position = nextPosition
+            let id = nextItemID
             var textBlob: Int64?
-            var blobIDs: [Int64] = []
-            blobIDs.reserveCapacity(prepared.count)
-            for (type, blob) in prepared {
+            for (ordinal, (type, blob)) in prepared.enumerated() {
                 // The item's text blob is referenced twice: as a representation and as the item's text.
                 let blobID = try retain(blob, references: type == textType ? 2 : 1)
-                blobIDs.append(blobID)
                 if type == textType { textBlob = blobID }
+                pendingRepresentations.append((id, Int64(ordinal), try store.typeID(type), blobID))
             }
-            if textBlob == nil, let derived { textBlob = try retain(derived, references: 1) }
-            try identity.withUnsafeBytes { try insertItem.bind(blob: $0, at: 2) }
-            try insertItem.bind(position, at: 1)
-            try insertItem.bind((metadata.created ?? metadata.date).timeIntervalSince1970, at: 3)
-            try insertItem.bind(metadata.date.timeIntervalSince1970, at: 4)
-            try insertItem.bind(Int64(max(1, metadata.copyCount)), at: 5)
-            try insertItem.bind(metadata.isPinned, at: 6)
-            try insertItem.bind(kind.rawValue, at: 7)
-            try insertItem.bind(Int64(item.byteCount), at: 8)
-            if let textBlob { try insertItem.bind(textBlob, at: 9) } else { try insertItem.bindNull(at: 9) }
-            try insertItem.bind(metadata.source, at: 10)
-            try insertItem.bind(metadata.selection, at: 11)
-            if let expiry = metadata.expiresAt {
-                try insertItem.bind(expiry.timeIntervalSince1970, at: 12)
+            var derived: HistoryStore.PreparedBlob?
+            if textBlob == nil {
+                let blob = try store.prepareBlob(Data(ItemText.derivedText(of: item).utf8))
+                textBlob = try retain(blob, references: 1)
+                derived = blob
+            }
+            pendingItems.append(
+                PendingItem(
+                    id: id, position: position, identity: identity, metadata: metadata, kind: ItemText.kind(of: item),
+                    size: item.byteCount, textBlob: textBlob))
+            pendingIdentities.insert(identity)
+            nextItemID += 1
+            nextPosition += 1
+            let text: String
+            if let textType, let representation = item.representation(forType: textType) {
+                text = ItemText.indexString(representation.prefix(ItemText.indexedPrefix))
             } else {
-                try insertItem.bindNull(at: 12)
+                text = ItemText.indexString(derived?.inline ?? Data())
             }
-            try insertItem.runToCompletion()
-            let id = store.db.lastInsertRowID
-            for (ordinal, (type, _)) in prepared.enumerated() {
-                try insertRepresentation.bind(id, at: 1)
-                try insertRepresentation.bind(Int64(ordinal), at: 2)
-                try insertRepresentation.bind(try store.typeID(type), at: 3)
-                try insertRepresentation.bind(blobIDs[ordinal], at: 4)
-                try insertRepresentation.runToCompletion()
-            }
-            if textBlob != nil {
-                let text: String
-                if let textType, let representation = item.representation(forType: textType) {
-                    text = ItemText.indexString(representation.prefix(ItemText.indexedPrefix))
-                } else {
-                    text = ItemText.indexString(derived?.inline ?? Data())
-                }
-                try insertText.bind(position, at: 1)
-                try insertText.bind(text, at: 2)
-                try insertText.runToCompletion()
+            try queueText(isDeletion: false, position: position, text: text)
+            if pendingItems.count >= Self.batchRows || pendingBlobs.count >= Self.batchRows
+                || pendingRepresentations.count >= Self.batchRows || pendingBytes >= Self.batchBytes
+            {
+                try writeRows()
             }
             return RecordResult(id: id, isNew: true)
         }
-        nextPosition += 1
-        return result
     }
 
-    /// Adds references to a blob, inserting it if new; returns its id.
+    private func existingItem(_ identity: Data) throws -> (id: Int64, position: Int64, textBlob: Int64?)? {
+        try identity.withUnsafeBytes { try findIdentity.bind(blob: $0, at: 1) }
+        defer { findIdentity.rewind() }
+        guard try findIdentity.next() else { return nil }
+        return (findIdentity.int64(at: 0), findIdentity.int64(at: 1), findIdentity.isNull(at: 2) ? nil : findIdentity.int64(at: 2))
+    }
+
+    /// Adds references to a blob: one already stored or waiting gets them added, a new one waits for the batch.
     private func retain(_ blob: HistoryStore.PreparedBlob, references: Int64) throws -> Int64 {
-        try blob.hash.withUnsafeBytes { try retainBlob.bind(blob: $0, at: 1) }
-        try retainBlob.bind(Int64(blob.size), at: 2)
-        if let inline = blob.inline {
-            try inline.withUnsafeBytes { try retainBlob.bind(blob: $0, at: 3) }
-        } else {
-            try retainBlob.bindNull(at: 3)
+        if let index = pendingBlobIndex[blob.hash] {
+            pendingBlobs[index].references += references
+            return pendingBlobs[index].id
         }
-        try retainBlob.bind(references, at: 4)
-        guard try retainBlob.next() else { throw HistoryError(.io, "A payload could not be stored.") }
-        let id = retainBlob.int64(at: 0)
-        retainBlob.rewind()
+        try blob.hash.withUnsafeBytes { try findBlob.bind(blob: $0, at: 1) }
+        let found = try findBlob.next() ? findBlob.int64(at: 0) : nil
+        findBlob.rewind()
+        if let found {
+            try addBlobReferences.bind(references, at: 1)
+            try addBlobReferences.bind(found, at: 2)
+            try addBlobReferences.runToCompletion()
+            return found
+        }
+        let id = nextBlobID
+        nextBlobID += 1
+        // A copy: the caller's bytes may be overwritten by the next line before the batch is written.
+        let inline = blob.inline.map { data in data.withUnsafeBytes { Data($0) } }
+        pendingBlobIndex[blob.hash] = pendingBlobs.count
+        pendingBlobs.append(PendingBlob(id: id, hash: blob.hash, size: blob.size, inline: inline, references: references))
+        pendingBytes += inline?.count ?? 0
         return id
     }
 
     /// A repeat of an existing item: the same update `HistoryStore.record` makes.
-    private func merge(id: Int64, oldPosition: Int64, textBlob: Int64?, position: Int64, metadata: CaptureMetadata) throws {
-        if let textBlob {
+    private func merge(_ existing: (id: Int64, position: Int64, textBlob: Int64?), metadata: CaptureMetadata) throws {
+        let position = nextPosition
+        nextPosition += 1
+        if let textBlob = existing.textBlob {
+            // Stored already: an item waiting in the batch is written before it is looked up (see `add`).
             let text = ItemText.indexString(try store.blobIndexBytes(textBlob))
-            try deleteText.bind(oldPosition, at: 1)
-            try deleteText.bind(text, at: 2)
-            try deleteText.runToCompletion()
-            try insertText.bind(position, at: 1)
-            try insertText.bind(text, at: 2)
-            try insertText.runToCompletion()
+            try queueText(isDeletion: true, position: existing.position, text: text)
+            try queueText(isDeletion: false, position: position, text: text)
         }
         let expiry = metadata.expiresAt?.timeIntervalSince1970
         try updateMerged.bind(position, at: 1)
@@ -182,9 +207,120 @@ public final class HistoryImport {
         for index: Int32 in [8, 9] {
             if let expiry { try updateMerged.bind(expiry, at: index) } else { try updateMerged.bindNull(at: index) }
         }
-        try updateMerged.bind(id, at: 10)
+        try updateMerged.bind(existing.id, at: 10)
         try updateMerged.runToCompletion()
     }
+
+    // MARK: - Writing batches
+
+    /// One statement inserting `rows` rows of `columns` values each.
+    private func batchStatement(_ prefix: String, rows: Int, columns: Int) throws -> Statement {
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ", ") + ")"
+        return try store.db.prepare(prefix + Array(repeating: row, count: rows).joined(separator: ", "))
+    }
+
+    /// Inserts the waiting blobs, items and representations, a statement per table.
+    private func writeRows() throws {
+        if !pendingBlobs.isEmpty {
+            let statement = try batchStatement(
+                "INSERT INTO blobs(id, hash, size, data, refcount) VALUES ", rows: pendingBlobs.count, columns: 5)
+            for (offset, blob) in pendingBlobs.enumerated() {
+                let column = Int32(offset * 5)
+                try statement.bind(blob.id, at: column + 1)
+                try blob.hash.withUnsafeBytes { try statement.bind(blob: $0, at: column + 2) }
+                try statement.bind(Int64(blob.size), at: column + 3)
+                if let inline = blob.inline {
+                    try inline.withUnsafeBytes { try statement.bind(blob: $0, at: column + 4) }
+                } else {
+                    try statement.bindNull(at: column + 4)
+                }
+                try statement.bind(blob.references, at: column + 5)
+            }
+            try statement.runToCompletion()
+            statement.reset()  // drops the bound copies of the payloads
+        }
+        if !pendingItems.isEmpty {
+            let statement = try batchStatement(
+                """
+                INSERT INTO items(id, position, identity, created, last_copied, copy_count, pinned, kind, size,
+                    text_blob, source, selection, expires_at) VALUES
+                """ + " ", rows: pendingItems.count, columns: 13)
+            for (offset, item) in pendingItems.enumerated() {
+                let column = Int32(offset * 13)
+                let metadata = item.metadata
+                try statement.bind(item.id, at: column + 1)
+                try statement.bind(item.position, at: column + 2)
+                try item.identity.withUnsafeBytes { try statement.bind(blob: $0, at: column + 3) }
+                try statement.bind((metadata.created ?? metadata.date).timeIntervalSince1970, at: column + 4)
+                try statement.bind(metadata.date.timeIntervalSince1970, at: column + 5)
+                try statement.bind(Int64(max(1, metadata.copyCount)), at: column + 6)
+                try statement.bind(metadata.isPinned, at: column + 7)
+                try statement.bind(item.kind.rawValue, at: column + 8)
+                try statement.bind(Int64(item.size), at: column + 9)
+                if let textBlob = item.textBlob { try statement.bind(textBlob, at: column + 10) } else { try statement.bindNull(at: column + 10) }
+                try statement.bind(metadata.source, at: column + 11)
+                try statement.bind(metadata.selection, at: column + 12)
+                if let expiry = metadata.expiresAt {
+                    try statement.bind(expiry.timeIntervalSince1970, at: column + 13)
+                } else {
+                    try statement.bindNull(at: column + 13)
+                }
+            }
+            try statement.runToCompletion()
+        }
+        if !pendingRepresentations.isEmpty {
+            let statement = try batchStatement(
+                "INSERT INTO representations(item_id, ordinal, type_id, blob_id) VALUES ",
+                rows: pendingRepresentations.count, columns: 4)
+            for (offset, representation) in pendingRepresentations.enumerated() {
+                let column = Int32(offset * 4)
+                try statement.bind(representation.item, at: column + 1)
+                try statement.bind(representation.ordinal, at: column + 2)
+                try statement.bind(representation.type, at: column + 3)
+                try statement.bind(representation.blob, at: column + 4)
+            }
+            try statement.runToCompletion()
+        }
+        pendingBlobs.removeAll(keepingCapacity: true)
+        pendingBlobIndex.removeAll(keepingCapacity: true)
+        pendingItems.removeAll(keepingCapacity: true)
+        pendingIdentities.removeAll(keepingCapacity: true)
+        pendingRepresentations.removeAll(keepingCapacity: true)
+        pendingBytes = 0
+    }
+
+    // MARK: - The search index
+
+    /// Queues a change to the search index; changes are written in batches.
+    ///
+    /// FTS5 (before SQLite 3.44) writes its pending changes out as a new segment of the index whenever a statement
+    /// opens a savepoint, which every write statement inside a transaction does. One `INSERT` per item thus made
+    /// one segment per item, and merging a million one-row segments took most of an import (14 minutes for short
+    /// texts of a small vocabulary). One statement per batch makes one segment per batch.
+    private func queueText(isDeletion: Bool, position: Int64, text: String) throws {
+        pendingTexts.append((isDeletion, position, text))
+        pendingTextBytes += text.utf8.count
+        if pendingTexts.count >= Self.textBatchRows || pendingTextBytes >= Self.textBatchBytes { try writeTexts() }
+    }
+
+    /// Writes the queued index changes with one statement (a deletion has 'delete' in the command column).
+    private func writeTexts() throws {
+        guard !pendingTexts.isEmpty else { return }
+        let statement = try batchStatement(
+            "INSERT INTO item_text(item_text, rowid, text) VALUES ", rows: pendingTexts.count, columns: 3)
+        for (offset, change) in pendingTexts.enumerated() {
+            let column = Int32(offset * 3)
+            if change.isDeletion { try statement.bind("delete", at: column + 1) } else { try statement.bindNull(at: column + 1) }
+            try statement.bind(change.position, at: column + 2)
+            try statement.bind(change.text, at: column + 3)
+        }
+        try statement.runToCompletion()
+        statement.reset()  // drops the bound copies of the texts
+        pendingTexts.removeAll(keepingCapacity: true)
+        pendingTextBytes = 0
+    }
+
+    // MARK: - Ending
 
     /// Makes every added item part of the history at once.
     public func commit() throws(HistoryError) {
@@ -192,6 +328,8 @@ public final class HistoryImport {
         let db = store.db
         do {
             try store.perform {
+                try writeRows()
+                try writeTexts()
                 try db.execute("COMMIT")
                 try db.execute("PRAGMA cache_size = \(previousCacheSize)")
             }

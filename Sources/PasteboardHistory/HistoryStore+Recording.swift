@@ -109,11 +109,12 @@ extension HistoryStore {
     static func identity(of representations: [(ContentType, Data)]) -> Data {
         var hasher = SHA256()
         for (type, hash) in representations.sorted(by: { $0.0.identifier < $1.0.identifier }) {
-            hasher.update(Data(type.identifier.utf8))
-            hasher.update(Data([0]))
+            var identifier = type.identifier
+            identifier.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
+            withUnsafeBytes(of: UInt8(0)) { hasher.update($0) }
             hasher.update(hash)
         }
-        return hasher.finalize().prefix(16)
+        return hasher.finalize(byteCount: 16)
     }
 
     // MARK: - Pins

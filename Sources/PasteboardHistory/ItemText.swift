@@ -15,17 +15,18 @@ enum ItemText {
         {
             return .file
         }
-        if types.contains(where: { $0.conforms(to: .image) }) && textType(of: item) == nil { return .image }
+        let textType = textType(of: item)
+        let isImage = types.contains(where: { $0.conforms(to: .image) })
+        if isImage && textType == nil { return .image }
         if types.contains(.html) { return .html }
         if types.contains(where: { $0.conforms(to: .url) }) { return .url }
-        if let type = textType(of: item), let text = item.representation(forType: type), text.byteCount < 8192,
+        if let textType, let text = item.representation(forType: textType), text.byteCount < 8192,
             looksLikeURL(text.data)
         {
             return .url
         }
-        if textType(of: item) != nil { return .text }
-        if types.contains(where: { $0.conforms(to: .image) }) { return .image }
-        return .data
+        if textType != nil { return .text }
+        return isImage ? .image : .data
     }
 
     /// The representation whose bytes are the item's text, preferring plain text.
