@@ -54,7 +54,7 @@ enum CopyCommand: Command {
         var duration: TimeInterval?
         if let text = arguments.value("expire") {
             guard let seconds = Units.duration(text) else {
-                throw CommandUsageError("--expire needs a duration like 30s, 5m, 2h or 7d, not '\(text)'.")
+                throw CommandUsageError("--expire needs a duration like 30s, 5m, 2h or 7d (at most 100 years), not '\(text)'.")
             }
             duration = seconds
             expiresAt = Date().addingTimeInterval(seconds)

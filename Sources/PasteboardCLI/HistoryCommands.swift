@@ -238,7 +238,7 @@ enum PruneCommand: Command {
             policy.maxBytes = size
         }
         if let age = arguments.value("max-age") {
-            guard let duration = Units.duration(age) else { throw CommandUsageError("--max-age needs a duration like 30d, not '\(age)'.") }
+            guard let duration = Units.duration(age) else { throw CommandUsageError("--max-age needs a duration like 30d (at most 100 years), not '\(age)'.") }
             policy.maxAge = duration
         }
         let expired = try store.deleteExpired()

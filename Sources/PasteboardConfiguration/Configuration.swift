@@ -75,7 +75,7 @@ public struct Configuration: Sendable {
                 guard let bytes = Units.bytes(value) else { throw failure("max-bytes needs a size like 500M or 2G.") }
                 configuration.retention.maxBytes = bytes
             case "max-age":
-                guard let age = Units.duration(value) else { throw failure("max-age needs a duration like 30d or 12h.") }
+                guard let age = Units.duration(value) else { throw failure("max-age needs a duration like 30d or 12h (at most 100 years).") }
                 configuration.retention.maxAge = age
             case "ignore-app":
                 guard !value.isEmpty else { throw failure("ignore-app needs an application name.") }

@@ -19,7 +19,18 @@ public enum Units {
         return Int(lower).flatMap { $0 >= 0 ? $0 : nil }
     }
 
+    /// The longest duration: 100 years (36,500 days). Anything longer is a mistake, and an expiry that far off
+    /// could reach past the year 9999, which no date in the history may (it could not be exported).
+    public static let maxDuration: TimeInterval = 36_500 * 86_400
+
+    /// A duration (`30s`, `5m`, `2h`, `7d`, `4w`, `250ms`, or plain seconds), more than 0 and at most
+    /// `maxDuration`; nil for anything else.
     public static func duration(_ text: String) -> TimeInterval? {
+        guard let seconds = unboundedDuration(text), seconds <= maxDuration else { return nil }
+        return seconds
+    }
+
+    private static func unboundedDuration(_ text: String) -> TimeInterval? {
         let lower = text.lowercased()
         let suffixes: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400), ("w", 604_800)]
         for (suffix, factor) in suffixes where lower.hasSuffix(suffix) {

@@ -23,7 +23,7 @@ import Testing
     @Test(arguments: [
         ("max-items = lots", "max-items needs a whole number."),
         ("max-bytes = huge", "max-bytes needs a size like 500M or 2G."),
-        ("max-age = forever", "max-age needs a duration like 30d or 12h."),
+        ("max-age = forever", "max-age needs a duration like 30d or 12h (at most 100 years)."),
         ("just some words", "expected 'key = value', found 'just some words'."),
     ])
     func badValuesNameTheFileAndLine(line: String, message: String) async throws {
