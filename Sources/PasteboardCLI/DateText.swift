@@ -43,30 +43,38 @@ enum DateText {
             days -= 1
         }
         let (year, month, day) = civil(fromDays: days)
-        appendDigits(year, 4, &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(month, 2, &out)
-        out.append(UInt8(ascii: "-"))
-        appendDigits(day, 2, &out)
-        out.append(UInt8(ascii: "T"))
-        appendDigits(inDay / 3_600_000, 2, &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(inDay / 60_000 % 60, 2, &out)
-        out.append(UInt8(ascii: ":"))
-        appendDigits(inDay / 1000 % 60, 2, &out)
-        out.append(UInt8(ascii: "."))
-        appendDigits(inDay % 1000, 3, &out)
-        out.append(UInt8(ascii: "Z"))
-    }
-
-    private static func appendDigits(_ value: Int64, _ width: Int, _ out: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            out.append(UInt8(truncatingIfNeeded: 48 + rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        let hour = inDay / 3_600_000
+        let minute = inDay / 60_000 % 60
+        let second = inDay / 1000 % 60
+        let millisecond = inDay % 1000
+        // Filled on the stack and appended at once: an export writes two or three of these per line.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+            func digit(_ value: Int64) -> UInt8 { UInt8(truncatingIfNeeded: 48 + value) }
+            text[0] = digit(year / 1000)
+            text[1] = digit(year / 100 % 10)
+            text[2] = digit(year / 10 % 10)
+            text[3] = digit(year % 10)
+            text[4] = UInt8(ascii: "-")
+            text[5] = digit(month / 10)
+            text[6] = digit(month % 10)
+            text[7] = UInt8(ascii: "-")
+            text[8] = digit(day / 10)
+            text[9] = digit(day % 10)
+            text[10] = UInt8(ascii: "T")
+            text[11] = digit(hour / 10)
+            text[12] = digit(hour % 10)
+            text[13] = UInt8(ascii: ":")
+            text[14] = digit(minute / 10)
+            text[15] = digit(minute % 10)
+            text[16] = UInt8(ascii: ":")
+            text[17] = digit(second / 10)
+            text[18] = digit(second % 10)
+            text[19] = UInt8(ascii: ".")
+            text[20] = digit(millisecond / 100)
+            text[21] = digit(millisecond / 10 % 10)
+            text[22] = digit(millisecond % 10)
+            text[23] = UInt8(ascii: "Z")
+            out.append(contentsOf: UnsafeBufferPointer(text))
         }
     }
 

@@ -13,7 +13,7 @@ func writeDmenuLines(pinnedOnly: Bool, type: ContentType?, limit: Int?, store: H
     var written = 0
     try store.forEachPreview(pinnedOnly: pinnedOnly, type: type, limit: limit) { id, preview in
         line.removeAll(keepingCapacity: true)
-        line.append(contentsOf: String(id).utf8)
+        JSONBytes.append(integer: id, to: &line)
         line.append(0x09)
         line.append(contentsOf: preview)
         line.append(0x0A)

@@ -26,40 +26,40 @@ enum ItemLine {
         created: Double, lastCopied: Double, copyCount: Int64, isPinned: Bool, source: String?, expiresAt: Double?,
         representations: [Payload], to out: inout [UInt8]
     ) {
-        out.append(contentsOf: #"{"created":""#.utf8)
+        JSONBytes.append(literal: #"{"created":""#, to: &out)
         DateText.append(created, to: &out)
-        out.append(contentsOf: #"","lastCopied":""#.utf8)
+        JSONBytes.append(literal: #"","lastCopied":""#, to: &out)
         DateText.append(lastCopied, to: &out)
-        out.append(contentsOf: #"","copyCount":"#.utf8)
-        out.append(contentsOf: String(copyCount).utf8)
-        out.append(contentsOf: isPinned ? #","pinned":true"#.utf8 : #","pinned":false"#.utf8)
+        JSONBytes.append(literal: #"","copyCount":"#, to: &out)
+        JSONBytes.append(integer: copyCount, to: &out)
+        JSONBytes.append(literal: isPinned ? #","pinned":true"# : #","pinned":false"#, to: &out)
         if let source {
-            out.append(contentsOf: #","source":"#.utf8)
+            JSONBytes.append(literal: #","source":"#, to: &out)
             JSONBytes.append(string: source, to: &out)
         }
         if let expiresAt {
-            out.append(contentsOf: #","expiresAt":""#.utf8)
+            JSONBytes.append(literal: #","expiresAt":""#, to: &out)
             DateText.append(expiresAt, to: &out)
             out.append(UInt8(ascii: "\""))
         }
-        out.append(contentsOf: #","representations":["#.utf8)
+        JSONBytes.append(literal: #","representations":["#, to: &out)
         for (index, representation) in representations.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"type":"#.utf8)
+            JSONBytes.append(literal: #"{"type":"#, to: &out)
             JSONBytes.append(string: representation.type, to: &out)
             representation.bytes.withUnsafeBytes { bytes in
                 if UTF8Check.isValid(bytes) {
-                    out.append(contentsOf: #","text":"#.utf8)
+                    JSONBytes.append(literal: #","text":"#, to: &out)
                     JSONBytes.append(utf8: bytes, to: &out)
                 } else {
-                    out.append(contentsOf: #","base64":""#.utf8)
+                    JSONBytes.append(literal: #","base64":""#, to: &out)
                     Base64.append(bytes, to: &out)
                     out.append(UInt8(ascii: "\""))
                 }
             }
             out.append(UInt8(ascii: "}"))
         }
-        out.append(contentsOf: "]}".utf8)
+        JSONBytes.append(literal: "]}", to: &out)
     }
 
     /// The line for one item, as `pb export` writes it.
@@ -306,8 +306,10 @@ enum ItemLine {
 enum JSONBytes {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private enum Escape {
-        case character(UInt8), control, separator
+
+    /// Appends text known at compile time, as it is.
+    static func append(literal text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     static func append(string: String, to out: inout [UInt8]) {
@@ -315,48 +317,73 @@ enum JSONBytes {
         text.withUTF8 { append(utf8: UnsafeRawBufferPointer($0), to: &out) }
     }
 
+    /// Which bytes need a look before they are copied: `"`, `\\`, control characters, and 0xE2 (which starts
+    /// U+2028 and U+2029).
+    private static let special: [Bool] = (0..<256).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0xE2 }
+
     /// Appends `bytes` (valid UTF-8) as a quoted JSON string.
     static func append(utf8 bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
         out.reserveCapacity(out.count + bytes.count + 2)
         out.append(UInt8(ascii: "\""))
-        var index = 0
-        var plainStart = 0
-        let count = bytes.count
-        while index < count {
-            let byte = bytes[index]
-            let escape: Escape
-            switch byte {
-            case 0x22: escape = .character(0x22)
-            case 0x5C: escape = .character(0x5C)
-            case 0x0A: escape = .character(UInt8(ascii: "n"))
-            case 0x0D: escape = .character(UInt8(ascii: "r"))
-            case 0x09: escape = .character(UInt8(ascii: "t"))
-            case 0..<0x20: escape = .control
-            case 0xE2 where index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
-                escape = .separator  // U+2028 and U+2029, which some JavaScript parsers take for line ends
-            default:
-                index += 1
-                continue
-            }
-            if plainStart < index { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[plainStart..<index])) }
-            out.append(UInt8(ascii: "\\"))
-            switch escape {
-            case .character(let character):
-                out.append(character)
-                index += 1
-            case .control:
-                out.append(contentsOf: "u00".utf8)
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
-                index += 1
-            case .separator:
-                out.append(contentsOf: (bytes[index + 2] == 0xA8 ? "u2028" : "u2029").utf8)
-                index += 3
-            }
-            plainStart = index
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+            out.append(UInt8(ascii: "\""))
+            return
         }
-        if plainStart < count { out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[plainStart..<count])) }
+        let count = bytes.count
+        special.withUnsafeBufferPointer { special in
+            var index = 0
+            var plainStart = 0
+            while true {
+                // Plain bytes run on until one needs a look; they are copied in one piece.
+                while index < count && !special[Int(base[index])] { index += 1 }
+                if plainStart < index { out.append(contentsOf: UnsafeBufferPointer(start: base + plainStart, count: index - plainStart)) }
+                guard index < count else { break }
+                let byte = base[index]
+                switch byte {
+                case 0x22, 0x5C:
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(byte)
+                    index += 1
+                case 0x0A, 0x0D, 0x09:
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(byte == 0x0A ? UInt8(ascii: "n") : byte == 0x0D ? UInt8(ascii: "r") : UInt8(ascii: "t"))
+                    index += 1
+                case 0xE2 where index + 2 < count && base[index + 1] == 0x80 && (base[index + 2] == 0xA8 || base[index + 2] == 0xA9):
+                    // U+2028 and U+2029, which some JavaScript parsers take for line ends.
+                    append(literal: base[index + 2] == 0xA8 ? "\\u2028" : "\\u2029", to: &out)
+                    index += 3
+                case 0xE2:
+                    out.append(byte)
+                    index += 1
+                default:
+                    append(literal: "\\u00", to: &out)
+                    out.append(hexDigits[Int(byte >> 4)])
+                    out.append(hexDigits[Int(byte & 0xF)])
+                    index += 1
+                }
+                plainStart = index
+            }
+        }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends a whole number in decimal.
+    static func append(integer value: Int64, to out: inout [UInt8]) {
+        if value < 0 {
+            out.append(contentsOf: String(value).utf8)
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for the 20 digits of any Int64, on the stack
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var rest = UInt64(value)
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(truncatingIfNeeded: 48 + rest % 10)
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start...]))
+        }
     }
 }
 

@@ -99,31 +99,57 @@ enum ItemText {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Whether every byte is ASCII, eight at a time.
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 8 <= bytes.count {
+            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// Appends the preview of `bytes` (see `preview(_:limit:)`) as UTF-8, without building a string for ASCII text.
     static func appendPreview(of bytes: UnsafeRawBufferPointer, limit: Int = 200, to out: inout [UInt8]) {
         let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(limit * 4))
         let start = out.count
-        if !head.contains(where: { $0 >= 0x80 }) {
-            var count = 0
-            var lastWasSpace = false
-            for byte in head {
-                if count >= limit {
-                    out.append(contentsOf: "…".utf8)
-                    break
-                }
-                // ASCII whitespace (tab to carriage return, space), control characters and DEL become one space.
-                if byte <= 0x20 || byte == 0x7F {
-                    if !lastWasSpace && out.count > start {
-                        out.append(0x20)
-                        count += 1
+        if isASCII(head), let base = head.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+            // One byte, one character: written into a buffer on the stack, then appended at once.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit + 3) { text in
+                var count = 0
+                var lastWasSpace = false
+                var index = 0
+                while index < head.count {
+                    if count >= limit {
+                        text[count] = 0xE2  // …
+                        text[count + 1] = 0x80
+                        text[count + 2] = 0xA6
+                        count += 3
+                        break
                     }
-                    lastWasSpace = true
-                } else {
-                    out.append(byte)
-                    count += 1
-                    lastWasSpace = false
+                    let byte = base[index]
+                    index += 1
+                    // ASCII whitespace (tab to carriage return, space), control characters and DEL become one space.
+                    if byte <= 0x20 || byte == 0x7F {
+                        if !lastWasSpace && count > 0 {
+                            text[count] = 0x20
+                            count += 1
+                        }
+                        lastWasSpace = true
+                    } else {
+                        text[count] = byte
+                        count += 1
+                        lastWasSpace = false
+                    }
                 }
+                while count > 0 && text[count - 1] == 0x20 { count -= 1 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[0..<count]))
             }
+            return
         } else {
             var count = 0
             var lastWasSpace = false
