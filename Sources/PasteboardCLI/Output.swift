@@ -35,10 +35,16 @@ public final class Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes bytes; a large write goes out in pieces of 1 MiB, so the buffer never holds a copy of all of it.
     public func write(_ bytes: UnsafeRawBufferPointer) {
-        guard let base = bytes.baseAddress else { return }
-        buffer.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
-        if buffer.count >= 1 << 16 { flush() }
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let count = min(bytes.count - offset, 1 << 20)
+            buffer.append(base + offset, count: count)
+            offset += count
+            if buffer.count >= 1 << 16 { flush() }
+        }
     }
 
     public func line(_ text: String = "") { write(text + "\n") }

@@ -8,6 +8,12 @@ enum ItemText {
     static let indexedPrefix = 256 * 1024
 
     static func kind(of item: PasteboardItem) -> HistoryItem.Kind {
+        // Plain text alone, most of what is copied and imported: the answer the general rules below give, directly.
+        if item.representations.count == 1, let only = item.representations.first,
+            only.type == .utf8PlainText || only.type == .plainText
+        {
+            return only.byteCount < 8192 && looksLikeURL(only.data) ? .url : .text
+        }
         let types = item.types
         if types.contains(where: { $0.conforms(to: .fileURL) || $0 == .gnomeCopiedFiles }) { return .file }
         if let uriList = item.representation(forType: .uriList),
