@@ -41,16 +41,22 @@ def generate(directory, n, seed=7):
 
 
 def generate_big(directory, megabytes):
-    """One text of `megabytes` MB: as a JSON line for pb, as a file for sqlite3's readfile()."""
+    """One text of `megabytes` MB: as a JSON line for pb, as a file for sqlite3's readfile(). Written in pieces, so
+    that this process stays small (a child forked from a large process would count its pages in its peak)."""
     size = megabytes * 1_000_000
-    unit = "lorem ipsum dolor sit amet, consectetur adipiscing elit; "
-    text = (unit * (size // len(unit) + 1))[:size]
+    unit = "lorem ipsum dolor sit amet, consectetur adipiscing elit; "  # nothing JSON escapes
+    piece = unit * (1_000_000 // len(unit))
     text_path = os.path.join(directory, "big.txt")
-    with open(text_path, "w") as out:
-        out.write(text)
     line_path = os.path.join(directory, "big.jsonl")
-    with open(line_path, "w") as out:
-        out.write(json.dumps({"text": text}) + "\n")
+    with open(text_path, "w") as text, open(line_path, "w") as line:
+        line.write('{"text":"')
+        left = size
+        while left > 0:
+            chunk = piece[:left]
+            text.write(chunk)
+            line.write(chunk)
+            left -= len(chunk)
+        line.write('"}\n')
     return line_path, text_path
 
 

@@ -10,7 +10,11 @@ enum ImportCommand: Command {
         positionals: [.init("FILE", help: "The file; '-' reads standard input.")],
         discussion: """
             All or nothing: a bad line stops the import with its line number and leaves the history unchanged.
-            Besides 'pb export' lines, {"text":"…"} lines are accepted, to migrate from other managers.
+            Besides 'pb export' lines, {"text":"…"} lines are accepted, to migrate from other managers. Dates are
+            ISO 8601 (2024-01-01, 2024-01-01T12:00:00Z, with or without fractional seconds and an offset; UTC
+            without one) or seconds since 1970, in the years 1 to 9999. The configuration's ignore-text,
+            ignore-type and max-item-size rules apply: lines they reject are skipped and counted. On a terminal, a
+            long import shows its progress on standard error.
 
             EXAMPLE:
               pb export > backup.jsonl && pb import backup.jsonl
@@ -93,7 +97,8 @@ enum ExportCommand: Command {
         options: [.init("type", short: "t", value: "TYPE", help: "Only items with a representation of TYPE.")],
         discussion: """
             An item whose stored payload is missing or damaged is left out and named on standard error; every other
-            item is still written, and the exit status is 1.
+            item is still written, and the exit status is 1. On a terminal, a long export shows its progress on
+            standard error.
 
             EXAMPLE:
               pb export > backup.jsonl

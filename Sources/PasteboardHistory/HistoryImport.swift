@@ -66,9 +66,10 @@ public final class HistoryImport {
     }
 
     /// Pages SQLite may keep in memory while importing, in KiB (the default is 2 MiB): fixed, so memory stays
-    /// bounded whatever the file's size. Uncommitted pages beyond it go to the WAL as the import runs, as before;
-    /// a cache of 64 MiB measured no faster over 300,000 items, and twice the memory.
-    static let cacheKiB: Int64 = 8 * 1024
+    /// bounded whatever the file's size. A million items insert keys at random places of two indexes of about 40 MB
+    /// each (payload hashes, item identities); with 8 MiB most of those inserts went to disk and back, and the
+    /// import took twice the time. Uncommitted pages beyond it go to the WAL as the import runs.
+    static let cacheKiB: Int64 = 64 * 1024
     /// Rows written by one statement, at most.
     static let batchRows = 256
     /// Bytes of payloads held for the next batch before it is written, at most.
@@ -78,7 +79,7 @@ public final class HistoryImport {
     /// Bytes of text held in memory before they are staged, at most.
     static let textBatchBytes = 4 << 20
     /// Bytes of text staged before they go into the search index, at most.
-    static let stagedTextLimit = 16 << 20
+    static let stagedTextLimit = 8 << 20
 
     /// Starts the transaction, waiting (up to the busy timeout) for other writers to finish.
     public init(store: HistoryStore) throws(HistoryError) {
@@ -311,7 +312,7 @@ public final class HistoryImport {
     // MARK: - The search index
 
     /// Queues a change to the search index. Changes are staged in a temporary table in batches, and go into the
-    /// index together, by one statement per 16 MB of text.
+    /// index together, by one statement per 8 MB of text.
     ///
     /// FTS5 (before SQLite 3.44) writes its pending changes out as a new segment of the index whenever a statement
     /// that writes several rows (or the index) starts or ends, and the many small segments then have to be merged
