@@ -115,7 +115,7 @@ extension ReliabilityTests {
             for (round, depth) in [(1, size / 4), (2, size * 3 / 4)] {
                 let importer = try harness.launch(["import", file.path])
                 // Killed inside its transaction once it has read `depth` bytes of the file. (The WAL is no measure:
-                // an import keeps up to 64 MiB of uncommitted pages in memory, all of this one.)
+                // an import keeps up to 16 MiB of uncommitted pages in memory, all of this one.)
                 let (state, looks) = try await MidWriteKill.kill(
                     importer, database: harness.databasePath, deadline: .seconds(60)
                 ) { readOffset(of: importer.pid, file: file.path) >= depth }

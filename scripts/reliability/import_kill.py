@@ -120,7 +120,7 @@ def main():
                 say(f"time budget spent after {round_number} rounds")
                 break
             # Killed inside its transaction once it has read a random 2–95% of the file. (The WAL is no measure: an
-            # import keeps up to 64 MiB of uncommitted pages in memory before any go to the WAL.)
+            # import keeps up to 16 MiB of uncommitted pages in memory before any go to the WAL.)
             depth = random.uniform(0.02, 0.95) * os.path.getsize(history)
             importer = session.start([pb, "import", history], env, stderr=subprocess.PIPE)
             began = time.time()
