@@ -265,32 +265,58 @@ import Testing
         let file = try sandbox.file("many.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8))
         try await sandbox.succeed(["import", file.path])
 
-        let child = try ChildProcess(
-            executable: try Product.pb.path(), arguments: ["history", "--format", "dmenu"],
-            environment: sandbox.environment, stdin: nil, ioDirectory: sandbox.root.appendingPathComponent("io"))
-        var firstLineAt: Int?
-        var stillRunning = false
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            let running = child.isRunning
-            let output = child.stdout
-            if output.contains(0x0A) {
-                firstLineAt = output.count
-                stillRunning = running
-                break
-            }
-            if !running { break }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        let result = try await child.finish(timeout: .seconds(60))
-        #expect(result.status == 0, "\(result)")
-        let output = String(decoding: result.stdout, as: UTF8.self)
-        let all = output.split(separator: "\n")
+        // Read through a pipe on a thread of its own, as a picker reads: pb cannot run ahead of the reader by more
+        // than the pipe holds, so a pb that wrote nothing until it had the whole list would show it.
+        let process = Process()
+        process.executableURL = try Product.pb.url()
+        process.arguments = ["history", "--format", "dmenu"]
+        process.environment = sandbox.environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        let reader = PipeReader(pipe.fileHandleForReading)
+        let started = ContinuousClock.now
+        try process.run()
+        let timings = await reader.readToEnd(from: started)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let all = String(decoding: timings.bytes, as: UTF8.self).split(separator: "\n")
         #expect(all.count == count)
         #expect(all.first?.hasSuffix("\titem number \(count - 1) with some words") == true, "newest first")
-        let seen = try #require(firstLineAt, "no line came out")
-        #expect(stillRunning, "the first line came out only when pb had finished")
-        #expect(seen * 4 < result.stdout.count, "\(seen) of \(result.stdout.count) bytes were out with the first line")
+        let firstLine = try #require(timings.firstLine, "no line came out")
+        #expect(
+            firstLine * 2 < timings.end,
+            "the first line came after \(firstLine) of the \(timings.end) the whole list took")
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own, noting when the first line and the end arrived.
+final class PipeReader: Sendable {
+    struct Timings: Sendable {
+        let bytes: Data
+        let firstLine: Duration?
+        let end: Duration
+    }
+
+    private let handle: FileHandle
+
+    init(_ handle: FileHandle) { self.handle = handle }
+
+    func readToEnd(from start: ContinuousClock.Instant) async -> Timings {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { [handle] in
+                var bytes = Data()
+                var firstLine: Duration?
+                while true {
+                    let chunk = handle.availableData
+                    if chunk.isEmpty { break }
+                    if firstLine == nil && chunk.contains(0x0A) { firstLine = ContinuousClock.now - start }
+                    bytes.append(chunk)
+                }
+                continuation.resume(returning: Timings(bytes: bytes, firstLine: firstLine, end: ContinuousClock.now - start))
+            }
+            thread.start()
+        }
     }
 }
 
