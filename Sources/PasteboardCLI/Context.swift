@@ -20,18 +20,25 @@ public final class Context {
     private let readStandardInput: () -> Data
     /// True when standard input is a terminal (nothing piped in).
     public let stdinIsTerminal: Bool
+    /// True when standard error is a terminal: long imports and exports then show their progress there.
+    public let stderrIsTerminal: Bool
+    /// The descriptor bulk commands (`pb import -`) read standard input from, line by line.
+    public let standardInputDescriptor: Int32
     private var openedStore: HistoryStore?
     /// How `pb daemon` runs the daemon; nil where it cannot.
     let daemonEntry: DaemonEntry?
 
     public init(
         environment: [String: String], stdout: Output, stderr: Output,
-        stdinIsTerminal: Bool = false, daemon: DaemonEntry? = nil, readStandardInput: @escaping () -> Data
+        stdinIsTerminal: Bool = false, stderrIsTerminal: Bool = false, standardInputDescriptor: Int32 = 0,
+        daemon: DaemonEntry? = nil, readStandardInput: @escaping () -> Data
     ) {
         self.environment = environment
         self.stdout = stdout
         self.stderr = stderr
         self.stdinIsTerminal = stdinIsTerminal
+        self.stderrIsTerminal = stderrIsTerminal
+        self.standardInputDescriptor = standardInputDescriptor
         self.daemonEntry = daemon
         self.readStandardInput = readStandardInput
     }
@@ -41,7 +48,7 @@ public final class Context {
         Context(
             environment: ProcessInfo.processInfo.environment,
             stdout: .fileDescriptor(1), stderr: .fileDescriptor(2),
-            stdinIsTerminal: isatty(0) == 1, daemon: daemon,
+            stdinIsTerminal: isatty(0) == 1, stderrIsTerminal: isatty(2) == 1, daemon: daemon,
             readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() })
     }
 

@@ -6,24 +6,22 @@ import PasteboardHistory
 import PasteboardModel
 import PatternMatching
 
-/// Lists history pages as they are read, so huge histories never sit in memory at once.
-func listItems(_ query: HistoryQuery, unlimited: Bool, format: ItemFormat, store: HistoryStore, output: Output) throws -> Int {
-    if !unlimited || format == .json {
-        let items = try store.items(query)
-        format.write(items, to: output)
-        return items.count
+/// Streams `ID<TAB>preview` lines newest first, straight from one query: a picker gets the first line at once and
+/// the whole list without the history ever sitting in memory.
+func writeDmenuLines(pinnedOnly: Bool, type: ContentType?, limit: Int?, store: HistoryStore, output: Output) throws {
+    var line: [UInt8] = []
+    line.reserveCapacity(1024)
+    var written = 0
+    try store.forEachPreview(pinnedOnly: pinnedOnly, type: type, limit: limit) { id, preview in
+        line.removeAll(keepingCapacity: true)
+        JSONBytes.append(integer: id, to: &line)
+        line.append(0x09)
+        line.append(contentsOf: preview)
+        line.append(0x0A)
+        line.withUnsafeBytes { output.write($0) }
+        written += 1
+        if written == 1 { output.flush() }
     }
-    var page = query
-    page.limit = 1000
-    var total = 0
-    while true {
-        let items = try store.items(page)
-        format.write(items, to: output)
-        total += items.count
-        if items.count < page.limit { break }
-        page.offset += items.count
-    }
-    return total
 }
 
 enum HistoryCommand: Command {
@@ -41,9 +39,15 @@ enum HistoryCommand: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let format = try ItemFormat.from(json: arguments.flag("json"), format: arguments.value("format"))
         let limit = try arguments.positiveInteger("limit")
-        let query = HistoryQuery(
-            type: try resolveType(arguments.value("type")), pinnedOnly: arguments.flag("pinned"), limit: limit ?? 50)
-        _ = try listItems(query, unlimited: limit == nil && format == .dmenu, format: format, store: try context.store(), output: context.stdout)
+        let type = try resolveType(arguments.value("type"))
+        let store = try context.store()
+        if format == .dmenu {
+            try writeDmenuLines(
+                pinnedOnly: arguments.flag("pinned"), type: type, limit: limit, store: store, output: context.stdout)
+            return
+        }
+        let query = HistoryQuery(type: type, pinnedOnly: arguments.flag("pinned"), limit: limit ?? 50)
+        format.write(try store.items(query), to: context.stdout)
     }
 }
 

@@ -23,21 +23,18 @@ enum InputClassifier {
         let sniffed = ContentType.sniff(data)
         if sniffed.isText { return true }
         if sniffed != .data { return false }  // a recognised binary format
-        let sample = data.prefix(64 * 1024)
-        var suspicious = 0
-        var iterator = sample.makeIterator()
-        var pending: [UInt8] = []
-        while let byte = iterator.next() {
-            pending.append(byte)
-            if pending.count < 4096 { continue }
-            suspicious += suspiciousBytes(pending)
-            pending.removeAll(keepingCapacity: true)
-        }
-        suspicious += suspiciousBytes(pending)
-        return suspicious * 20 <= sample.count  // at most 5% of bytes are control or invalid
+        return data.prefix(64 * 1024).withUnsafeBytes { isTextLike($0) }
     }
 
-    private static func suspiciousBytes(_ bytes: [UInt8]) -> Int {
+    /// Whether at most 5% of the first 64 KiB of `bytes` are control characters (other than tab, line and page
+    /// breaks and escape) or bytes of no well-formed UTF-8 sequence: what may honestly be stored as text.
+    static func isTextLike(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if bytes.isEmpty { return false }
+        let sample = UnsafeRawBufferPointer(rebasing: bytes.prefix(64 * 1024))
+        return suspiciousBytes(sample) * 20 <= sample.count
+    }
+
+    private static func suspiciousBytes(_ bytes: UnsafeRawBufferPointer) -> Int {
         var count = 0
         var index = 0
         while index < bytes.count {

@@ -126,21 +126,6 @@ enum JSONText {
         return out + "\""
     }
 
-    nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
-        // nonisolated(unsafe): configured once here and only read afterwards (formatting is thread-safe).
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter
-    }()
-
-    static func date(_ date: Date) -> String { formatter.string(from: date) }
-
-    /// An RFC 3339 date and time, as `date(_:)` writes it (fractional seconds optional, any offset).
-    static func parseDate(_ text: String) -> Date? {
-        // Only that shape (at most nanoseconds) reaches ISO8601DateFormatter: the ICU 76 under it dies of SIGFPE on
-        // a fraction of 35 digits or more ("…:00.0009999…Z"). Found by Fuzz/item-line.swift.
-        let shape = #/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?(Z|[+-][0-9]{2}:?[0-9]{2})/#
-        guard text.wholeMatch(of: shape) != nil else { return nil }
-        return formatter.date(from: text) ?? ISO8601DateFormatter().date(from: text)
-    }
+    /// A date as `pb` writes it everywhere (`2026-11-29T14:55:34.123Z`); see `DateText`.
+    static func date(_ date: Date) -> String { DateText.string(date) }
 }

@@ -35,6 +35,18 @@ public final class Output {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    /// Writes bytes; a large write goes out in pieces of 1 MiB, so the buffer never holds a copy of all of it.
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let count = min(bytes.count - offset, 1 << 20)
+            buffer.append(base + offset, count: count)
+            offset += count
+            if buffer.count >= 1 << 16 { flush() }
+        }
+    }
+
     public func line(_ text: String = "") { write(text + "\n") }
 
     public func flush() {

@@ -53,17 +53,35 @@ public struct CaptureRules: Sendable {
         return PasteboardItem(item.representations.filter { !drops($0.type) })
     }
 
+    /// A setting that keeps items out of the history.
+    public enum Rule: String, Sendable, CaseIterable {
+        case ignoreApp = "ignore-app"
+        case ignoreType = "ignore-type"
+        case ignoreText = "ignore-text"
+        case maxItemSize = "max-item-size"
+    }
+
     /// Why an item must not be recorded, or nil to record it.
     public func rejection(of item: PasteboardItem, application: String?) -> String? {
-        if let reason = rejection(ofApplication: application) { return reason }
+        rejectingRule(of: item, application: application)?.reason
+    }
+
+    /// The rule that keeps `item` out of the history, or nil to record it: the same decision as
+    /// `rejection(of:application:)`, for callers that count by rule (`pb import`).
+    public func rule(rejecting item: PasteboardItem, application: String?) -> Rule? {
+        rejectingRule(of: item, application: application)?.rule
+    }
+
+    private func rejectingRule(of item: PasteboardItem, application: String?) -> (rule: Rule, reason: String)? {
+        if let reason = rejection(ofApplication: application) { return (.ignoreApp, reason) }
         for pattern in ignoredTypes {
             for type in item.types where Self.matches(type, pattern: pattern) {
-                return "type \(type.identifier) is ignored"
+                return (.ignoreType, "type \(type.identifier) is ignored")
             }
         }
-        if let maxItemBytes, item.byteCount > maxItemBytes { return "item larger than max-item-size" }
+        if let maxItemBytes, item.byteCount > maxItemBytes { return (.maxItemSize, "item larger than max-item-size") }
         if !ignoredText.isEmpty, let text = item.string {
-            if ignoredText.contains(where: { $0.matches(text) }) { return "text matches an ignore-text rule" }
+            if ignoredText.contains(where: { $0.matches(text) }) { return (.ignoreText, "text matches an ignore-text rule") }
         }
         return nil
     }
@@ -76,6 +94,9 @@ public struct CaptureRules: Sendable {
         }
         return ContentType.resolve(pattern) != nil
     }
+
+    /// Whether no rule can reject an item from an unknown application (nothing to check).
+    public var acceptsEveryItem: Bool { ignoredTypes.isEmpty && ignoredText.isEmpty && maxItemBytes == nil }
 
     static func matches(_ type: ContentType, pattern: String) -> Bool {
         let lower = pattern.lowercased()

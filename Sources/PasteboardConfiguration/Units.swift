@@ -19,9 +19,9 @@ public enum Units {
         return Int(lower).flatMap { $0 >= 0 ? $0 : nil }
     }
 
-    /// The longest duration accepted: 100 years. Anything longer is a typo, and every stored expiry must
-    /// still be a date that exports and imports again.
-    public static let maxDuration: TimeInterval = 100 * 365.25 * 86400
+    /// The longest duration accepted: 100 years (36,500 days). Anything longer is a typo, and every stored expiry
+    /// must still be a date that exports and imports again (no date in the history may pass the year 9999).
+    public static let maxDuration: TimeInterval = 36_500 * 86_400
 
     /// A duration with its unit (`250ms`, `30s`, `5m`, `2h`, `7d`, `4w`), positive and at most `maxDuration`.
     /// A bare number is not a duration: "5" could mean seconds or days.

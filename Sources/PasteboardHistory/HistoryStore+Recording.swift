@@ -23,6 +23,7 @@ extension HistoryStore {
     func record(
         _ item: PasteboardItem, metadata: CaptureMetadata, prepared: [(ContentType, PreparedBlob)]
     ) throws(HistoryError) -> RecordResult {
+        try metadata.validateDates()
         let identity = Self.identity(of: prepared.map { ($0.0, $0.1.hash) })
         let textType = ItemText.textType(of: item)
         let derived: PreparedBlob? = textType == nil ? try prepareBlob(Data(ItemText.derivedText(of: item).utf8)) : nil
@@ -39,17 +40,9 @@ extension HistoryStore {
                     try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", oldPosition, text)
                     try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
                 }
-                // A merge never shortens what the item already had: a pin wins over any expiry, an item that was
-                // kept for good stays so, and of two expiries the later one holds. (The right-hand sides see the
-                // row as it was before this update.)
+                // A merge never shortens what the item already had (see `mergeSQL`).
                 try db.run(
-                    """
-                    UPDATE items SET position = ?, last_copied = ?, copy_count = copy_count + ?, pinned = pinned OR ?,
-                        source = coalesce(?, source), selection = coalesce(?, selection),
-                        expires_at = CASE WHEN pinned OR ? OR ? IS NULL OR expires_at IS NULL THEN NULL
-                            ELSE max(expires_at, ?) END
-                    WHERE id = ?
-                    """, position, date, max(1, metadata.copyCount), metadata.isPinned, metadata.source, metadata.selection,
+                    Self.mergeSQL, position, date, max(1, metadata.copyCount), metadata.isPinned, metadata.source, metadata.selection,
                     metadata.isPinned, metadata.expiresAt?.timeIntervalSince1970, metadata.expiresAt?.timeIntervalSince1970, id)
                 return RecordResult(id: id, isNew: false)
             }
@@ -97,6 +90,18 @@ extension HistoryStore {
         return result
     }
 
+    /// The update merging a repeat into an existing item. A merge never shortens what the item already had: a pin
+    /// wins over any expiry, an item that was kept for good stays so, and of two expiries the later one holds (the
+    /// right-hand sides see the row as it was before this update). Parameters: position, date, copy count, pinned,
+    /// source, selection, pinned, expiry, expiry, id.
+    static let mergeSQL = """
+        UPDATE items SET position = ?, last_copied = ?, copy_count = copy_count + ?, pinned = pinned OR ?,
+            source = coalesce(?, source), selection = coalesce(?, selection),
+            expires_at = CASE WHEN pinned OR ? OR ? IS NULL OR expires_at IS NULL THEN NULL
+                ELSE max(expires_at, ?) END
+        WHERE id = ?
+        """
+
     func nextPosition() throws -> Int64 {
         (try db.row("SELECT coalesce(max(position), 0) + 1 AS next FROM items")?.int("next")) ?? 1
     }
@@ -105,11 +110,12 @@ extension HistoryStore {
     static func identity(of representations: [(ContentType, Data)]) -> Data {
         var hasher = SHA256()
         for (type, hash) in representations.sorted(by: { $0.0.identifier < $1.0.identifier }) {
-            hasher.update(Data(type.identifier.utf8))
-            hasher.update(Data([0]))
+            var identifier = type.identifier
+            identifier.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
+            withUnsafeBytes(of: UInt8(0)) { hasher.update($0) }
             hasher.update(hash)
         }
-        return hasher.finalize().prefix(16)
+        return hasher.finalize(byteCount: 16)
     }
 
     // MARK: - Pins

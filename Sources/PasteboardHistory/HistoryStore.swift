@@ -266,14 +266,24 @@ public final class HistoryStore {
         else {
             throw owner.error(.missingPayload, type: type, "is missing from the store (payload \(id))")
         }
-        if case .blob(let data) = row["data"] {
+        let inline: Data? = if case .blob(let data) = row["data"] { data } else { nil }
+        return try verifiedRepresentation(
+            hash: hash, size: Int(row.int("size") ?? -1), inline: inline, type: type, of: owner)
+    }
+
+    /// A blob's bytes (`inline`, or the file named by `hash`) as a representation, once they are checked against
+    /// `hash`; throws `missingPayload` or `damagedPayload`, naming `owner`, when they are gone or do not match.
+    func verifiedRepresentation(
+        hash: Data, size: Int, inline: Data?, type: ContentType, of owner: PayloadOwner
+    ) throws -> PasteboardItem.Representation {
+        if let data = inline {
             guard SHA256.address(data) == hash else {
                 throw owner.error(.damagedPayload, type: type, "is damaged: its bytes no longer match their SHA-256")
             }
             return PasteboardItem.Representation(type: type, data: data)
         }
         let url = files.url(forHash: hash)
-        switch files.check(hash: hash, size: Int(row.int("size") ?? -1)) {
+        switch files.check(hash: hash, size: size) {
         case .intact: break
         case .missing: throw owner.error(.missingPayload, type: type, "file \(url.path) is missing")
         case .damaged:

@@ -8,6 +8,12 @@ enum ItemText {
     static let indexedPrefix = 256 * 1024
 
     static func kind(of item: PasteboardItem) -> HistoryItem.Kind {
+        // Plain text alone, most of what is copied and imported: the answer the general rules below give, directly.
+        if item.representations.count == 1, let only = item.representations.first,
+            only.type == .utf8PlainText || only.type == .plainText
+        {
+            return only.byteCount < 8192 && looksLikeURL(only.data) ? .url : .text
+        }
         let types = item.types
         if types.contains(where: { $0.conforms(to: .fileURL) || $0 == .gnomeCopiedFiles }) { return .file }
         if let uriList = item.representation(forType: .uriList),
@@ -17,17 +23,18 @@ enum ItemText {
         }
         // An offer with a picture and no plain text is a picture, whatever else comes with it (Chromium's "Copy
         // image" adds HTML and a link; GTK adds text/ico).
-        if types.contains(where: { $0.conforms(to: .image) }) && textType(of: item) == nil { return .image }
+        let textType = textType(of: item)
+        let isImage = types.contains(where: { $0.conforms(to: .image) })
+        if isImage && textType == nil { return .image }
         if types.contains(.html) { return .html }
         if types.contains(where: { $0.conforms(to: .url) || $0 == .mozillaURL }) { return .url }
-        if let type = textType(of: item), let text = item.representation(forType: type), text.byteCount < 8192,
+        if let textType, let text = item.representation(forType: textType), text.byteCount < 8192,
             looksLikeURL(text.data)
         {
             return .url
         }
-        if textType(of: item) != nil { return .text }
-        if types.contains(where: { $0.conforms(to: .image) }) { return .image }
-        return .data
+        if textType != nil { return .text }
+        return isImage ? .image : .data
     }
 
     /// The representation whose bytes are the item's text, preferring plain text.
@@ -169,29 +176,131 @@ enum ItemText {
 
     /// A one-line preview of text: whitespace runs collapsed, at most `limit` characters.
     static func preview(_ bytes: Data, limit: Int = 200) -> String {
-        let text = String(decoding: bytes.prefix(limit * 4), as: UTF8.self)
-        var out = ""
-        var lastWasSpace = false
-        for scalar in text.unicodeScalars {
-            if out.unicodeScalars.count >= limit { out.append("…"); break }
-            if scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F {
-                if !lastWasSpace && !out.isEmpty { out.append(" ") }
-                lastWasSpace = true
-            } else {
-                out.unicodeScalars.append(scalar)
-                lastWasSpace = false
+        var out: [UInt8] = []
+        bytes.withUnsafeBytes { appendPreview(of: $0, limit: limit, to: &out) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Whether every byte is ASCII, eight at a time.
+    static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        while index + 8 <= bytes.count {
+            if bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// Appends the preview of `bytes` (see `preview(_:limit:)`) as UTF-8, without building a string for ASCII text.
+    static func appendPreview(of bytes: UnsafeRawBufferPointer, limit: Int = 200, to out: inout [UInt8]) {
+        let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(limit * 4))
+        let start = out.count
+        if isASCII(head), let base = head.baseAddress?.assumingMemoryBound(to: UInt8.self) {
+            // One byte, one character: written into a buffer on the stack, then appended at once.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: limit + 3) { text in
+                var count = 0
+                var lastWasSpace = false
+                var index = 0
+                while index < head.count {
+                    if count >= limit {
+                        text[count] = 0xE2  // …
+                        text[count + 1] = 0x80
+                        text[count + 2] = 0xA6
+                        count += 3
+                        break
+                    }
+                    let byte = base[index]
+                    index += 1
+                    // ASCII whitespace (tab to carriage return, space), control characters and DEL become one space.
+                    if byte <= 0x20 || byte == 0x7F {
+                        if !lastWasSpace && count > 0 {
+                            text[count] = 0x20
+                            count += 1
+                        }
+                        lastWasSpace = true
+                    } else {
+                        text[count] = byte
+                        count += 1
+                        lastWasSpace = false
+                    }
+                }
+                while count > 0 && text[count - 1] == 0x20 { count -= 1 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: text[0..<count]))
+            }
+            return
+        } else {
+            var count = 0
+            var lastWasSpace = false
+            for scalar in String(decoding: head, as: UTF8.self).unicodeScalars {
+                if count >= limit {
+                    out.append(contentsOf: "…".utf8)
+                    break
+                }
+                if scalar.properties.isWhitespace || scalar.value < 0x20 || scalar.value == 0x7F {
+                    if !lastWasSpace && out.count > start {
+                        out.append(0x20)
+                        count += 1
+                    }
+                    lastWasSpace = true
+                } else {
+                    out.append(contentsOf: scalar.utf8)
+                    count += 1
+                    lastWasSpace = false
+                }
             }
         }
-        while out.hasSuffix(" ") { out.removeLast() }
-        return out
+        while out.count > start && out[out.count - 1] == 0x20 { out.removeLast() }
     }
+
+    static let urlSchemes = ["http://", "https://", "ftp://", "mailto:", "file://", "ssh://", "git://"]
 
     static func looksLikeURL(_ data: Data) -> Bool {
         guard data.count < 8192 else { return false }
+        if let answer = data.withUnsafeBytes(asciiLooksLikeURL) { return answer }
         let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard !text.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else { return false }
-        for scheme in ["http://", "https://", "ftp://", "mailto:", "file://", "ssh://", "git://"] where text.lowercased().hasPrefix(scheme) {
+        for scheme in urlSchemes where text.lowercased().hasPrefix(scheme) {
             return text.count > scheme.count
+        }
+        return false
+    }
+
+    /// `looksLikeURL` for ASCII bytes, without building strings (the same answer, character for character: a
+    /// CR LF pair is one character and no line break of its own); nil for any other bytes.
+    private static func asciiLooksLikeURL(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+        guard !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+        var low = 0
+        var high = bytes.count
+        while low < high && isSpace(bytes[low]) { low += 1 }
+        while high > low && isSpace(bytes[high - 1]) { high -= 1 }
+        var characters = 0
+        for index in low..<high {
+            let byte = bytes[index]
+            if byte == 0x20 || byte == 0x09 { return false }
+            if byte == 0x0A {
+                guard index > low && bytes[index - 1] == 0x0D else { return false }
+                continue  // the second half of one CR LF character
+            }
+            characters += 1
+        }
+        for scheme in urlSchemes {
+            let prefix = Array(scheme.utf8)
+            guard high - low >= prefix.count else { continue }
+            var matches = true
+            for (offset, expected) in prefix.enumerated() {
+                var byte = bytes[low + offset]
+                if byte >= 0x41 && byte <= 0x5A { byte += 0x20 }
+                if byte != expected {
+                    matches = false
+                    break
+                }
+            }
+            if matches { return characters > prefix.count }
         }
         return false
     }

@@ -18,22 +18,30 @@ struct SHA256 {
     private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
     )
+    /// The bytes of an unfinished block (fewer than 64); empty, and so never allocated, for one-shot digests.
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
-    private var w = [UInt32](repeating: 0, count: 64)
 
-    init() { buffer.reserveCapacity(64) }
+    init() {}
 
     /// The digest of `data` in one call.
     static func hash(_ data: Data) -> Data {
-        var hasher = SHA256()
-        hasher.update(data)
-        return hasher.finalize()
+        data.withUnsafeBytes { bytes in
+            var hasher = SHA256()
+            hasher.update(bytes)
+            return hasher.finalize()
+        }
     }
 
     /// The first 128 bits of the digest: the store's content address. Accidental collisions among even
     /// billions of payloads are beyond reach (about 2^-64 at 2^32 items), and it halves index space.
-    static func address(_ data: Data) -> Data { hash(data).prefix(16) }
+    static func address(_ data: Data) -> Data {
+        data.withUnsafeBytes { bytes in
+            var hasher = SHA256()
+            hasher.update(bytes)
+            return hasher.finalize(byteCount: 16)
+        }
+    }
 
     mutating func update(_ data: Data) {
         data.withUnsafeBytes { update(UnsafeRawBufferPointer($0)) }
@@ -60,19 +68,32 @@ struct SHA256 {
         if offset < bytes.count { buffer.append(contentsOf: bytes[offset...]) }
     }
 
-    mutating func finalize() -> Data {
+    /// The digest (32 bytes), or its first `byteCount` bytes.
+    mutating func finalize(byteCount: Int = 32) -> Data {
+        precondition(byteCount > 0 && byteCount <= 32)  // a programmer error: a digest has 32 bytes
         let bitLength = length &* 8
-        var tail = buffer
-        tail.append(0x80)
-        while tail.count % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        tail.withUnsafeBytes { compress($0, blocks: $0.count / 64) }
-        var out = Data(capacity: 32)
-        for word in [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7] {
-            out.append(UInt8(word >> 24))
-            out.append(UInt8((word >> 16) & 0xFF))
-            out.append(UInt8((word >> 8) & 0xFF))
-            out.append(UInt8(word & 0xFF))
+        // The padded tail is one or two blocks, built on the stack.
+        let pending = buffer.count
+        withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { (tail: UnsafeMutableRawBufferPointer) in
+            for index in 0..<pending { tail[index] = buffer[index] }
+            tail[pending] = 0x80
+            let blocks = pending < 56 ? 1 : 2
+            for index in (pending + 1)..<(blocks * 64 - 8) { tail[index] = 0 }
+            for offset in 0..<8 {
+                tail[blocks * 64 - 8 + offset] = UInt8(truncatingIfNeeded: bitLength >> UInt64(56 - 8 * offset))
+            }
+            compress(UnsafeRawBufferPointer(tail), blocks: blocks)
+        }
+        buffer.removeAll()
+        let words = state
+        var out = Data(count: byteCount)
+        out.withUnsafeMutableBytes { (digest: UnsafeMutableRawBufferPointer) in
+            withUnsafeBytes(of: words) { (raw: UnsafeRawBufferPointer) in  // eight UInt32s, one after the other
+                for index in 0..<byteCount {
+                    let word = raw.load(fromByteOffset: index / 4 * 4, as: UInt32.self)
+                    digest[index] = UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * (index % 4)))
+                }
+            }
         }
         return out
     }
@@ -87,9 +108,9 @@ struct SHA256 {
         guard blocks > 0, let base = input.baseAddress else { return }
         var (h0, h1, h2, h3, h4, h5, h6, h7) = state
         Self.k.withUnsafeBufferPointer { kBuffer in
-            w.withUnsafeMutableBufferPointer { wBuffer in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { wBuffer in
                 let k = kBuffer.baseAddress!  // 64 constants
-                let w = wBuffer.baseAddress!  // 64 words, allocated in init
+                let w = wBuffer.baseAddress!  // 64 words on the stack
                 var p = base.assumingMemoryBound(to: UInt8.self)
                 for _ in 0..<blocks {
                     var i = 0

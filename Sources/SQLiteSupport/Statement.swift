@@ -6,7 +6,7 @@ public final class Statement {
     let handle: OpaquePointer
     /// The statement's SQL.
     public let sql: String
-    private unowned let connection: Connection
+    unowned let connection: Connection
     private var columnNames: [String: Int32]?
 
     init(connection: Connection, sql: String) throws(SQLiteError) {

@@ -97,9 +97,11 @@ import Testing
     @Test(arguments: ["-1", "1e30G", "inf k", "lots", ""])
     func notSizes(text: String) { #expect(Units.bytes(text) == nil) }
 
-    @Test(arguments: [("30s", 30.0), ("5m", 300), ("2h", 7200), ("7d", 604_800), ("1w", 604_800), ("250ms", 0.25)])
+    @Test(arguments: [("30s", 30.0), ("5m", 300), ("2h", 7200), ("7d", 604_800), ("1w", 604_800), ("250ms", 0.25),
+        ("36500d", 3_153_600_000)])
     func durations(text: String, seconds: Double) { #expect(Units.duration(text) == seconds) }
 
-    @Test(arguments: ["0s", "-5m", "1e308w", "soon"])
+    /// Longer than 100 years is absurd, and could put an expiry past the year 9999, which cannot be exported.
+    @Test(arguments: ["0s", "-5m", "1e308w", "soon", "36501d", "1e12s", "5300w"])
     func notDurations(text: String) { #expect(Units.duration(text) == nil) }
 }

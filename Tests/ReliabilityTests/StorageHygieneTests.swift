@@ -117,7 +117,8 @@ extension ReliabilityTests {
 
             try await harness.pbSucceeding(["clear", "--keep-pinned"])
             #expect(try await harness.itemCount() == 1)
-            #expect(fileSize(harness.databasePath) == full, "the file shrank before any vacuum")
+            // It never shrinks by itself (it may grow a little: deleting from the search index writes pages first).
+            #expect(fileSize(harness.databasePath) >= full, "the file shrank before any vacuum")
             let before = try await harness.stats()
             let reclaimable = (before["reclaimableBytes"] as? NSNumber)?.intValue ?? 0
             #expect(reclaimable > full / 2, "pb stats reports \(reclaimable) reclaimable bytes of \(full)")

@@ -1,0 +1,396 @@
+import Foundation
+public import PasteboardModel
+import SQLiteSupport
+
+/// Many items recorded as one transaction: everything added lands together at `commit()`, or nothing does.
+///
+/// An item is recorded exactly as `HistoryStore.record(_:metadata:)` records it (a repeat merges into the existing
+/// item: moved to the top, counts added, a pin kept, of two expiries the later one), but new rows are written in
+/// batches, a few hundred per statement, with ids given here: a million lines then import at the speed of SQLite's
+/// B-trees rather than of a million statements. The write lock is held from `init` to `commit()`; an import that
+/// is abandoned (or whose process dies) rolls back.
+///
+/// ```swift
+/// let bulk = try HistoryImport(store: store)
+/// for item in items { try bulk.add(item, metadata: CaptureMetadata(date: then)) }
+/// try bulk.commit()
+/// ```
+public final class HistoryImport {
+    private let store: HistoryStore
+    private var isOpen = true
+    private let previousCacheSize: Int64
+    private var nextPosition: Int64
+    private var nextItemID: Int64
+    private var nextBlobID: Int64
+
+    private let findIdentity: Statement
+    private let findBlob: Statement
+    private let addBlobReferences: Statement
+    private let updateMerged: Statement
+
+    /// Rows waiting to be inserted together (see `writeRows`).
+    private var pendingBlobs: [PendingBlob] = []
+    private var pendingBlobIndex: [Data: Int] = [:]
+    private var pendingItems: [PendingItem] = []
+    private var pendingIdentities: Set<Data> = []
+    private var pendingRepresentations: [(item: Int64, ordinal: Int64, type: Int64, blob: Int64)] = []
+    private var pendingBytes = 0
+    /// Search-index changes waiting to be staged together, and the bytes staged so far (see `queueText`).
+    private var pendingTexts: [(isDeletion: Bool, position: Int64, text: String)] = []
+    private var pendingTextBytes = 0
+    private var stagedTextBytes = 0
+    /// Batch statements by table and number of rows.
+    private var batchStatements: [BatchKey: Statement] = [:]
+
+    private struct BatchKey: Hashable {
+        let table: String
+        let rows: Int
+    }
+
+    private struct PendingBlob {
+        let id: Int64
+        let hash: Data
+        let size: Int
+        let inline: Data?
+        var references: Int64
+    }
+
+    private struct PendingItem {
+        let id: Int64
+        let position: Int64
+        let identity: Data
+        let metadata: CaptureMetadata
+        let kind: HistoryItem.Kind
+        let size: Int
+        let textBlob: Int64?
+    }
+
+    /// Pages SQLite may keep in memory while importing, in KiB (the default is 2 MiB): fixed, so memory stays
+    /// bounded whatever the file's size. A million items insert keys at random places of two indexes of about 40 MB
+    /// each (payload hashes, item identities); measured over a million random texts, 2 MiB spent 20 s of system time
+    /// moving those pages to disk and back, 16 MiB 9 s, and 32 or 64 MiB saved no more time but held 40 and 100 MB
+    /// more. Uncommitted pages beyond it go to the WAL as the import runs.
+    static let cacheKiB: Int64 = 16 * 1024
+    /// Rows written by one statement, at most.
+    static let batchRows = 256
+    /// Bytes of payloads held for the next batch before it is written, at most.
+    static let batchBytes = 4 << 20
+    /// Texts staged for the search index by one statement, at most.
+    static let textBatchRows = 2048
+    /// Bytes of text held in memory before they are staged, at most.
+    static let textBatchBytes = 4 << 20
+    /// Bytes of text staged before they go into the search index, at most.
+    static let stagedTextLimit = 8 << 20
+
+    /// Starts the transaction, waiting (up to the busy timeout) for other writers to finish.
+    public init(store: HistoryStore) throws(HistoryError) {
+        self.store = store
+        let db = store.db
+        precondition(!db.isInTransaction, "HistoryImport starts its own transaction")  // programmer error
+        (previousCacheSize, nextPosition, nextItemID, nextBlobID, findIdentity, findBlob, addBlobReferences,
+         updateMerged) = try store.perform {
+            let cache = try db.row("PRAGMA cache_size")?.int(0) ?? -2000
+            try db.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+            try db.execute("BEGIN IMMEDIATE")
+            // In memory (the store sets temp_store = MEMORY); created inside the transaction, so a rollback or a
+            // killed process leaves no trace of it.
+            try db.execute(
+                "CREATE TEMP TABLE IF NOT EXISTS pb_import_text(seq INTEGER PRIMARY KEY, command TEXT, position INTEGER NOT NULL, text TEXT NOT NULL); "
+                    + "DELETE FROM temp.pb_import_text")
+            return (
+                cache, try store.nextPosition(),
+                (try db.row("SELECT coalesce(max(id), 0) + 1 AS next FROM items")?.int("next")) ?? 1,
+                (try db.row("SELECT coalesce(max(id), 0) + 1 AS next FROM blobs")?.int("next")) ?? 1,
+                try db.prepare("SELECT id, position, text_blob FROM items WHERE identity = ?"),
+                try db.prepare("SELECT id FROM blobs WHERE hash = ?"),
+                try db.prepare("UPDATE blobs SET refcount = refcount + ? WHERE id = ?"),
+                try db.prepare(HistoryStore.mergeSQL))
+        }
+    }
+
+    deinit {
+        if isOpen { rollBack() }
+    }
+
+    // MARK: - Adding
+
+    /// Records one item inside the import's transaction; returns its id and whether it is new.
+    ///
+    /// The item's bytes are copied before this returns, so they may live in a buffer the caller reuses.
+    @discardableResult
+    public func add(_ item: PasteboardItem, metadata: CaptureMetadata) throws(HistoryError) -> RecordResult {
+        precondition(isOpen, "add(_:metadata:) after commit() or rollBack()")  // programmer error
+        guard !item.isEmpty else { throw HistoryError(.invalidInput, "Nothing to record: the item has no content.") }
+        try metadata.validateDates()
+        let prepared = try item.representations.map { representation throws(HistoryError) in
+            (representation.type, try store.prepareBlob(representation))
+        }
+        let identity = HistoryStore.identity(of: prepared.map { ($0.0, $0.1.hash) })
+        return try store.perform { () throws -> RecordResult in
+            // A repeat of a line earlier in this batch: write the batch, then find the item as any other.
+            if pendingIdentities.contains(identity) { try writeRows() }
+            if let existing = try existingItem(identity) {
+                try merge(existing, metadata: metadata)
+                return RecordResult(id: existing.id, isNew: false)
+            }
+            let textType = ItemText.textType(of: item)
+            let position = nextPosition
+            let id = nextItemID
+            var textBlob: Int64?
+            for (ordinal, (type, blob)) in prepared.enumerated() {
+                // The item's text blob is referenced twice: as a representation and as the item's text.
+                let blobID = try retain(blob, references: type == textType ? 2 : 1)
+                if type == textType { textBlob = blobID }
+                pendingRepresentations.append((id, Int64(ordinal), try store.typeID(type), blobID))
+            }
+            var derived: HistoryStore.PreparedBlob?
+            if textBlob == nil {
+                let blob = try store.prepareBlob(Data(ItemText.derivedText(of: item).utf8))
+                textBlob = try retain(blob, references: 1)
+                derived = blob
+            }
+            pendingItems.append(
+                PendingItem(
+                    id: id, position: position, identity: identity, metadata: metadata, kind: ItemText.kind(of: item),
+                    size: item.byteCount, textBlob: textBlob))
+            pendingIdentities.insert(identity)
+            nextItemID += 1
+            nextPosition += 1
+            let text: String
+            if let textType, let representation = item.representation(forType: textType) {
+                text = ItemText.indexString(representation.prefix(ItemText.indexedPrefix))
+            } else {
+                text = ItemText.indexString(derived?.inline ?? Data())
+            }
+            try queueText(isDeletion: false, position: position, text: text)
+            if pendingItems.count >= Self.batchRows || pendingBlobs.count >= Self.batchRows
+                || pendingRepresentations.count >= Self.batchRows || pendingBytes >= Self.batchBytes
+            {
+                try writeRows()
+            }
+            return RecordResult(id: id, isNew: true)
+        }
+    }
+
+    private func existingItem(_ identity: Data) throws -> (id: Int64, position: Int64, textBlob: Int64?)? {
+        try identity.withUnsafeBytes { try findIdentity.bind(blob: $0, at: 1) }
+        defer { findIdentity.rewind() }
+        guard try findIdentity.next() else { return nil }
+        return (findIdentity.int64(at: 0), findIdentity.int64(at: 1), findIdentity.isNull(at: 2) ? nil : findIdentity.int64(at: 2))
+    }
+
+    /// Adds references to a blob: one already stored or waiting gets them added, a new one waits for the batch.
+    private func retain(_ blob: HistoryStore.PreparedBlob, references: Int64) throws -> Int64 {
+        if let index = pendingBlobIndex[blob.hash] {
+            pendingBlobs[index].references += references
+            return pendingBlobs[index].id
+        }
+        try blob.hash.withUnsafeBytes { try findBlob.bind(blob: $0, at: 1) }
+        let found = try findBlob.next() ? findBlob.int64(at: 0) : nil
+        findBlob.rewind()
+        if let found {
+            try addBlobReferences.bind(references, at: 1)
+            try addBlobReferences.bind(found, at: 2)
+            try addBlobReferences.runToCompletion()
+            return found
+        }
+        let id = nextBlobID
+        nextBlobID += 1
+        // A copy: the caller's bytes may be overwritten by the next line before the batch is written.
+        let inline = blob.inline.map { data in data.withUnsafeBytes { Data($0) } }
+        pendingBlobIndex[blob.hash] = pendingBlobs.count
+        pendingBlobs.append(PendingBlob(id: id, hash: blob.hash, size: blob.size, inline: inline, references: references))
+        pendingBytes += inline?.count ?? 0
+        return id
+    }
+
+    /// A repeat of an existing item: the same update `HistoryStore.record` makes.
+    private func merge(_ existing: (id: Int64, position: Int64, textBlob: Int64?), metadata: CaptureMetadata) throws {
+        let position = nextPosition
+        nextPosition += 1
+        if let textBlob = existing.textBlob {
+            // Stored already: an item waiting in the batch is written before it is looked up (see `add`).
+            let text = ItemText.indexString(try store.blobIndexBytes(textBlob))
+            try queueText(isDeletion: true, position: existing.position, text: text)
+            try queueText(isDeletion: false, position: position, text: text)
+        }
+        let expiry = metadata.expiresAt?.timeIntervalSince1970
+        try updateMerged.bind(position, at: 1)
+        try updateMerged.bind(metadata.date.timeIntervalSince1970, at: 2)
+        try updateMerged.bind(Int64(max(1, metadata.copyCount)), at: 3)
+        try updateMerged.bind(metadata.isPinned, at: 4)
+        try updateMerged.bind(metadata.source, at: 5)
+        try updateMerged.bind(metadata.selection, at: 6)
+        try updateMerged.bind(metadata.isPinned, at: 7)
+        for index: Int32 in [8, 9] {
+            if let expiry { try updateMerged.bind(expiry, at: index) } else { try updateMerged.bindNull(at: index) }
+        }
+        try updateMerged.bind(existing.id, at: 10)
+        try updateMerged.runToCompletion()
+    }
+
+    // MARK: - Writing batches
+
+    /// One statement inserting `rows` rows of `columns` values each into `table(columns)`, prepared once.
+    private func batchStatement(_ table: String, _ columns: [String], rows: Int) throws -> Statement {
+        let key = BatchKey(table: table, rows: rows)
+        if let statement = batchStatements[key] { return statement }
+        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        let statement = try store.db.prepare(
+            "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES "
+                + Array(repeating: row, count: rows).joined(separator: ", "))
+        batchStatements[key] = statement
+        return statement
+    }
+
+    /// Inserts the waiting blobs, items and representations, a statement per table.
+    private func writeRows() throws {
+        if !pendingBlobs.isEmpty {
+            let statement = try batchStatement("blobs", ["id", "hash", "size", "data", "refcount"], rows: pendingBlobs.count)
+            for (offset, blob) in pendingBlobs.enumerated() {
+                let column = Int32(offset * 5)
+                try statement.bind(blob.id, at: column + 1)
+                try blob.hash.withUnsafeBytes { try statement.bind(blob: $0, at: column + 2) }
+                try statement.bind(Int64(blob.size), at: column + 3)
+                if let inline = blob.inline {
+                    try inline.withUnsafeBytes { try statement.bind(blob: $0, at: column + 4) }
+                } else {
+                    try statement.bindNull(at: column + 4)
+                }
+                try statement.bind(blob.references, at: column + 5)
+            }
+            try statement.runToCompletion()
+            statement.reset()  // drops the bound copies of the payloads
+        }
+        if !pendingItems.isEmpty {
+            let statement = try batchStatement(
+                "items",
+                ["id", "position", "identity", "created", "last_copied", "copy_count", "pinned", "kind", "size",
+                 "text_blob", "source", "selection", "expires_at"], rows: pendingItems.count)
+            for (offset, item) in pendingItems.enumerated() {
+                let column = Int32(offset * 13)
+                let metadata = item.metadata
+                try statement.bind(item.id, at: column + 1)
+                try statement.bind(item.position, at: column + 2)
+                try item.identity.withUnsafeBytes { try statement.bind(blob: $0, at: column + 3) }
+                try statement.bind((metadata.created ?? metadata.date).timeIntervalSince1970, at: column + 4)
+                try statement.bind(metadata.date.timeIntervalSince1970, at: column + 5)
+                try statement.bind(Int64(max(1, metadata.copyCount)), at: column + 6)
+                try statement.bind(metadata.isPinned, at: column + 7)
+                try statement.bind(item.kind.rawValue, at: column + 8)
+                try statement.bind(Int64(item.size), at: column + 9)
+                if let textBlob = item.textBlob { try statement.bind(textBlob, at: column + 10) } else { try statement.bindNull(at: column + 10) }
+                try statement.bind(metadata.source, at: column + 11)
+                try statement.bind(metadata.selection, at: column + 12)
+                if let expiry = metadata.expiresAt {
+                    try statement.bind(expiry.timeIntervalSince1970, at: column + 13)
+                } else {
+                    try statement.bindNull(at: column + 13)
+                }
+            }
+            try statement.runToCompletion()
+        }
+        if !pendingRepresentations.isEmpty {
+            let statement = try batchStatement(
+                "representations", ["item_id", "ordinal", "type_id", "blob_id"], rows: pendingRepresentations.count)
+            for (offset, representation) in pendingRepresentations.enumerated() {
+                let column = Int32(offset * 4)
+                try statement.bind(representation.item, at: column + 1)
+                try statement.bind(representation.ordinal, at: column + 2)
+                try statement.bind(representation.type, at: column + 3)
+                try statement.bind(representation.blob, at: column + 4)
+            }
+            try statement.runToCompletion()
+        }
+        pendingBlobs.removeAll(keepingCapacity: true)
+        pendingBlobIndex.removeAll(keepingCapacity: true)
+        pendingItems.removeAll(keepingCapacity: true)
+        pendingIdentities.removeAll(keepingCapacity: true)
+        pendingRepresentations.removeAll(keepingCapacity: true)
+        pendingBytes = 0
+    }
+
+    // MARK: - The search index
+
+    /// Queues a change to the search index. Changes are staged in a temporary table in batches, and go into the
+    /// index together, by one statement per 8 MB of text.
+    ///
+    /// FTS5 (before SQLite 3.44) writes its pending changes out as a new segment of the index whenever a statement
+    /// that writes several rows (or the index) starts or ends, and the many small segments then have to be merged
+    /// again and again: an import that wrote the index line by line took 14 minutes for a million short texts of a
+    /// small vocabulary, and batches of a few thousand rows still spent half of an import merging. Staged, the index
+    /// is written in the large pieces FTS5 is built for, as when `sqlite3` loads the same rows in one statement.
+    private func queueText(isDeletion: Bool, position: Int64, text: String) throws {
+        pendingTexts.append((isDeletion, position, text))
+        pendingTextBytes += text.utf8.count
+        if pendingTexts.count >= Self.textBatchRows || pendingTextBytes >= Self.textBatchBytes { try stageTexts() }
+    }
+
+    /// Writes the queued index changes into the staging table with one statement.
+    private func stageTexts() throws {
+        guard !pendingTexts.isEmpty else { return }
+        let statement = try batchStatement("temp.pb_import_text", ["command", "position", "text"], rows: pendingTexts.count)
+        for (offset, change) in pendingTexts.enumerated() {
+            let column = Int32(offset * 3)
+            if change.isDeletion { try statement.bind("delete", at: column + 1) } else { try statement.bindNull(at: column + 1) }
+            try statement.bind(change.position, at: column + 2)
+            try statement.bind(change.text, at: column + 3)
+        }
+        try statement.runToCompletion()
+        statement.reset()  // drops the bound copies of the texts
+        stagedTextBytes += pendingTextBytes
+        pendingTexts.removeAll(keepingCapacity: true)
+        pendingTextBytes = 0
+        if stagedTextBytes >= Self.stagedTextLimit { try indexStagedTexts() }
+    }
+
+    /// Moves the staged changes into the search index, in the order they were made ('delete' in the command column
+    /// removes an entry).
+    private func indexStagedTexts() throws {
+        guard stagedTextBytes > 0 else { return }
+        try store.db.execute(
+            "INSERT INTO item_text(item_text, rowid, text) SELECT command, position, text FROM temp.pb_import_text ORDER BY seq; "
+                + "DELETE FROM temp.pb_import_text")
+        stagedTextBytes = 0
+    }
+
+    // MARK: - Ending
+
+    /// Makes every added item part of the history at once.
+    public func commit() throws(HistoryError) {
+        precondition(isOpen, "commit() twice")  // programmer error
+        let db = store.db
+        do {
+            try store.perform {
+                try writeRows()
+                try stageTexts()
+                try indexStagedTexts()
+                batchStatements.removeAll()
+                try db.execute("DROP TABLE temp.pb_import_text")
+                try db.execute("COMMIT")
+                try db.execute("PRAGMA cache_size = \(previousCacheSize)")
+            }
+        } catch {
+            rollBack()
+            throw error
+        }
+        isOpen = false
+    }
+
+    /// Abandons the import: the history is as it was before `init`.
+    public func rollBack() {
+        guard isOpen else { return }
+        isOpen = false
+        let db = store.db
+        // Rolling back is best effort: SQLite rolls back by itself when it cannot (the journal stays consistent),
+        // and the error that made the import stop is the one to report.
+        batchStatements.removeAll()
+        if db.isInTransaction { _ = Result { try db.execute("ROLLBACK") } }
+        _ = Result { try db.execute("DROP TABLE IF EXISTS temp.pb_import_text") }
+        _ = Result { try db.execute("PRAGMA cache_size = \(previousCacheSize)") }
+    }
+}
+
+/// An import is confined to the thread of its store.
+@available(*, unavailable)
+extension HistoryImport: Sendable {}
