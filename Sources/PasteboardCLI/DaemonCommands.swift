@@ -124,8 +124,12 @@ enum DoctorCommand: Command {
         }
         problems += daemon(clipboard, out: out)
         do {
-            _ = try Configuration.load(environment: context.environment)
+            let configuration = try Configuration.load(environment: context.environment)
             out.line("config:   \(Configuration.path(environment: context.environment))")
+            out.line(
+                configuration.capture.capturesPrimary
+                    ? "primary:  recorded too (primary = on)"
+                    : "primary:  not recorded, only CLIPBOARD (set primary = on in the configuration to record it)")
         } catch {
             problems += 1
             out.line("config:   PROBLEM: \(error.message)")

@@ -6,8 +6,8 @@ import PasteboardModel
 struct OwnedItem {
     let item: PasteboardItem
     let time: Time
-    /// Target name → the representation served for it.
-    let targets: [String: (type: ContentType, data: Data)]
+    /// Target name → the representation served for it (a stored payload stays in its file until asked for).
+    let targets: [String: PasteboardItem.Representation]
     let targetOrder: [String]
     let once: Bool
     var served = 0

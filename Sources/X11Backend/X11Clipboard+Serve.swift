@@ -10,11 +10,11 @@ extension X11Clipboard {
     /// With `once`, the selection is given up after the first successful paste of data.
     @discardableResult
     public func own(_ selection: Selection, item: PasteboardItem, once: Bool = false) -> Bool {
-        var targets: [String: (type: ContentType, data: Data)] = [:]
+        var targets: [String: PasteboardItem.Representation] = [:]
         var order: [String] = []
         for representation in item.representations {
             for target in TargetPlan.targets(for: representation.type) where targets[target] == nil {
-                targets[target] = (representation.type, representation.data)
+                targets[target] = representation
                 order.append(target)
             }
         }
@@ -121,21 +121,42 @@ extension X11Clipboard {
             return true
         default:
             guard let representation = owned.targets[target] else { return false }
-            var data = representation.data
-            if target == "STRING" && representation.type == .utf8PlainText {
-                data = Latin1.fromUTF8(data)  // ICCCM: STRING is ISO Latin-1
+            let latin1 = target == "STRING" && representation.type == .utf8PlainText  // ICCCM: STRING is ISO Latin-1
+            if representation.byteCount > x.maxPropertyBytes, !latin1, let file = representation.fileURL {
+                // A stored payload goes out of its file a chunk at a time.
+                let payload: OutgoingPayload
+                do { payload = try OutgoingPayload(file: file) } catch { return false }
+                startIncr(payload, size: representation.byteCount, property: property, type: atom, requestor: requestor,
+                    selection: selection)
+                return true
             }
+            guard var data = Self.bytes(of: representation) else { return false }
+            if latin1 { data = Latin1.fromUTF8(data) }
             if data.count > x.maxPropertyBytes {
-                XSelectInput(x.handle, requestor, PropertyChangeMask)
-                x.setAtoms([UInt(data.count)], property: property, type: x.atom("INCR"), on: requestor)
-                outgoing.append(OutgoingTransfer(
-                    requestor: requestor, property: property, type: atom, data: data, offset: 0,
-                    deadline: Date().addingTimeInterval(limits.stallTimeout * 4), selection: selection))
+                startIncr(OutgoingPayload(data), size: data.count, property: property, type: atom, requestor: requestor,
+                    selection: selection)
             } else {
                 x.setBytes(data, property: property, type: atom, on: requestor)
             }
             return true
         }
+    }
+
+    /// Announces an INCR reply of `size` bytes; the chunks follow as the reader deletes the property.
+    private func startIncr(
+        _ payload: OutgoingPayload, size: Int, property: Atom, type: Atom, requestor: Window, selection: Selection
+    ) {
+        XSelectInput(x.handle, requestor, PropertyChangeMask)
+        x.setAtoms([UInt(size)], property: property, type: x.atom("INCR"), on: requestor)
+        outgoing.append(OutgoingTransfer(
+            requestor: requestor, property: property, type: type, payload: payload,
+            deadline: Date().addingTimeInterval(limits.stallTimeout * 4), selection: selection))
+    }
+
+    /// A representation's bytes, or nil when its file can no longer be read (the reader is then refused).
+    private static func bytes(of representation: PasteboardItem.Representation) -> Data? {
+        guard let file = representation.fileURL else { return representation.data }
+        do { return try Data(contentsOf: file) } catch { return nil }
     }
 
     /// Answers the SAVE_TARGETS requests held back while the clipboard was being read, once it no longer is.
@@ -187,8 +208,7 @@ extension X11Clipboard {
         else { return }
         var transfer = outgoing[index]
         let chunkSize = x.maxPropertyBytes
-        let end = min(transfer.offset + chunkSize, transfer.data.count)
-        let chunk = transfer.data.subdata(in: (transfer.data.startIndex + transfer.offset)..<(transfer.data.startIndex + end))
+        let chunk = transfer.payload.next(chunkSize)
         x.setBytes(chunk, property: transfer.property, type: transfer.type, on: transfer.requestor)
         transfer.deadline = Date().addingTimeInterval(limits.stallTimeout * 4)
         if chunk.isEmpty {
@@ -196,7 +216,6 @@ extension X11Clipboard {
             XSelectInput(x.handle, transfer.requestor, NoEventMask)
             if let owned = owned[transfer.selection], owned.once, owned.served > 0 { disownAfterOnce(transfer.selection) }
         } else {
-            transfer.offset = end
             outgoing[index] = transfer
         }
         x.flush()

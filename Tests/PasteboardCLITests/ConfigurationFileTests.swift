@@ -53,6 +53,15 @@ import Testing
         #expect(doctor.outputLines.last == "All good.")
     }
 
+    @Test func doctorSaysWhetherPrimaryIsRecorded() async throws {
+        let off = try await sandbox.run(["doctor"])
+        #expect(off.outputLines.contains(
+            "primary:  not recorded, only CLIPBOARD (set primary = on in the configuration to record it)"), "\(off)")
+        try sandbox.writeConfig("primary = on\n")
+        let on = try await sandbox.run(["doctor"])
+        #expect(on.outputLines.contains("primary:  recorded too (primary = on)"), "\(on)")
+    }
+
     @Test func explicitConfigPathIsHonoured() async throws {
         let path = try sandbox.file("custom.conf", Data("max-itemz = 3\n".utf8)).path
         let result = try await sandbox.run(["history"], environment: ["PB_CONFIG": path])
