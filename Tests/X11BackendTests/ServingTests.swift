@@ -107,6 +107,30 @@ extension X11IntegrationTests {
             try await session.stop(daemon: daemon)
         }
 
+        /// A restored item of 20 MiB is served from its payload file a chunk at a time: every reader gets it byte
+        /// for byte, and the daemon's peak stays below the payload's size above where it was before the restore
+        /// (it once held 150–235 MB: one copy of the payload per text target).
+        @Test func aRestoredLargeItemIsServedFromItsFile() async throws {
+            var payload = Data()
+            let line = Data("twenty mebibytes of text, served from the payload file \(UUID().uuidString)\n".utf8)
+            while payload.count < 20 << 20 { payload.append(line) }
+            // Into the store without a display, so the daemon starts with nothing to capture.
+            let copy = try await session.pb(["copy"], stdin: payload, environment: ["DISPLAY": nil])
+            #expect(copy.succeeded, "\(copy)")
+            let daemon = try await session.startDaemon(onEmptyHistory: false)
+            let before = try #require(Memory(pid: daemon.pid), "no /proc status for the daemon")
+            try await session.pbSucceeding(["restore", "1"])
+            for target in ["UTF8_STRING", "text/plain;charset=utf-8", "UTF8_STRING"] {
+                let read = try await session.xclipPaste(target: target)
+                #expect(read.succeeded && read.stdout == payload, "\(target): \(read.stdout.count) bytes, \(read.stderr)")
+            }
+            let after = try #require(Memory(pid: daemon.pid), "no /proc status for the daemon")
+            #expect(
+                after.peak - before.resident < payload.count,
+                "the daemon's peak grew by \((after.peak - before.resident) >> 20) MiB serving a \(payload.count >> 20) MiB item")
+            try await session.stop(daemon: daemon)
+        }
+
         @Test func anOwnerThatExitsBeforeItWasReadDoesNotBringBackTheCopyBefore() async throws {
             let daemon = try await session.startDaemon()
             try await session.xclipCopy("the copy before")

@@ -191,8 +191,9 @@ final class X11Session: Sendable {
 
     // MARK: - The daemon
 
-    /// Starts `pb daemon` and waits until its socket exists, it has said it runs, and it has recorded nothing.
-    func startDaemon() async throws -> ChildProcess {
+    /// Starts `pb daemon` and waits until its socket exists, it has said it runs, and it has recorded nothing
+    /// (unless the history was not empty before: `onEmptyHistory` false).
+    func startDaemon(onEmptyHistory: Bool = true) async throws -> ChildProcess {
         let daemon = try sandbox.launch(try Product.pb.path(), ["daemon"])
         let ready = try await eventually(within: .seconds(15), every: .milliseconds(10)) {
             guard daemon.isRunning else { return true }
@@ -203,6 +204,7 @@ final class X11Session: Sendable {
             throw SetupFailure(
                 "pb daemon did not come up within 15 s: \(daemon.result.map(\.description) ?? daemon.stderr)")
         }
+        guard onEmptyHistory else { return daemon }
         let recorded = try await history()
         guard recorded.isEmpty else { throw SetupFailure("A fresh daemon already recorded \(recorded.map(\.preview))") }
         return daemon
