@@ -153,8 +153,12 @@ enum PasteCommand: Command {
         ],
         discussion: "EXAMPLES:\n  pb paste\n  pb paste --type png > shot.png\n  pb paste --list-types")
 
-    /// What `pb paste` prefers without `--type`: text first, then whatever comes first.
+    /// The text `pb show` prints: plain text first, then any text.
     static let textPreference: [ContentType] = [.utf8PlainText, .plainText, .text]
+
+    /// What `pb paste` and `pb decode` write without `--type`: plain text first, then a picture (Chromium's
+    /// "Copy image" also offers HTML that only wraps it), then any text, then whatever comes first.
+    static let pastePreference: [ContentType] = [.utf8PlainText, .plainText, .image, .text]
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let wanted = try resolveType(arguments.value("type"))
@@ -214,7 +218,7 @@ enum PasteCommand: Command {
             }
             type = match
         } else {
-            type = item.bestType(among: textPreference) ?? item.types[0]
+            type = item.bestType(among: pastePreference) ?? item.types[0]
         }
         guard let representation = item.representations.first(where: { $0.type == type }) else { return }
         let head = representation.prefix(64 * 1024)

@@ -144,7 +144,7 @@ enum ShowCommand: Command {
         out.line("size:        \(ByteCountFormatting.string(item.size))")
         out.line("types:")
         for rep in payload.representations {
-            out.line("  \(escapedForTerminal(rep.type.identifier, limit: 200).padded(to: 28)) \((rep.type.preferredMIMEType ?? "-").padded(to: 26)) \(ByteCountFormatting.string(rep.data.count))")
+            out.line("  \(escapedForTerminal(rep.type.identifier, limit: 200).padded(to: 28)) \((rep.type.preferredMIMEType ?? "-").padded(to: 26)) \(ByteCountFormatting.string(rep.byteCount))")
         }
         if let type = payload.bestType(among: PasteCommand.textPreference), let data = payload.data(forType: type) {
             out.line()

@@ -245,6 +245,22 @@ import Testing
         #expect(try await sandbox.succeed(["decode"], stdin: Data(line.utf8)).stdout == Payloads.png)
     }
 
+    /// A browser's "Copy image" holds HTML and a link besides the picture, and no plain text: the picture is what
+    /// decode and paste write, and with plain text beside it, the plain text.
+    @Test func decodePrefersThePictureOverTheHTMLWrappingIt() async throws {
+        let png = Payloads.png.base64EncodedString()
+        let lines = """
+            {"representations":[{"type":"text/html","text":"<img src=\\"a.png\\">"},{"type":"public.png","base64":"\(png)"}]}
+            {"representations":[{"type":"text/html","text":"<b>x</b>"},{"type":"public.png","base64":"\(png)"},{"type":"public.utf8-plain-text","text":"x"}]}
+
+            """
+        try await sandbox.succeed(["import", "-"], stdin: Data(lines.utf8))
+        let menu = try await sandbox.succeed(["history", "--format", "dmenu"])
+        #expect(menu.outputLines.count == 2, "\(menu)")
+        #expect(try await sandbox.succeed(["decode", menu.outputLines[1]]).stdout == Payloads.png)
+        #expect(try await sandbox.succeed(["decode", menu.outputLines[0]]).stdout == Data("x".utf8))
+    }
+
     @Test(arguments: ["not an id\tpreview\n", "\n", "", "12abc\tx\n"])
     func decodeOfGarbageFailsClearly(line: String) async throws {
         try await sandbox.copy("something")

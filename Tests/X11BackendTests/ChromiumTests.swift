@@ -67,6 +67,7 @@ extension X11IntegrationTests {
             #expect(PNGCheck.dimensions(of: picture.stdout).map { [$0.width, $0.height] } == [2, 2], "\(picture)")
             #expect(
                 try await session.pbSucceeding(["decode", String(entry.id), "--type", "png"]).stdout == picture.stdout)
+            #expect(try await session.pbSucceeding(["decode", String(entry.id)]).stdout == picture.stdout)
             // Without text, the picture is what a plain paste gets (not the UTF-16 link).
             #expect(try await session.pbSucceeding(["paste"]).stdout == picture.stdout)
 
