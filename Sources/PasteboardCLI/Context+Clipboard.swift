@@ -41,8 +41,8 @@ extension Context {
     }
 
     /// Tells a running daemon that history items `ids` are gone, so that it empties a selection holding one of
-    /// them; returns why it could not be told, if it runs and could not. (Without a daemon, a `pb __serve` owner of a
-    /// deleted item keeps it until something else is copied.) Headless, the store emptied the clipboard itself.
+    /// them; returns why it could not be told, if it runs and could not. Without a daemon, the `pb __serve` owners of
+    /// a deleted item are stopped. Headless, the store emptied the clipboard itself.
     func forgetOnDisplay(_ ids: [Int64]) -> String? {
         let clipboard: SystemClipboard
         do {
@@ -54,6 +54,7 @@ extension Context {
         do {
             try clipboard.daemon.perform(.forget(ids: ids), timeout: 2)
         } catch where error.code == .notRunning {
+            do { try clipboard.stopOwnersServing(ids) } catch { return error.message }
         } catch {
             return error.message
         }

@@ -204,7 +204,7 @@ enum DeleteCommand: Command {
         for id in ids { context.announce(ControlEvent(.deleted, id: id)) }
         if let problem = context.forgetOnDisplay(ids) {
             throw CommandFailure(
-                "Deleted from the history, but the daemon could not be told to stop serving it (\(problem)). "
+                "Deleted from the history, but it could not be taken off the clipboard (\(problem)). "
                     + "Run 'pb clear --keep-pinned' or copy something else to replace it on the clipboard.")
         }
         context.stdout.line("Deleted \(ItemIDs.list(ids)).")

@@ -107,6 +107,25 @@ extension X11IntegrationTests {
             try await session.stop(daemon: daemon)
         }
 
+        /// Without a daemon, `pb copy` leaves a `pb __serve` process owning the clipboard; deleting the item stops
+        /// it, so the deleted text cannot be pasted any more (before, it stayed until something else was copied).
+        @Test func deletingAnItemServedWithoutADaemonTakesItOffTheClipboard() async throws {
+            let secret = Data("deleted without a daemon \(UUID().uuidString)".utf8)
+            try await session.pbSucceeding(["copy"], stdin: secret)
+            try await session.pbSucceeding(["copy"], stdin: Data("kept in history".utf8))
+            try await session.pbSucceeding(["copy"], stdin: secret)  // the same text again: back on top, served
+            #expect(try await session.xclipPaste().stdout == secret)
+            let id = try #require(try await session.history().first(where: { $0.preview.hasPrefix("deleted") })?.id)
+            let delete = try await session.pbSucceeding(["delete", String(id)])
+            #expect(delete.output == "Deleted \(id).\n", "\(delete)")
+            var last: ProcessResult?
+            let gone = try await eventually(within: .seconds(3), every: .milliseconds(50)) {
+                last = try await session.xclipPaste(timeout: .seconds(5))
+                return isEmpty(last!)
+            }
+            #expect(gone, "the clipboard still serves the deleted item: \(String(describing: last))")
+        }
+
         /// A restored item of 20 MiB is served from its payload file a chunk at a time: every reader gets it byte
         /// for byte, and the daemon's peak stays below the payload's size above where it was before the restore
         /// (it once held 150–235 MB: one copy of the payload per text target).
