@@ -25,8 +25,9 @@ deps:
 
 # pb with the Swift runtime and Foundation linked in: it needs no toolchain to run and starts faster with less memory
 # (bench/startup_bench.py). bfd packs the relative relocations (gold cannot; binutils 2.38 and glibc 2.36, as in
-# Debian 12); --wrap=mktemp: see Sources/CStaticFoundation/mktemp.c.
-STATIC_RUNTIME := --static-swift-stdlib -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs \
+# Debian 12); --wrap=mktemp: see Sources/CStaticFoundation/mktemp.c. --disable-local-rpath: no $$ORIGIN run path,
+# since nothing is loaded from beside pb (without it the loader first looks there for each of the 15 system libraries).
+STATIC_RUNTIME := --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --wrap=mktemp
 
 build: deps
