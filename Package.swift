@@ -51,7 +51,8 @@ let package = Package(
                 "X11Backend", "CSystemShim",
             ]
         ),
-        .target(name: "PasteboardPicker", dependencies: ["ArgumentParsing", "PasteboardHistory", "PasteboardModel"]),
+        .target(
+            name: "PasteboardPicker", dependencies: ["ArgumentParsing", "CSystemShim", "PasteboardHistory", "PasteboardModel"]),
         .target(
             name: "PasteboardCLI",
             dependencies: [
@@ -100,7 +101,9 @@ let package = Package(
             dependencies: ["X11Backend", "ClipboardBackend", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardCLITests",
-            dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]
+            dependencies: [
+                "PasteboardCLI", "PasteboardHistory", "PasteboardModel", "PasteboardPicker", "PasteboardTestSupport",
+            ]
         ),
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(

@@ -15,6 +15,7 @@ enum PickCommand: Command {
         options: [
             .init("print", help: "Write the chosen item's bytes to standard output instead of restoring it."),
             .init("mode", value: "MODE", help: "Start filtering by substring (default), fuzzy or regex."),
+            .init("images", value: "HOW", help: "Draw images with kitty, sixel, blocks or text; auto (default) asks."),
         ],
         discussion: """
             Type to filter. Up/Down (or Ctrl-P/Ctrl-N), Page Up/Down and the mouse wheel move; a click selects.
@@ -23,9 +24,14 @@ enum PickCommand: Command {
             substring, fuzzy and regex filtering. Ctrl-S pins or unpins, Ctrl-D twice deletes. Esc quits
             (exit status 130). The picker runs on the terminal even when standard output is a pipe.
 
+            Images are previewed with the kitty graphics protocol or sixel when the terminal answers for
+            them, else with half-blocks; chafa draws them where installed (kitty shows PNG without it).
+            Without chafa, the preview describes the image in one line.
+
             EXAMPLES:
               pb pick
               pb pick --print > chosen.txt
+              pb pick --images blocks
             """)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
@@ -35,6 +41,13 @@ enum PickCommand: Command {
                 throw CommandUsageError("Unknown mode \(quoted(text)). Use substring, fuzzy or regex.")
             }
             mode = given
+        }
+        var graphics: TerminalGraphics?
+        if let text = arguments.value("images"), text != "auto" {
+            guard let given = TerminalGraphics(rawValue: text) else {
+                throw CommandUsageError("Unknown image drawing \(quoted(text)). Use auto, kitty, sixel, blocks or text.")
+            }
+            graphics = given
         }
         let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard terminal >= 0 else {
@@ -54,7 +67,7 @@ enum PickCommand: Command {
         }
         let result: Picker.Result
         do {
-            result = try Picker(source: source, mode: mode, environment: context.environment).run(terminal: terminal)
+            result = try Picker(source: source, mode: mode, graphics: graphics, environment: context.environment).run(terminal: terminal)
         } catch {
             throw CommandFailure(error.message)
         }
