@@ -5,19 +5,23 @@ import PasteboardHistory
 import PasteboardModel
 import PasteboardPicker
 import PasteboardSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `pb pick`: choose from the history in a full-screen terminal picker.
 enum PickCommand: Command {
     static let spec = CommandSpec(
-        name: "pick", abstract: "Choose an item from the history in a full-screen picker and put it back on the clipboard.",
+        name: "pick",
+        abstract: "Choose an item from the history in a full-screen picker and put it back on the clipboard.",
         options: [
             .init("print", help: "Write the chosen item's bytes to standard output instead of restoring it."),
             .init("mode", value: "MODE", help: "Start filtering by substring (default), fuzzy or regex."),
             .init("paste", help: "Then paste it into the window that had the keyboard focus before (X11)."),
-            .init("paste-key", value: "KEYS", help: "The paste keystroke: ctrl+v (default), shift+insert or ctrl+shift+v."),
+            .init(
+                "paste-key", value: "KEYS", help: "The paste keystroke: ctrl+v (default), shift+insert or ctrl+shift+v."
+            ),
             .init("images", value: "HOW", help: "Draw images with kitty, sixel, blocks or text; auto (default) asks."),
         ],
         discussion: """
@@ -53,14 +57,16 @@ enum PickCommand: Command {
         var graphics: TerminalGraphics?
         if let text = arguments.value("images"), text != "auto" {
             guard let given = TerminalGraphics(rawValue: text) else {
-                throw CommandUsageError("Unknown image drawing \(quoted(text)). Use auto, kitty, sixel, blocks or text.")
+                throw CommandUsageError(
+                    "Unknown image drawing \(quoted(text)). Use auto, kitty, sixel, blocks or text.")
             }
             graphics = given
         }
         var keystroke = PasteKeystroke.ctrlV
         if let text = arguments.value("paste-key") {
             guard let given = PasteKeystroke(rawValue: text.lowercased()) else {
-                throw CommandUsageError("Unknown paste keystroke \(quoted(text)). Use ctrl+v, shift+insert or ctrl+shift+v.")
+                throw CommandUsageError(
+                    "Unknown paste keystroke \(quoted(text)). Use ctrl+v, shift+insert or ctrl+shift+v.")
             }
             keystroke = given
         }
@@ -93,7 +99,8 @@ enum PickCommand: Command {
         }
         let result: Picker.Result
         do {
-            result = try Picker(source: source, mode: mode, graphics: graphics, environment: context.environment).run(terminal: terminal)
+            result = try Picker(source: source, mode: mode, graphics: graphics, environment: context.environment).run(
+                terminal: terminal)
         } catch {
             throw CommandFailure(error.message)
         }

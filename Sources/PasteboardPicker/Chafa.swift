@@ -1,6 +1,7 @@
 import CSystemShim
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `chafa`, run as a bounded subprocess, turns image bytes into sixel, kitty or half-block output for a box of
@@ -63,7 +64,9 @@ struct Chafa: Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, memory, 3)
         let arguments =
-            [executable] + Self.arguments(for: graphics, columns: columns, rows: rows, usesColor: usesColor) + ["/dev/fd/3"]
+            [executable] + Self.arguments(for: graphics, columns: columns, rows: rows, usesColor: usesColor) + [
+                "/dev/fd/3"
+            ]
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = [strdup("PATH=/usr/bin:/bin"), strdup("LANG=C.UTF-8"), nil]
         defer {

@@ -1,8 +1,9 @@
 import CSystemShim
 import Foundation
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Draws image previews off the picker's loop: one worker thread renders the latest request (older ones that

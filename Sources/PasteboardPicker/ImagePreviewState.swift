@@ -24,8 +24,10 @@ struct ImagePreviewState {
             switch rendering {
             case .graphic(let sequence)?: return "\u{1B}[\(row + 1);\(column + 1)H" + sequence
             case .lines(let lines)?:
-                return lines.enumerated().map { "\u{1B}[\(row + 1 + $0.offset);\(column + 1)H" + $0.element + "\u{1B}[0m" }
-                    .joined()
+                return lines.enumerated().map {
+                    "\u{1B}[\(row + 1 + $0.offset);\(column + 1)H" + $0.element + "\u{1B}[0m"
+                }
+                .joined()
             case .failed?, nil: return ""
             }
         }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// How the preview draws an image, best first: the kitty graphics protocol, sixel, Unicode half-blocks, or a
@@ -15,14 +15,18 @@ public enum TerminalGraphics: String, Sendable, CaseIterable {
     /// What the terminal's answers (possibly with keys typed meanwhile) say it can draw; nil until the DA1
     /// reply is there.
     static func parse(_ reply: [UInt8]) -> (graphics: TerminalGraphics, rest: [UInt8])? {
-        guard let da1 = Self.range(of: reply, start: [0x1B, UInt8(ascii: "["), UInt8(ascii: "?")], end: UInt8(ascii: "c"))
+        guard
+            let da1 = Self.range(
+                of: reply, start: [0x1B, UInt8(ascii: "["), UInt8(ascii: "?")], end: UInt8(ascii: "c"))
         else { return nil }
         let attributes = String(decoding: reply[(da1.lowerBound + 3)..<(da1.upperBound - 1)], as: UTF8.self)
             .split(separator: ";")
         var rest = reply
         rest.removeSubrange(da1)
         var graphics: TerminalGraphics = attributes.contains("4") ? .sixel : .blocks
-        if let kitty = Self.range(of: rest, start: [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")], end: UInt8(ascii: "\\")) {
+        if let kitty = Self.range(
+            of: rest, start: [0x1B, UInt8(ascii: "_"), UInt8(ascii: "G")], end: UInt8(ascii: "\\"))
+        {
             if String(decoding: rest[kitty], as: UTF8.self).contains(";OK") { graphics = .kitty }
             rest.removeSubrange(kitty)
         }

@@ -1,6 +1,7 @@
 internal import CXTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The X11 window that has the keyboard focus, remembered so that a paste keystroke can be sent to it later
@@ -91,7 +92,8 @@ public struct X11FocusedWindow: Sendable, Equatable {
             if focus == window { return }
             usleep(10_000)
         }
-        throw X11PasteError("The window 0x\(String(window, radix: 16)) did not take the focus back, so nothing was pasted.")
+        throw X11PasteError(
+            "The window 0x\(String(window, radix: 16)) did not take the focus back, so nothing was pasted.")
     }
 
     /// The child of the root window that holds `window`: what a window manager manages.

@@ -27,7 +27,8 @@ import Testing
 
     func tool(_ name: String) throws -> String {
         guard let path = executableOnPath(name) else {
-            throw SetupFailure("\(name) is needed by the launcher tests: apt-get install -y fzf rofi suckless-tools xdotool")
+            throw SetupFailure(
+                "\(name) is needed by the launcher tests: apt-get install -y fzf rofi suckless-tools xdotool")
         }
         return path
     }
@@ -63,7 +64,8 @@ import Testing
             "pb history --format dmenu | fzf -d '\\t' --with-nth 2.. --preview "
             + "'pb decode {} | chafa -s ${FZF_PREVIEW_COLUMNS}x${FZF_PREVIEW_LINES} - 2>/dev/null || pb show {1}' "
             + "| pb decode > \(output)"
-        let command = "sh -c " + TerminalSession.shellQuoted("PATH=\(try Self.pbDirectory()):$PATH; export PATH; " + oneLiner)
+        let command =
+            "sh -c " + TerminalSession.shellQuoted("PATH=\(try Self.pbDirectory()):$PATH; export PATH; " + oneLiner)
         let session = try await TerminalSession(command, sandbox: sandbox, columns: 100, rows: 30)
         // The newest item, the PNG, is highlighted first: its preview is drawn by chafa.
         let image = try await session.waitForScreen { $0.contains(where: Self.hasBlockElements) }
@@ -89,7 +91,9 @@ import Testing
 
     /// Runs `launcher` (its command line after the pipe) under Xvfb, types `query` and Return into its window
     /// (class `windowClass`), and returns what `pb decode` wrote.
-    func pick(_ query: String, with launcher: String, windowClass: String, on display: VirtualDisplay) async throws -> Data {
+    func pick(_ query: String, with launcher: String, windowClass: String, on display: VirtualDisplay) async throws
+        -> Data
+    {
         let output = sandbox.root.appendingPathComponent("picked-\(windowClass)")
         let pipeline = try shell(
             "\"$PB\" history --format dmenu | \(launcher) | \"$PB\" decode > \(TerminalSession.shellQuoted(output.path))",
@@ -117,13 +121,15 @@ import Testing
         _ = try tool("dmenu")
         _ = try tool("rofi")
         try await seed()
-        let display = try await VirtualDisplay(ioDirectory: io, requiredBy: "the dmenu and rofi tests", screen: "800x600x24")
+        let display = try await VirtualDisplay(
+            ioDirectory: io, requiredBy: "the dmenu and rofi tests", screen: "800x600x24")
         for (index, item) in Self.items.enumerated() {
             let picked: Data
             if index % 2 == 0 {
                 picked = try await pick(item.query, with: "dmenu -l 20", windowClass: "dmenu", on: display)
             } else {
-                picked = try await pick(item.query, with: "rofi -dmenu -display-columns 2", windowClass: "rofi", on: display)
+                picked = try await pick(
+                    item.query, with: "rofi -dmenu -display-columns 2", windowClass: "rofi", on: display)
             }
             #expect(picked == item.payload, "\(item.query): \(picked.map { $0 })")
         }

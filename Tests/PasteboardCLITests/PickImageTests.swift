@@ -36,7 +36,9 @@ import Testing
 
     @Test func imageHeadersGiveFormatAndSize() {
         #expect(ImageHeader(Array(Payloads.png)) == ImageHeader(format: "PNG", width: 2, height: 2))
-        #expect(ImageHeader(Array("GIF89a".utf8) + [0x40, 0x01, 0xF0, 0x00]) == ImageHeader(format: "GIF", width: 320, height: 240))
+        #expect(
+            ImageHeader(Array("GIF89a".utf8) + [0x40, 0x01, 0xF0, 0x00])
+                == ImageHeader(format: "GIF", width: 320, height: 240))
         #expect(ImageHeader(Array("plain text, not a picture".utf8)) == nil)
         #expect(ImageHeader(format: "PNG", width: 10_000, height: 10_000).isTooLargeToDecode)
     }
@@ -58,7 +60,9 @@ import Testing
         #expect(executableOnPath("chafa") != nil, "chafa is needed: apt-get install -y chafa")
         try await sandbox.copy(Payloads.png)
         let session = try await pick()
-        let screen = try await session.waitForScreen { Self.previewRows($0).contains { $0.contains("▄") || $0.contains("▀") } }
+        let screen = try await session.waitForScreen {
+            Self.previewRows($0).contains { $0.contains("▄") || $0.contains("▀") }
+        }
         #expect(Self.previewRows(screen).contains("PNG image, 2×2"), "\(screen)")
         #expect(screen[1].contains("image"), "the list is drawn as before: \(screen[1])")
     }
@@ -66,7 +70,9 @@ import Testing
     @Test func withoutChafaTheImageIsDescribedInOneLine() async throws {
         try await sandbox.copy(Payloads.png)
         let session = try await pick(prefix: "PATH=/nonexistent ")
-        let screen = try await session.waitForScreen { Self.previewRows($0).contains { $0.hasPrefix("PNG image, 2×2") } }
+        let screen = try await session.waitForScreen {
+            Self.previewRows($0).contains { $0.hasPrefix("PNG image, 2×2") }
+        }
         #expect(Self.previewRows(screen).contains { $0.contains("install chafa") }, "\(screen)")
         #expect(!screen.contains { $0.contains("▄") || $0.contains("▀") })
 
@@ -87,14 +93,17 @@ import Testing
             stdin: nil, ioDirectory: io)
         guard try await capture.finish(timeout: .seconds(10)).succeeded else { return 0 }
         let count = try ChildProcess(
-            executable: try Self.tool("convert"), arguments: [shot, "-crop", region, "+repage", "-format", "%k", "info:"],
+            executable: try Self.tool("convert"),
+            arguments: [shot, "-crop", region, "+repage", "-format", "%k", "info:"],
             environment: environment, stdin: nil, ioDirectory: io)
-        return Int(try await count.finish(timeout: .seconds(10)).output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        return Int(try await count.finish(timeout: .seconds(10)).output.trimmingCharacters(in: .whitespacesAndNewlines))
+            ?? 0
     }
 
     static func tool(_ name: String) throws -> String {
         guard let path = executableOnPath(name) else {
-            throw SetupFailure("\(name) is needed by the sixel preview test: apt-get install -y xterm imagemagick xdotool")
+            throw SetupFailure(
+                "\(name) is needed by the sixel preview test: apt-get install -y xterm imagemagick xdotool")
         }
         return path
     }
@@ -104,13 +113,16 @@ import Testing
         let picture = sandbox.root.appendingPathComponent("picture.png")
         let draw = try ChildProcess(
             executable: try Self.tool("convert"),
-            arguments: ["-size", "120x90", "gradient:red-blue", "-fill", "yellow", "-draw", "circle 60,45 60,20", picture.path],
+            arguments: [
+                "-size", "120x90", "gradient:red-blue", "-fill", "yellow", "-draw", "circle 60,45 60,20", picture.path,
+            ],
             environment: sandbox.environment, stdin: nil, ioDirectory: io)
         #expect(try await draw.finish(timeout: .seconds(20)).succeeded)
         try await sandbox.copy("plain text")
         try await sandbox.copy(try Data(contentsOf: picture))
 
-        let display = try await VirtualDisplay(ioDirectory: io, requiredBy: "the sixel preview test", screen: "640x400x24")
+        let display = try await VirtualDisplay(
+            ioDirectory: io, requiredBy: "the sixel preview test", screen: "640x400x24")
         var environment = sandbox.environment
         environment["DISPLAY"] = display.name
         let status = sandbox.root.appendingPathComponent("status")

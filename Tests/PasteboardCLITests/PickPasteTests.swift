@@ -17,7 +17,8 @@ import Testing
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/gtk3-entry.py")
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
-            throw SetupFailure("The paste test needs the system Python with GTK 3: apt-get install -y python3-gi gir1.2-gtk-3.0")
+            throw SetupFailure(
+                "The paste test needs the system Python with GTK 3: apt-get install -y python3-gi gir1.2-gtk-3.0")
         }
         var environment = sandbox.environment
         environment["DISPLAY"] = display.name
@@ -31,7 +32,9 @@ import Testing
             window = lines.first { $0.hasPrefix("WINDOW: ") }.map { String($0.dropFirst(8)) }
             return lines.contains("ready") || !process.isRunning
         }
-        guard ready, let window else { throw SetupFailure("The GTK entry did not start: \(process.stderr.suffix(500))") }
+        guard ready, let window else {
+            throw SetupFailure("The GTK entry did not start: \(process.stderr.suffix(500))")
+        }
         return (process, window)
     }
 
@@ -56,7 +59,8 @@ import Testing
     @Test func theChosenItemIsPastedIntoTheWindowFocusedBefore() async throws {
         try await sandbox.copy("an older item")
         try await sandbox.copy("pasted ✓ by pb pick")
-        let display = try await VirtualDisplay(ioDirectory: io, requiredBy: "the pb pick --paste test", screen: "640x480x24")
+        let display = try await VirtualDisplay(
+            ioDirectory: io, requiredBy: "the pb pick --paste test", screen: "640x480x24")
         let target = try await entry(on: display)
         let other = try await entry(on: display)
         defer {
@@ -75,7 +79,9 @@ import Testing
         let screen = try await session.waitForScreen { $0.contains { $0.hasPrefix("EXIT=") } }
         #expect(screen.contains("EXIT=0"), "\(screen)")
 
-        let pasted = try await eventually(within: .seconds(10)) { Self.texts(of: target.process).last == "pasted ✓ by pb pick" }
+        let pasted = try await eventually(within: .seconds(10)) {
+            Self.texts(of: target.process).last == "pasted ✓ by pb pick"
+        }
         #expect(pasted, "the entry shows \(Self.texts(of: target.process))")
         #expect(Self.texts(of: other.process).isEmpty, "the window focused meanwhile got nothing")
     }
@@ -85,7 +91,8 @@ import Testing
         #expect(both.status == 64 && both.stderr.contains("--paste and --print"), "\(both)")
         let key = try await sandbox.run(["pick", "--paste", "--paste-key", "alt+v"])
         #expect(key.status == 64 && key.stderr.contains("ctrl+v, shift+insert or ctrl+shift+v"), "\(key)")
-        let noDisplay = try await sandbox.run(["pick", "--paste"], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        let noDisplay = try await sandbox.run(
+            ["pick", "--paste"], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
         #expect(noDisplay.status == 1 && noDisplay.stderr.contains("needs a display"), "\(noDisplay)")
     }
 }
