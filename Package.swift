@@ -23,6 +23,9 @@ let package = Package(
             // XRes: the X-Resource extension, which names the process behind a selection owner (libxres-dev).
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xfixes"), .linkedLibrary("XRes")]
         ),
+        // XTest for pb pick --paste, apart from CX11 so that only X11Paste links libXtst (libxtst-dev).
+        .target(name: "CXTest", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xtst")]),
+        .target(name: "X11Paste", dependencies: ["CXTest"]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
         .target(name: "CGtkObjects", dependencies: ["CGtk"]),
@@ -48,10 +51,11 @@ let package = Package(
             name: "PasteboardSystem",
             dependencies: [
                 "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "X11Backend", "CSystemShim",
+                "X11Backend", "X11Paste", "CSystemShim",
             ]
         ),
-        .target(name: "PasteboardPicker", dependencies: ["ArgumentParsing", "PasteboardHistory", "PasteboardModel"]),
+        .target(
+            name: "PasteboardPicker", dependencies: ["ArgumentParsing", "CSystemShim", "PasteboardHistory", "PasteboardModel"]),
         .target(
             name: "PasteboardCLI",
             dependencies: [
@@ -100,7 +104,9 @@ let package = Package(
             dependencies: ["X11Backend", "ClipboardBackend", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardCLITests",
-            dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]
+            dependencies: [
+                "PasteboardCLI", "PasteboardHistory", "PasteboardModel", "PasteboardPicker", "PasteboardTestSupport",
+            ]
         ),
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
@@ -116,7 +122,7 @@ let package = Package(
 
 // The same strict settings for every Swift target.
 for target in package.targets
-where target.type != .system && !["CSystemShim", "CX11", "CStaticFoundation", "CGtkObjects"].contains(target.name) {
+where target.type != .system && !["CSystemShim", "CX11", "CXTest", "CStaticFoundation", "CGtkObjects"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "CSystemShim.h"
@@ -21,4 +22,8 @@ long pb_socket_peer_uid(int fd) {
 
 int pb_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
+}
+
+int pb_memfd_cloexec(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC);
 }

@@ -4,17 +4,25 @@ import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
 import PasteboardPicker
+import PasteboardSystem
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `pb pick`: choose from the history in a full-screen terminal picker.
 enum PickCommand: Command {
     static let spec = CommandSpec(
-        name: "pick", abstract: "Choose an item from the history in a full-screen picker and put it back on the clipboard.",
+        name: "pick",
+        abstract: "Choose an item from the history in a full-screen picker and put it back on the clipboard.",
         options: [
             .init("print", help: "Write the chosen item's bytes to standard output instead of restoring it."),
             .init("mode", value: "MODE", help: "Start filtering by substring (default), fuzzy or regex."),
+            .init("paste", help: "Then paste it into the window that had the keyboard focus before (X11)."),
+            .init(
+                "paste-key", value: "KEYS", help: "The paste keystroke: ctrl+v (default), shift+insert or ctrl+shift+v."
+            ),
+            .init("images", value: "HOW", help: "Draw images with kitty, sixel, blocks or text; auto (default) asks."),
         ],
         discussion: """
             Type to filter. Up/Down (or Ctrl-P/Ctrl-N), Page Up/Down and the mouse wheel move; a click selects.
@@ -23,9 +31,19 @@ enum PickCommand: Command {
             substring, fuzzy and regex filtering. Ctrl-S pins or unpins, Ctrl-D twice deletes. Esc quits
             (exit status 130). The picker runs on the terminal even when standard output is a pipe.
 
+            With --paste, the window that had the keyboard focus when pb pick started gets the focus back
+            and a paste keystroke (XTest), once the item is on the clipboard. Terminals mostly paste with
+            --paste-key ctrl+shift+v or shift+insert. On Wayland, --paste is not available yet.
+
+            Images are previewed with the kitty graphics protocol or sixel when the terminal answers for
+            them, else with half-blocks; chafa draws them where installed (kitty shows PNG without it).
+            Without chafa, the preview describes the image in one line.
+
             EXAMPLES:
               pb pick
               pb pick --print > chosen.txt
+              pb pick --images blocks
+              pb pick --paste --paste-key shift+insert
             """)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
@@ -35,6 +53,33 @@ enum PickCommand: Command {
                 throw CommandUsageError("Unknown mode \(quoted(text)). Use substring, fuzzy or regex.")
             }
             mode = given
+        }
+        var graphics: TerminalGraphics?
+        if let text = arguments.value("images"), text != "auto" {
+            guard let given = TerminalGraphics(rawValue: text) else {
+                throw CommandUsageError(
+                    "Unknown image drawing \(quoted(text)). Use auto, kitty, sixel, blocks or text.")
+            }
+            graphics = given
+        }
+        var keystroke = PasteKeystroke.ctrlV
+        if let text = arguments.value("paste-key") {
+            guard let given = PasteKeystroke(rawValue: text.lowercased()) else {
+                throw CommandUsageError(
+                    "Unknown paste keystroke \(quoted(text)). Use ctrl+v, shift+insert or ctrl+shift+v.")
+            }
+            keystroke = given
+        }
+        let pastes = arguments.flag("paste")
+        if pastes && arguments.flag("print") { throw CommandUsageError("--paste and --print do not go together.") }
+        // The window to paste into is the one focused now, before the picker's terminal may take the focus.
+        var target: (any PasteTarget)?
+        if pastes {
+            do {
+                target = try PasteTargets.focused(environment: context.environment)
+            } catch {
+                throw CommandFailure(error.message)
+            }
         }
         let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard terminal >= 0 else {
@@ -54,7 +99,8 @@ enum PickCommand: Command {
         }
         let result: Picker.Result
         do {
-            result = try Picker(source: source, mode: mode, environment: context.environment).run(terminal: terminal)
+            result = try Picker(source: source, mode: mode, graphics: graphics, environment: context.environment).run(
+                terminal: terminal)
         } catch {
             throw CommandFailure(error.message)
         }
@@ -85,6 +131,13 @@ enum PickCommand: Command {
                 announcing: single ? .restored : .captured, fallback: context.ownerFallback(once: false, expire: nil))
         } catch {
             throw error.failure
+        }
+        if let target {
+            do {
+                try target.paste(keystroke)
+            } catch {
+                throw CommandFailure("The item is on the clipboard, but it was not pasted: \(error.message)")
+            }
         }
     }
 }

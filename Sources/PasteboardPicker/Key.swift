@@ -18,7 +18,7 @@ struct KeyDecoder {
     private var pending: [UInt8] = []
 
     /// The longest sequence kept waiting; anything longer is garbage and is dropped.
-    private static let maxPending = 64
+    private static let maxPending = 512
 
     mutating func feed(_ bytes: some Sequence<UInt8>) -> [Key] {
         pending.append(contentsOf: bytes)
@@ -72,6 +72,20 @@ struct KeyDecoder {
         let second = bytes[start + 1]
         if second == 0x0D { return (.altEnter, 2) }
         if second == 0x1B { return (.escape, 1) }
+        if second == UInt8(ascii: "_") {
+            // ESC _ G …: a kitty graphics answer, up to ST (ESC \) or BEL: ignored. (Alt-_ alone is a key.)
+            guard bytes.count >= 3 else { return nil }
+            guard bytes[start + 2] == UInt8(ascii: "G") else { return (.alt("_"), 2) }
+            var index = start + 2
+            while index < bytes.endIndex {
+                if bytes[index] == 0x07 { return (nil, index - start + 1) }
+                if bytes[index] == 0x1B, index + 1 < bytes.endIndex, bytes[index + 1] == UInt8(ascii: "\\") {
+                    return (nil, index - start + 2)
+                }
+                index += 1
+            }
+            return nil
+        }
         if second != UInt8(ascii: "[") && second != UInt8(ascii: "O") {
             if let (key, length) = decodeCharacter(bytes.dropFirst()), case .character(let character)? = key {
                 return (.alt(character), 1 + length)

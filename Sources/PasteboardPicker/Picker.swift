@@ -21,13 +21,25 @@ public struct Picker {
     let source: any PickerSource
     let mode: FilterMode
     let usesColor: Bool
+    /// How images are drawn; nil: ask the terminal.
+    let graphics: TerminalGraphics?
+    let chafa: Chafa?
     /// How much of an item's text the preview reads.
     static let previewBytes = 16 << 10
+    /// The largest image the preview reads; a larger one is only described.
+    static let previewImageBytes = 32 << 20
+    /// How long the terminal has to answer the graphics query.
+    static let graphicsQueryTimeout = 300
 
-    public init(source: any PickerSource, mode: FilterMode = .substring, environment: [String: String]) {
+    public init(
+        source: any PickerSource, mode: FilterMode = .substring, graphics: TerminalGraphics? = nil,
+        environment: [String: String]
+    ) {
         self.source = source
         self.mode = mode
+        self.graphics = graphics
         usesColor = environment["NO_COLOR"].map(\.isEmpty) ?? true
+        chafa = Chafa.find(path: environment["PATH"])
     }
 
     /// Runs on the terminal `terminal` (an open `/dev/tty`) until the user picks or quits.
@@ -51,6 +63,17 @@ public struct Picker {
         var model = PickerModel(mode: self.mode)
         var decoder = KeyDecoder()
         var previewCache: (id: Int64, text: String?)?
+        var pendingKeys: [Key] = []
+        let graphics: TerminalGraphics
+        if let chosen = self.graphics {
+            graphics = chosen
+        } else {
+            let detected = TerminalGraphics.detect(terminal: terminal, timeout: Self.graphicsQueryTimeout)
+            graphics = detected.graphics
+            pendingKeys = decoder.feed(detected.rest)
+        }
+        let renderer = ImagePreviewRenderer(graphics: graphics, chafa: chafa, usesColor: usesColor, terminal: terminal)
+        var images = ImagePreviewState()
         var size = mode.size()
         var screen = PickerScreen(columns: size.columns, rows: size.rows, usesColor: usesColor)
         model.visibleRows = screen.layout.listRows
@@ -69,25 +92,45 @@ public struct Picker {
                 }
                 text = previewCache?.text
             }
+            var overlay = ""
+            var isGraphic = false
+            if let item = model.selectedItem, item.kind == .image {
+                let box = ImagePreviewRenderer.Request(
+                    id: item.id, columns: layout.previewWidth, rows: max(0, layout.previewHeight - 3))
+                let shown = images.preview(of: item, box: box, source: source, renderer: renderer)
+                text = shown.description
+                overlay = shown.overlay(at: layout.previewRow + 3, column: layout.previewColumn)
+                isGraphic = shown.isGraphic
+            }
             let lines = screen.previewLines(
                 for: model.selectedItem, text: text, width: layout.previewWidth, height: layout.previewHeight)
-            mode.write(screen.frame(model, preview: lines))
+            // A picture drawn last time may outlive the text written over it (sixel, kitty): clear it first.
+            var start = images.lastGraphic != nil && images.lastGraphic != overlay ? "\u{1B}[2J" : ""
+            if graphics == .kitty { start += "\u{1B}_Ga=d,q=2\u{1B}\\" }
+            images.lastGraphic = isGraphic ? overlay : nil
+            mode.write(start + screen.frame(model, preview: lines) + overlay)
         }
 
+        for key in pendingKeys {
+            model.handle(key, source: source)
+            if let outcome = model.outcome { return Self.result(outcome) }
+        }
         draw()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             var polled = [
                 pollfd(fd: terminal, events: Int16(POLLIN), revents: 0), pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
+                pollfd(fd: renderer?.wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
             ]
             // A lone ESC waits briefly for the rest of a sequence; otherwise sleep until something happens.
-            let ready = poll(&polled, 2, decoder.isWaiting ? 30 : -1)
+            let ready = poll(&polled, 3, decoder.isWaiting ? 30 : -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw PickerError("The terminal could not be read: \(String(cString: strerror(errno))).")
             }
             var keys: [Key] = []
             if ready == 0 { keys = decoder.flush() }
+            if polled[2].revents != 0 { renderer?.drainWakeups() }
             if polled[1].revents != 0 {
                 while read(fds[0], &buffer, buffer.count) > 0 {}
                 size = mode.size()
@@ -104,13 +147,16 @@ public struct Picker {
             }
             for key in keys {
                 model.handle(key, source: source)
-                switch model.outcome {
-                case .picked(let ids, let plainText)?: return .picked(ids, plainText: plainText)
-                case .cancelled?: return .cancelled
-                case nil: break
-                }
+                if let outcome = model.outcome { return Self.result(outcome) }
             }
             draw()
+        }
+    }
+
+    private static func result(_ outcome: PickerModel.Outcome) -> Result {
+        switch outcome {
+        case .picked(let ids, let plainText): return .picked(ids, plainText: plainText)
+        case .cancelled: return .cancelled
         }
     }
 

@@ -3,7 +3,8 @@ import Foundation
 import PasteboardHistory
 
 /// Draws the picker into a terminal of a given size: the prompt, the list, the preview and a key line. Every
-/// frame is whole (each line cleared to its end), so a resize or a stray write never leaves garbage.
+/// frame is whole (each line written to the full width), so a resize or a stray write never leaves garbage. No
+/// line ends with erase-to-end-of-line: on a line that fills the row, xterm erases the last character with it.
 struct PickerScreen {
     var columns: Int
     var rows: Int
@@ -48,7 +49,7 @@ struct PickerScreen {
         let count = "\(model.rows.count)\(model.isComplete ? "" : "+") · \(model.mode.rawValue)"
         let prompt = "> " + Self.clean(model.filter)
         let promptWidth = max(1, columns - DisplayWidth.of(count) - 1)
-        out += style("1", DisplayWidth.fitted(prompt, to: promptWidth)) + " " + style("2", count) + "\u{1B}[K\r\n"
+        out += style("1", DisplayWidth.fitted(prompt, to: promptWidth)) + " " + style("2", count) + "\r\n"
 
         var listLines: [String] = []
         for offset in 0..<layout.listRows {
@@ -70,17 +71,17 @@ struct PickerScreen {
         }
         if layout.previewColumn > 0 {
             for row in 0..<layout.listRows {
-                out += listLines[row] + style("2", "│") + (row < previewLines.count ? previewLines[row] : "") + "\u{1B}[K\r\n"
+                out += listLines[row] + style("2", "│") + (row < previewLines.count ? previewLines[row] : "") + "\r\n"
             }
         } else {
-            for line in listLines { out += line + "\u{1B}[K\r\n" }
+            for line in listLines { out += line + "\r\n" }
             if layout.previewHeight > 0 {
-                out += style("2", String(repeating: "─", count: columns)) + "\u{1B}[K\r\n"
-                for line in previewLines { out += line + "\u{1B}[K\r\n" }
+                out += style("2", String(repeating: "─", count: columns)) + "\r\n"
+                for line in previewLines { out += line + "\r\n" }
             }
         }
         let keys = model.message ?? "Enter copy · Alt-Enter text only · Tab mark · ^R mode · ^S pin · ^D delete · Esc quit"
-        out += style("2", DisplayWidth.fitted(Self.clean(keys), to: columns)) + "\u{1B}[K"
+        out += style("2", DisplayWidth.fitted(Self.clean(keys), to: columns))
         return out
     }
 

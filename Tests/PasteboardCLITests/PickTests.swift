@@ -134,6 +134,34 @@ import Testing
         #expect(!screen.contains { $0.hasPrefix("> ") }, "the picker's screen is gone: \(screen)")
     }
 
+    @Test func aCrashGivesTheTerminalBackToo() async throws {
+        try await seed()
+        let session = try await pick()
+        let pid = try #require(try await session.programPID())
+        kill(pid, SIGSEGV)
+        let screen = try await session.waitForScreen { $0.contains("EXIT=139") && $0.contains { $0.hasPrefix("MODES:") } }
+        #expect(screen.contains("MODES: icanon echo"), "\(screen)")
+        #expect(!screen.contains { $0.hasPrefix("> ") }, "the picker's screen is gone: \(screen)")
+    }
+
+    @Test func mouseClicksSelectAndTheWheelMoves() async throws {
+        try await seed()
+        let session = try await pick()
+        // SGR mouse reports, as a terminal sends them: a press of button 0 on the fourth list row (row 5, 1-based).
+        func selectedRow() async throws -> Int? {
+            // tmux writes reverse video as ESC[7m or, after a reset, ESC[0;7m.
+            try await session.screen(escapes: true).firstIndex { $0.contains("\u{1B}[7m") || $0.contains(";7m") }
+        }
+        try await session.send("\u{1B}[<0;10;5M\u{1B}[<0;10;5m", literal: true)
+        #expect(try await eventually(within: .seconds(5)) { try await selectedRow() == 4 }, "the click selects row 5")
+        try await session.send("\u{1B}[<64;10;5M", literal: true)  // the wheel, up: three rows back
+        #expect(try await eventually(within: .seconds(5)) { try await selectedRow() == 1 }, "the wheel moves up")
+        try await session.send("\u{1B}[<65;10;5M", literal: true)  // and down again
+        try await session.send("Enter")
+        try await session.waitForScreen { $0.contains("EXIT=0") && $0.contains { $0.hasPrefix("MODES:") } }
+        #expect(try await sandbox.paste() == Data("gamma three".utf8))
+    }
+
     @Test func printWritesTheChosenBytesAndLeavesTheClipboard() async throws {
         try await seed()
         let output = sandbox.root.appendingPathComponent("chosen.txt").path
