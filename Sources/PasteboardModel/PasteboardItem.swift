@@ -57,11 +57,26 @@ public struct PasteboardItem: Sendable, Hashable {
             self.storage = .file(fileURL, size: (attributes[.size] as? NSNumber)?.intValue ?? 0)
         }
 
-        /// The bytes (read from the file for a file-backed representation; empty if the file went away).
+        /// The bytes (read from the file for a file-backed representation; empty if the file cannot be read:
+        /// `contents()` says why, and `PasteboardItem.data(forType:)` answers nil then).
         public var data: Data {
             switch storage {
             case .bytes(let data): return data
-            case .file(let url, _): return (try? Data(contentsOf: url)) ?? Data()
+            case .file:
+                do { return try contents() } catch { return Data() }
+            }
+        }
+
+        /// The bytes, or why a file-backed representation's file cannot be read.
+        public func contents() throws(PasteboardError) -> Data {
+            switch storage {
+            case .bytes(let data): return data
+            case .file(let url, _):
+                do {
+                    return try Data(contentsOf: url)
+                } catch {
+                    throw PasteboardError(.storage, "Cannot read \(url.path): \(error.localizedDescription)")
+                }
             }
         }
 
@@ -156,10 +171,13 @@ public struct PasteboardItem: Sendable, Hashable {
         representations.removeAll { $0.type == type }
     }
 
-    /// The bytes stored exactly for `type`, or else for the first type that conforms to it.
+    /// The bytes stored exactly for `type`, or else for the first type that conforms to it; nil when there is none,
+    /// or when its file can no longer be read.
     public func data(forType type: ContentType) -> Data? {
-        if let exact = representations.first(where: { $0.type == type }) { return exact.data }
-        return representations.first(where: { $0.type.conforms(to: type) })?.data
+        let representation =
+            representations.first(where: { $0.type == type }) ?? representations.first(where: { $0.type.conforms(to: type) })
+        guard let representation else { return nil }
+        do { return try representation.contents() } catch { return nil }
     }
 
     /// The richest type present that the reader accepts.
