@@ -123,6 +123,7 @@ enum DoctorCommand: Command {
             problems += try check(store, out: out)
         }
         problems += daemon(clipboard, out: out)
+        out.line(AllowPasteNotice.doctorLine(clipboard, environment: context.environment))
         do {
             _ = try Configuration.load(environment: context.environment)
             out.line("config:   \(Configuration.path(environment: context.environment))")
