@@ -28,6 +28,8 @@ final class HistoryController {
     var isRefreshing = false
     /// The "Clear History" question while it is asked.
     var confirmation: ConfirmationWindow?
+    /// The "Allow Paste" questions on screen, by the daemon's number.
+    var approvals: [Int: PasteApprovalWindow] = [:]
     private let colorScheme = ColorScheme()
     private var factories: [AppState.Layout: ListFactory] = [:]
     /// The row views alive, to find the one showing an item.
@@ -54,7 +56,7 @@ final class HistoryController {
             row: { [weak rows] position in rows?.item(at: position).map(RowPayload.init) })
         stateURL = AppState.url(environment: environment)
         state = AppState.load(from: stateURL)
-        events = DaemonEvents(client: clipboard.daemon)
+        events = DaemonEvents(client: clipboard.daemon, approving: true)
         let thumbnails = self.thumbnails
         let log = self.log
         let registry = rowViews
@@ -141,6 +143,7 @@ final class HistoryController {
             self.setLayout(self.ui.layoutToggle.isActive ? .list : .strip)
         }
         ui.pinButton.onClick { [weak self] in self?.togglePin() }
+        ui.askButton.onClick { [weak self] in self?.toggleAskBeforePaste() }
         ui.deleteButton.onClick { [weak self] in self?.deleteSelected() }
         ui.clearButton.onClick { [weak self] in self?.confirmClear() }
         ui.dismissError.onClick { [weak self] in self?.ui.errorBox.isVisible = false }
@@ -156,6 +159,10 @@ final class HistoryController {
         }
         ui.window.addShortcut("<Control>p", scope: .global) { [weak self] in
             self?.togglePin()
+            return true
+        }
+        ui.window.addShortcut("<Control>k", scope: .global) { [weak self] in
+            self?.toggleAskBeforePaste()
             return true
         }
         ui.window.addShortcut("Escape", scope: .global) { [weak self] in
@@ -176,7 +183,10 @@ final class HistoryController {
             MainLoop.quit()
             return false
         }
-        events.onEvent = { [weak self] event in self?.refresh(after: event) }
+        events.onEvent = { [weak self] event in
+            guard let self, !self.handlePasteEvent(event) else { return }
+            self.refresh(after: event)
+        }
         events.onEnd = { [weak self] reason in
             self?.showDaemonMissing(
                 "The daemon stopped (\(reason)). The history still refreshes after this window's own changes.")

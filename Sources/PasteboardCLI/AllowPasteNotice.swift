@@ -55,7 +55,8 @@ enum AllowPasteNotice {
                 + "'pb copy --ask' refuses"
         }
         if onWaylandOnly {
-            line += ". Wayland data-control does not say who reads: the question and the paste log cannot name the reader"
+            line += ". Wayland data-control does not say who reads: the question and the paste log cannot "
+                + "name the reader"
         }
         return "paste:    " + line
     }

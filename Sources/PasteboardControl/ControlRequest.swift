@@ -79,7 +79,8 @@ extension ControlRequest: Codable {
         case "approve": self = .approve
         case "answer-paste":
             self = .answerPaste(
-                request: try container.decode(Int.self, forKey: .request), allow: try container.decode(Bool.self, forKey: .allow))
+                request: try container.decode(Int.self, forKey: .request),
+                allow: try container.decode(Bool.self, forKey: .allow))
         case "stop": self = .stop
         default:
             throw UnknownCommand(name: command)

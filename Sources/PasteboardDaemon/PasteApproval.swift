@@ -108,7 +108,8 @@ public final class PasteApproval: PasteGate {
     }
 
     private func record(_ outcome: PasteRecord.Outcome, request: PasteRequest, itemID: Int64, question: Int?) {
-        let entry = PasteRecord(date: Date(), reader: request.reader.name, readerPID: request.reader.pid, outcome: outcome)
+        let entry = PasteRecord(
+            date: Date(), reader: request.reader.name, readerPID: request.reader.pid, outcome: outcome)
         do {
             try store.logPaste(entry, itemID: itemID)
         } catch {

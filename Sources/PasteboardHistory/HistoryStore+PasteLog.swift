@@ -75,7 +75,10 @@ extension HistoryStore {
     public func pasteLog(itemID id: Int64, limit: Int = 20) throws(HistoryError) -> [PasteRecord] {
         try perform {
             try db.rows(
-                "SELECT time, reader, reader_pid, outcome FROM paste_log WHERE item_id = ? ORDER BY time DESC, id DESC LIMIT ?",
+                """
+                SELECT time, reader, reader_pid, outcome FROM paste_log WHERE item_id = ?
+                    ORDER BY time DESC, id DESC LIMIT ?
+                """,
                 id, max(0, limit)
             ).map { row in
                 PasteRecord(

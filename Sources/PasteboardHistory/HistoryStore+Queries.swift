@@ -38,7 +38,8 @@ public struct HistoryQuery: Sendable, Equatable {
 extension HistoryStore {
     static let itemColumns = """
         SELECT i.id, i.position, i.kind, i.size, i.created, i.last_copied, i.copy_count, i.pinned, i.source,
-            i.selection, i.expires_at, i.ask_before_paste, substr(b.data, 1, 1024) AS head, b.hash AS text_hash, b.data IS NULL AS text_in_file,
+            i.selection, i.expires_at, i.ask_before_paste, substr(b.data, 1, 1024) AS head, b.hash AS text_hash,
+            b.data IS NULL AS text_in_file,
             (SELECT group_concat(identifier, ' ') FROM (SELECT t.identifier FROM representations r
                 JOIN content_types t ON t.id = r.type_id WHERE r.item_id = i.id ORDER BY r.ordinal)) AS types
         FROM items i LEFT JOIN blobs b ON b.id = i.text_blob

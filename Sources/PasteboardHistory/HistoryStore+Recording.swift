@@ -50,8 +50,8 @@ extension HistoryStore {
                         expires_at = CASE WHEN pinned OR ? OR ? IS NULL OR expires_at IS NULL THEN NULL
                             ELSE max(expires_at, ?) END
                     WHERE id = ?
-                    """, position, date, max(1, metadata.copyCount), metadata.isPinned, metadata.asksBeforePaste, metadata.source,
-                    metadata.selection,
+                    """, position, date, max(1, metadata.copyCount), metadata.isPinned, metadata.asksBeforePaste,
+                    metadata.source, metadata.selection,
                     metadata.isPinned, metadata.expiresAt?.timeIntervalSince1970, metadata.expiresAt?.timeIntervalSince1970, id)
                 return RecordResult(id: id, isNew: false)
             }
@@ -74,7 +74,8 @@ extension HistoryStore {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, position, identity, metadata.created?.timeIntervalSince1970 ?? date, date, max(1, metadata.copyCount),
                 metadata.isPinned, kind.rawValue, item.byteCount, textBlob,
-                metadata.source, metadata.selection, metadata.expiresAt?.timeIntervalSince1970, metadata.asksBeforePaste)
+                metadata.source, metadata.selection, metadata.expiresAt?.timeIntervalSince1970,
+                metadata.asksBeforePaste)
             let id = db.lastInsertRowID
             for (ordinal, (type, _)) in prepared.enumerated() {
                 try db.run(
