@@ -26,6 +26,8 @@ let package = Package(
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
         .target(name: "CGtkObjects", dependencies: ["CGtk"]),
+        // The X11 desktop around a GTK window (pointer, focus, placing, XTest paste) for the popup (libxtst-dev).
+        .target(name: "CGtkX11", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xtst")]),
         .target(name: "ClipboardBackend", dependencies: ["PasteboardModel"]),
         .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11"]),
         .target(name: "PasteboardModel"),
@@ -60,7 +62,7 @@ let package = Package(
             ]
         ),
         // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.
-        .target(name: "GtkSupport", dependencies: ["CGtk", "CGtkObjects"]),
+        .target(name: "GtkSupport", dependencies: ["CGtk", "CGtkObjects", "CGtkX11"]),
         .target(
             name: "PasteboardApp",
             dependencies: [
@@ -105,7 +107,7 @@ let package = Package(
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardAppTests", dependencies: ["PasteboardApp", "PasteboardHistory", "PasteboardTestSupport"],
-            exclude: ["Support/fetch_server.py"]
+            exclude: ["Support/fetch_server.py", "Support/paste_target.py"]
         ),
         .testTarget(
             name: "PasteboardSystemTests",
@@ -116,7 +118,7 @@ let package = Package(
 
 // The same strict settings for every Swift target.
 for target in package.targets
-where target.type != .system && !["CSystemShim", "CX11", "CStaticFoundation", "CGtkObjects"].contains(target.name) {
+where target.type != .system && !["CSystemShim", "CX11", "CStaticFoundation", "CGtkObjects", "CGtkX11"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))
