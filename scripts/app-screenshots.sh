@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes the README's screenshots of the Pasteboard History window (docs/app-main.png, docs/app-list.png,
-# docs/app-allow-paste.png): a private
+# docs/app-allow-paste.png, docs/app-popup.png): a private
 # Xvfb, a fresh store seeded with `pb copy`, the app driven with xdotool, `import -window root`, cropped to the window.
 #
 # Usage: scripts/app-screenshots.sh [BUILD_DIR]     (default .build/debug; needs Xvfb, xdotool, ImageMagick)
@@ -77,5 +77,18 @@ xclip -selection clipboard -o >/dev/null 2>&1 &
 reader=$!
 xdotool search --sync --name '^Allow Paste$' >/dev/null
 shoot app-allow-paste
-xdotool search --name '^Allow Paste$' windowfocus --sync key Escape 2>/dev/null || true
-wait "$reader" 2>/dev/null || true
+kill "$reader" 2>/dev/null || true
+kill "$app"; wait "$app" 2>/dev/null || true; app=
+
+# The popup at the pointer, over the main window, filtering.
+start
+xdotool mousemove 520 180
+env DISPLAY="$display" "$bin/pasteboard-gtk" --popup >/dev/null 2>&1 &
+popup=$!
+xdotool search --sync --name '^Pasteboard Popup$' windowfocus --sync >/dev/null
+sleep 0.6
+xdotool type --delay 30 'http'
+sleep 0.6
+import -window root -crop 980x640+0+0 +repage "$root/docs/app-popup.png"
+echo "docs/app-popup.png"
+kill "$popup" 2>/dev/null || true

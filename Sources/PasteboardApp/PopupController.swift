@@ -78,7 +78,12 @@ final class PopupController {
         }
         search.onSearch { [weak self] in self?.filter() }
         search.onActivate { [weak self] in self?.copy(at: self?.listView.selectedPosition ?? 0) }
-        search.onStop { [weak self] in self?.close(copied: false) }
+        // Not the search entry's stop-search: GTK 4.8 emitted it by itself when the popup opened over another of
+        // its windows. Escape is the window's shortcut.
+        search.addShortcut("Escape") { [weak self] in
+            self?.close(copied: false, why: "escape")
+            return true
+        }
         search.addShortcut("Down") { [weak self] in
             self?.move(by: 1)
             return true
@@ -89,11 +94,11 @@ final class PopupController {
         }
         listView.onActivate { [weak self] position in self?.copy(at: position) }
         window.addShortcut("Escape", scope: .global) { [weak self] in
-            self?.close(copied: false)
+            self?.close(copied: false, why: "escape")
             return true
         }
         window.onCloseRequest { [weak self] in
-            self?.close(copied: false)
+            self?.close(copied: false, why: "window closed")
             return false
         }
     }
@@ -147,7 +152,7 @@ final class PopupController {
                 switch result {
                 case .success:
                     self.log.note("restored \(item.id)")
-                    self.close(copied: true)
+                    self.close(copied: true, why: "copied")
                 case .failure(let error):
                     self.isCopying = false
                     self.status.text = error.message
@@ -157,7 +162,8 @@ final class PopupController {
         }
     }
 
-    private func close(copied: Bool) {
+    private func close(copied: Bool, why: String) {
+        log.note("popup closed: \(why)")
         window.isVisible = false
         guard copied && pastes else {
             MainLoop.quit()
