@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardAppTests", dependencies: ["PasteboardApp", "PasteboardHistory", "PasteboardTestSupport"],
-            exclude: ["Support/fetch_server.py", "Support/paste_target.py"]
+            exclude: ["Support/fetch_server.py", "Support/paste_target.py", "Support/dnd_peer.py"]
         ),
         .testTarget(
             name: "PasteboardSystemTests",

@@ -60,9 +60,12 @@ final class HistoryController {
         let thumbnails = self.thumbnails
         let log = self.log
         let registry = rowViews
+        let drag: @MainActor (Int64) -> [DragRepresentation]? = { [store, log] id in
+            Self.dragRepresentations(of: id, store: store, log: log)
+        }
         factories = [
-            .strip: Self.factory(for: .strip, thumbnails: thumbnails, log: log, registry: registry),
-            .list: Self.factory(for: .list, thumbnails: thumbnails, log: log, registry: registry),
+            .strip: Self.factory(for: .strip, thumbnails: thumbnails, log: log, registry: registry, drag: drag),
+            .list: Self.factory(for: .list, thumbnails: thumbnails, log: log, registry: registry, drag: drag),
         ]
         ui = HistoryWindow(model: model, factory: factories[state.layout]!)
         ui.apply(state.layout)
@@ -88,11 +91,14 @@ final class HistoryController {
 
     /// Row factories: chips for the strip, lines for the list.
     private static func factory(
-        for layout: AppState.Layout, thumbnails: ThumbnailCache, log: TestLog, registry: RowViewRegistry
+        for layout: AppState.Layout, thumbnails: ThumbnailCache, log: TestLog, registry: RowViewRegistry,
+        drag: @escaping @MainActor (Int64) -> [DragRepresentation]?
     ) -> ListFactory {
         ListFactory(
             setup: { item in
                 let view = HistoryRowView(layout: layout)
+                // Dragged out, a row carries every representation of the item it shows.
+                view.root.onDragPrepare { [weak view] in view?.itemID.flatMap(drag) }
                 item.setChild(view.root)
                 item.attach(view)
                 registry.add(view)
@@ -183,6 +189,7 @@ final class HistoryController {
             MainLoop.quit()
             return false
         }
+        ui.split.onDrop { [weak self] content in self?.addDropped(content) ?? false }
         events.onEvent = { [weak self] event in
             guard let self, !self.handlePasteEvent(event) else { return }
             self.refresh(after: event)

@@ -189,6 +189,26 @@ final class AppSession: Sendable {
 
     func movePointer(x: Int, y: Int) async throws { try await xdotool(["mousemove", String(x), String(y)]) }
 
+    /// Drags with the first button from one point to another in small steps, as a hand does (GTK starts a drag
+    /// after the pointer moved a few pixels with the button down, and follows the motion to the target).
+    func drag(from start: (x: Int, y: Int), to end: (x: Int, y: Int)) async throws {
+        try await xdotool(["mousemove", String(start.x), String(start.y), "mousedown", "1"])
+        for step in 1...12 {
+            let x = start.x + (end.x - start.x) * step / 12
+            let y = start.y + (end.y - start.y) * step / 12
+            try await xdotool(["mousemove", String(x), String(y)])
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        try await Task.sleep(for: .milliseconds(250))
+        try await xdotool(["mouseup", "1"])
+    }
+
+    /// Moves another application's window to x, y and raises it above the app's (there is no window manager).
+    func placeWindow(named title: String, x: Int, y: Int) async throws {
+        try await xdotool(["search", "--sync", "--name", "^\(title)$", "windowmove", "--sync", String(x), String(y)])
+        try await xdotool(["search", "--name", "^\(title)$", "windowraise"])
+    }
+
     func key(_ keys: String...) async throws {
         for key in keys { try await xdotool(["key", key]) }
     }
