@@ -39,7 +39,14 @@ final class HistoryRows {
     /// Reading the store failed.
     var onError: (@MainActor (AppError) -> Void)?
 
-    init(store: HistoryStore) { self.store = store }
+    /// Whether the whole history is counted when nothing filters it (the window's status line shows the count);
+    /// without, it is paged in as it scrolls like a search (the popup: counting a million rows costs its start-up).
+    private let countsWholeHistory: Bool
+
+    init(store: HistoryStore, countsWholeHistory: Bool = true) {
+        self.store = store
+        self.countsWholeHistory = countsWholeHistory
+    }
 
     /// Forgets what was read and counts again, for `filter`. Returns the new count.
     @discardableResult
@@ -48,7 +55,7 @@ final class HistoryRows {
         pages = [:]
         recentPages = []
         isGrowing = false
-        isCounted = filter.isEmpty
+        isCounted = filter.isEmpty && countsWholeHistory
         if isCounted {
             do {
                 count = try store.count()

@@ -32,9 +32,10 @@ final class PopupController {
         previousFocus = X11Desktop.focusedWindow
         worker = ClipboardWorker(clipboard: clipboard, location: store.location, environment: environment)
         thumbnails = ThumbnailCache(loader: ImageLoader(location: store.location), size: 48)
-        let rows = HistoryRows(store: store)
+        let rows = HistoryRows(store: store, countsWholeHistory: false)
         self.rows = rows
         rows.reload(HistoryRows.Filter())
+        log.note("rows counted")
         model = VirtualList(
             count: { [weak rows] in rows?.count ?? 0 },
             row: { [weak rows] position in rows?.item(at: position).map(RowPayload.init) })
@@ -53,6 +54,7 @@ final class PopupController {
         listView.activatesOnSingleClick = true
         build()
         connect()
+        log.note("window built")
     }
 
     private func build() {
@@ -138,7 +140,7 @@ final class PopupController {
 
     private func noteRows() {
         let count = rows.count
-        status.text = count == 0 ? "No matches." : "\(count.formatted()) item\(count == 1 ? "" : "s") · Enter copies"
+        status.text = count == 0 ? "No matches." : "Enter copies · Escape closes"
         log.note("rows \(count)")
     }
 
