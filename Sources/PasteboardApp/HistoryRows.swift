@@ -131,7 +131,8 @@ final class HistoryRows {
         guard !isGrowing else { return }
         isGrowing = true
         let filter = self.filter
-        MainLoop.after(0) { [weak self] in
+        // After the frame being drawn: the first page is on screen before the next is read.
+        MainLoop.after(0, whenIdle: true) { [weak self] in
             guard let self, self.isGrowing, self.filter == filter else { return }
             self.isGrowing = false
             let start = self.count

@@ -36,7 +36,13 @@ extension X11Clipboard {
     /// The X server names the requestor's process (X-Resource), and `/proc` its name.
     public var pasteGating: PasteGating { .namedReaders }
 
-    public func setPasteGate(_ gate: (any PasteGate)?) { pasteGate = gate }
+    /// Without a gate (the daemon stopping), held readers are refused rather than left waiting for good.
+    public func setPasteGate(_ gate: (any PasteGate)?) {
+        pasteGate = gate
+        if gate == nil {
+            for held in heldPastes { resolvePaste(ticket: held.ticket, allow: false) }
+        }
+    }
 
     public func resolvePaste(ticket: Int, allow: Bool) {
         guard let index = heldPastes.firstIndex(where: { $0.ticket == ticket }) else { return }
