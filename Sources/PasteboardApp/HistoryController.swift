@@ -47,7 +47,8 @@ final class HistoryController {
         worker = ClipboardWorker(clipboard: clipboard, location: store.location, environment: environment)
         loader = ImageLoader(location: store.location)
         thumbnails = ThumbnailCache(loader: loader, size: 160)
-        let rows = HistoryRows(store: store)
+        // Counted once the first frame is drawn (see `start()`): a million rows take a while to count.
+        let rows = HistoryRows(store: store, countsWholeHistory: false)
         self.rows = rows
         rows.reload(filter)
         log.note("rows counted")
@@ -76,7 +77,10 @@ final class HistoryController {
     /// Shows the window and starts listening to the daemon.
     func start() {
         colorScheme.follow { [log] dark in log.note("theme \(dark ? "dark" : "light")") }
-        ui.window.onFirstFrame { [log] in log.note("first frame") }
+        ui.window.onFirstFrame { [log, rows] in
+            log.note("first frame")
+            MainLoop.after(0, whenIdle: true) { rows.completeCount() }
+        }
         ui.window.present()
         log.note("window shown \(HistoryWindow.title)")
         log.note("layout \(state.layout.rawValue)")

@@ -40,8 +40,9 @@ final class HistoryRows {
     var onError: (@MainActor (AppError) -> Void)?
 
     /// Whether the whole history is counted when nothing filters it (the window's status line shows the count);
-    /// without, it is paged in as it scrolls like a search (the popup: counting a million rows costs its start-up).
-    private let countsWholeHistory: Bool
+    /// without, it is paged in as it scrolls like a search (counting a million rows costs start-up: the popup never
+    /// counts, the window counts once its first frame is drawn, with `completeCount()`).
+    var countsWholeHistory: Bool
 
     init(store: HistoryStore, countsWholeHistory: Bool = true) {
         self.store = store
@@ -70,6 +71,26 @@ final class HistoryRows {
             hasMore = first.count == Self.pageSize
         }
         return count
+    }
+
+    /// Counts the whole history now, for an unfiltered list that was paged in uncounted, and counts from now on;
+    /// the rows beyond those read so far are announced through `onGrow`.
+    func completeCount() {
+        countsWholeHistory = true
+        guard filter.isEmpty, !isCounted else { return }
+        let total: Int
+        do {
+            total = try store.count()
+        } catch {
+            onError?(AppError(error.message))
+            return
+        }
+        isCounted = true
+        hasMore = false
+        isGrowing = false
+        let old = count
+        count = max(total, old)
+        if count > old { onGrow?(old, count - old) }
     }
 
     /// The row at `position`, read from the store when its page is not in memory.
