@@ -7,11 +7,14 @@ enum AllowPasteNotice {
     /// The daemon's view of Allow Paste, or nil when no daemon answers.
     static func status(_ clipboard: SystemClipboard) -> (approvers: Int, gating: String)? {
         do {
-            let reply = try clipboard.daemon.perform(.status, timeout: 2)
-            return (reply.approvers ?? 0, reply.pasteGating ?? "unsupported")
+            return status(of: try clipboard.daemon.perform(.status, timeout: 2))
         } catch {
             return nil
         }
+    }
+
+    static func status(of reply: ControlReply) -> (approvers: Int, gating: String) {
+        (reply.approvers ?? 0, reply.pasteGating ?? "unsupported")
     }
 
     /// After a copy that asks: a notice on standard error when nobody can be asked, so pastes will be refused.
@@ -36,14 +39,16 @@ enum AllowPasteNotice {
         return nil
     }
 
-    /// `pb doctor`'s line.
-    static func doctorLine(_ clipboard: SystemClipboard, environment: [String: String]) -> String {
+    /// `pb doctor`'s line, from the daemon's `status` reply when it answered (nil: it did not; not asked again).
+    static func doctorLine(_ clipboard: SystemClipboard, status reply: ControlReply?, environment: [String: String])
+        -> String
+    {
         let onWaylandOnly = (environment["WAYLAND_DISPLAY"] ?? "").isEmpty == false
             && (environment["DISPLAY"] ?? "").isEmpty
         var line: String
         if !clipboard.kind.hasDisplay && !onWaylandOnly {
             line = "headless: items that ask are asked about on a display only"
-        } else if let status = status(clipboard) {
+        } else if let status = reply.map(status(of:)) {
             if let problem = problem(status) {
                 line = "note: " + problem
             } else {
