@@ -48,7 +48,9 @@ import Testing
         let question = try await session.waitForLog(after: mark) { $0.hasPrefix("paste question ") }
         #expect(question.hasSuffix("Allow xclip to paste from pb?"), "\(question)")
 
-        // The daemon goes on answering while it holds the paste.
+        // The daemon goes on answering while it holds the paste: other X11 readers and the control socket.
+        let targets = try await session.clipboard(target: "TARGETS")
+        #expect(String(decoding: targets, as: UTF8.self).contains("UTF8_STRING"), "TARGETS while a paste is held")
         let doctor = try await session.pb(["doctor"], display: true)
         #expect(doctor.output.contains("paste:    asks through 1 app"), "\(doctor.output)")
         #expect(reader.isRunning, "xclip waits for the answer")
