@@ -193,7 +193,7 @@ final class HistoryController {
             MainLoop.quit()
             return false
         }
-        ui.split.onDrop { [weak self] content in self?.addDropped(content) ?? false }
+        ui.window.onDrop { [weak self] content in self?.addDropped(content) ?? false }
         events.onEvent = { [weak self] event in
             guard let self, !self.handlePasteEvent(event) else { return }
             self.refresh(after: event)
