@@ -34,9 +34,11 @@ STATIC_RUNTIME := --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=b
 build: deps
 	$(SWIFT) build -c release --product pb $(STATIC_RUNTIME)
 
+# With a display: the daemon and the Pasteboard History window (scripts/run.sh); headless: the daemon alone.
 run: build
 	@echo "pb is at $$(pwd)/.build/release/pb (or 'make install' to put it on your PATH)."
-	.build/release/pb daemon
+	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then $(MAKE) --no-print-directory app; fi
+	scripts/run.sh .build/release
 
 test-deps:
 	@missing=""; for p in $(DEB_PACKAGES) $(TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

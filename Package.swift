@@ -29,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
         .target(name: "CGtkObjects", dependencies: ["CGtk"]),
+        // The X11 desktop around a GTK window (pointer, focus, placing, XTest paste) for the popup (libxtst-dev).
+        .target(name: "CGtkX11", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xtst")]),
         .target(name: "ClipboardBackend", dependencies: ["PasteboardModel"]),
         .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11"]),
         .target(name: "PasteboardModel"),
@@ -64,7 +66,7 @@ let package = Package(
             ]
         ),
         // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.
-        .target(name: "GtkSupport", dependencies: ["CGtk", "CGtkObjects"]),
+        .target(name: "GtkSupport", dependencies: ["CGtk", "CGtkObjects", "CGtkX11"]),
         .target(
             name: "PasteboardApp",
             dependencies: [
@@ -111,7 +113,7 @@ let package = Package(
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardAppTests", dependencies: ["PasteboardApp", "PasteboardHistory", "PasteboardTestSupport"],
-            exclude: ["Support/fetch_server.py"]
+            exclude: ["Support/fetch_server.py", "Support/paste_target.py", "Support/dnd_peer.py"]
         ),
         .testTarget(
             name: "PasteboardSystemTests",
@@ -122,7 +124,7 @@ let package = Package(
 
 // The same strict settings for every Swift target.
 for target in package.targets
-where target.type != .system && !["CSystemShim", "CX11", "CXTest", "CStaticFoundation", "CGtkObjects"].contains(target.name) {
+where target.type != .system && !["CSystemShim", "CX11", "CXTest", "CStaticFoundation", "CGtkObjects", "CGtkX11"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

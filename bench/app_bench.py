@@ -70,13 +70,14 @@ class Display:
 class App:
     """One run of pasteboard-gtk, timed from spawn to its first frame."""
 
-    def __init__(self, binary, env, log):
+    def __init__(self, binary, env, log, arguments=()):
         self.log = log
         if os.path.exists(log):
             os.unlink(log)
         env = dict(env, PASTEBOARD_GTK_TEST_LOG=log, GSK_RENDERER="cairo", GTK_A11Y="none")
         self.start = time.perf_counter()
-        self.process = subprocess.Popen([binary], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen([binary, *arguments], env=env, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
         if not self.wait("first frame", 30):
             sys.exit("pasteboard-gtk showed no frame within 30 s")
         self.first_frame_ms = (time.perf_counter() - self.start) * 1000
@@ -143,6 +144,19 @@ def measure_app(args, env, newest, oldest):
     return frames, (idle, idle_anon), (scrolled, scrolled_anon), end_ms, search_ms
 
 
+def measure_popup(args, env):
+    """`pasteboard-gtk --popup`: spawn to its first frame, then Escape closes it."""
+    log = os.path.join(args.work, "popup-log.txt")
+    frames = []
+    for _ in range(args.runs):
+        popup = App(args.app, env, log, ["--popup"])
+        frames.append(popup.first_frame_ms)
+        xdotool(env, "search", "--sync", "--name", "^Pasteboard Popup$", "windowfocus", "--sync")
+        xdotool(env, "key", "Escape")
+        popup.process.wait(10)
+    return frames
+
+
 def copyq(args, env, count):
     """CopyQ with `count` items: server start to its window shown, show again, memory."""
     cq = shutil.which("copyq")
@@ -180,7 +194,7 @@ def copyq(args, env, count):
     run("exit")
     server.wait(30)
 
-    cold, warm, memory, memory_anon = [], [], [], []
+    cold, warm, menu, memory, memory_anon = [], [], [], [], []
     for _ in range(args.runs):
         t0 = time.perf_counter()
         server = start_server()
@@ -197,9 +211,17 @@ def copyq(args, env, count):
         run("show")
         if wait_for(visible, 30):
             warm.append((time.perf_counter() - t0) * 1000)
+        # CopyQ's own popup: `copyq menu`, the item menu at the pointer.
+        run("hide")
+        wait_for(lambda: not visible(), 10)
+        t0 = time.perf_counter()
+        run("menu")
+        if wait_for(visible, 30):
+            menu.append((time.perf_counter() - t0) * 1000)
+        xdotool(cenv, "key", "Escape")
         run("exit")
         server.wait(30)
-    return items, cold, warm, (memory, memory_anon)
+    return items, cold, warm, menu, (memory, memory_anon)
 
 
 def median(values):
@@ -253,6 +275,7 @@ def main():
     env["DISPLAY"] = display.name
     try:
         frames, idle, scrolled, end_ms, search_ms = measure_app(args, env, newest, oldest)
+        popup_frames = measure_popup(args, env)
         peer = copyq(args, env, count)
     finally:
         display.stop()
@@ -261,18 +284,22 @@ def main():
     print("| measurement | pasteboard-gtk | CopyQ |")
     print("|---|---:|---:|")
     if peer:
-        items, cold, warm, peer_memory = peer
+        items, cold, warm, menu, peer_memory = peer
         note = "" if items == count else f" (CopyQ holds {items:,})"
         print(f"| start to the history window drawn{note} | {median(frames):.0f} ms | {median(cold):.0f} ms (server start + `copyq show`) |")
         print(f"| window shown again, process running | | {median(warm):.0f} ms (`copyq show`) |")
         print(f"| resident memory, window shown | {memory(idle)} | {memory(peer_memory)} (server and its children) |")
+        print(f"| popup at the pointer drawn | {median(popup_frames):.0f} ms (`--popup`, spawn to first frame) | "
+              f"{median(menu) if menu else float('nan'):.0f} ms (`copyq menu`, server running, until mapped) |")
     else:
         print(f"| start to the history window drawn | {median(frames):.0f} ms | not installed |")
         print(f"| resident memory, window shown | {memory(idle)} | |")
+        print(f"| popup at the pointer drawn | {median(popup_frames):.0f} ms (`--popup`, spawn to first frame) | |")
     print(f"| resident memory after End and 30 × Page Up | {memory(scrolled)} | |")
     print(f"| End: the oldest item selected and previewed | {median(end_ms):.0f} ms | |")
     print(f"| search \"zebra\" typed, filtered list shown | {median(search_ms):.0f} ms | |")
-    print(f"\nfirst frame, every run: {', '.join(f'{v:.0f}' for v in frames)} ms; "
+    print(f"\npopup first frame, every run: {', '.join(f'{v:.0f}' for v in popup_frames)} ms")
+    print(f"first frame, every run: {', '.join(f'{v:.0f}' for v in frames)} ms; "
           f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("'own' is RssAnon: memory not backed by files (mapped libraries such as Mesa's libLLVM, which software GL "
           "under Xvfb loads, are the rest).")

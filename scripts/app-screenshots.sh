@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Makes the README's screenshots of the Pasteboard History window (docs/app-main.png, docs/app-list.png): a private
+# Makes the README's screenshots of the Pasteboard History window (docs/app-main.png, docs/app-list.png,
+# docs/app-allow-paste.png, docs/app-popup.png): a private
 # Xvfb, a fresh store seeded with `pb copy`, the app driven with xdotool, `import -window root`, cropped to the window.
 #
 # Usage: scripts/app-screenshots.sh [BUILD_DIR]     (default .build/debug; needs Xvfb, xdotool, ImageMagick)
@@ -66,3 +67,28 @@ printf 'layout = list\n' > "$work/state/pasteboard/app-state"
 start GTK_THEME=Adwaita:dark
 xdotool key ctrl+f Down Down Down
 shoot app-list
+kill "$app"; wait "$app" 2>/dev/null || true; app=
+
+# Allow Paste: an item copied with --ask, and xclip asking to paste it.
+printf 'layout = strip\n' > "$work/state/pasteboard/app-state"
+start
+printf 'correct horse battery staple' | "$bin/pb" copy --ask 2>/dev/null
+xclip -selection clipboard -o >/dev/null 2>&1 &
+reader=$!
+xdotool search --sync --name '^Allow Paste$' >/dev/null
+shoot app-allow-paste
+kill "$reader" 2>/dev/null || true
+kill "$app"; wait "$app" 2>/dev/null || true; app=
+
+# The popup at the pointer, over the main window, filtering.
+start
+xdotool mousemove 520 180
+env DISPLAY="$display" "$bin/pasteboard-gtk" --popup >/dev/null 2>&1 &
+popup=$!
+xdotool search --sync --name '^Pasteboard Popup$' windowfocus --sync >/dev/null
+sleep 0.6
+xdotool type --delay 30 'http'
+sleep 0.6
+import -window root -crop 980x640+0+0 +repage "$root/docs/app-popup.png"
+echo "docs/app-popup.png"
+kill "$popup" 2>/dev/null || true

@@ -49,6 +49,15 @@ public protocol ClipboardBackend: AnyObject {
     /// What of an offer is worth keeping, by this display's conventions: one text type first, then every other
     /// distinct type; `secret` when the offer carries a secret marker.
     func fetchPlan(for offeredTypes: [String]) -> FetchDecision
+
+    // MARK: Allow Paste (defaults in PasteGate.swift: no gating)
+
+    /// Whether this backend can hold a reader's request and name the reader.
+    var pasteGating: PasteGating { get }
+    /// Asks `gate` before sending data of an owned selection to a reader (nil: serve everyone). Held weakly.
+    func setPasteGate(_ gate: (any PasteGate)?)
+    /// Answers a request the gate held: send the data (when the selection still holds what was asked for) or refuse.
+    func resolvePaste(ticket: Int, allow: Bool)
 }
 
 /// A backend failure with a message a user can act on, and its cause.

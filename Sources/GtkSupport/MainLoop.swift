@@ -34,9 +34,13 @@ public enum MainLoop {
         g_idle_add_full(G_PRIORITY_DEFAULT, trampoline, Unmanaged.passRetained(box).toOpaque(), releaseUserData)
     }
 
-    /// Runs `body` once after `seconds`, on the main actor; the returned timer can cancel it.
+    /// Runs `body` once after `seconds`, on the main actor; the returned timer can cancel it. With `whenIdle`,
+    /// only once nothing more urgent waits, GTK's layout and drawing included (G_PRIORITY_DEFAULT_IDLE): work that
+    /// should not delay the next frame.
     @MainActor @discardableResult
-    public static func after(_ seconds: Double, _ body: @escaping @MainActor () -> Void) -> Timer {
+    public static func after(
+        _ seconds: Double, whenIdle: Bool = false, _ body: @escaping @MainActor () -> Void
+    ) -> Timer {
         let timer = Timer()
         let box = CallbackBox<Void, Void> { [weak timer] in
             timer?.sourceID = 0
@@ -49,7 +53,8 @@ public enum MainLoop {
         }
         let milliseconds = guint(max(0, seconds * 1000).rounded())
         timer.sourceID = g_timeout_add_full(
-            G_PRIORITY_DEFAULT, milliseconds, trampoline, box.retainedPointer(), releaseUserData)
+            whenIdle ? G_PRIORITY_DEFAULT_IDLE : G_PRIORITY_DEFAULT, milliseconds, trampoline, box.retainedPointer(),
+            releaseUserData)
         return timer
     }
 

@@ -4,6 +4,7 @@ internal import CGtk
 @MainActor
 public final class Window: Widget {
     private var window: UnsafeMutablePointer<GtkWindow> { cast() }
+    var gtkWindow: UnsafeMutablePointer<GtkWindow> { window }
 
     public init(title: String, width: Int, height: Int) {
         super.init(gtk_window_new())
@@ -24,6 +25,12 @@ public final class Window: Widget {
         gtk_window_set_transient_for(window, parent.window)
         gtk_window_set_modal(window, modal ? 1 : 0)
         gtk_window_set_destroy_with_parent(window, 1)
+    }
+
+    /// Whether the window manager draws a title bar and border (false for a popup).
+    public var isDecorated: Bool {
+        get { gtk_window_get_decorated(window) != 0 }
+        set { gtk_window_set_decorated(window, newValue ? 1 : 0) }
     }
 
     public var isResizable: Bool {

@@ -82,6 +82,20 @@ final class ClipboardWorker: Sendable {
         }
     }
 
+    /// Answers the daemon's "Allow Paste" question `request`. `failed` runs on the worker's thread, only when the
+    /// answer did not arrive (the question timed out meanwhile, the daemon stopped).
+    func answerPaste(_ request: Int, allow: Bool, failed: @escaping @Sendable (AppError) -> Void) {
+        queue.async { [clipboard] in
+            do {
+                try clipboard.daemon.perform(.answerPaste(request: request, allow: allow), timeout: 2)
+            } catch let error as ControlError {
+                failed(AppError("The answer did not reach the daemon: \(error.message)"))
+            } catch {
+                failed(AppError("The answer did not reach the daemon: \(error)"))
+            }
+        }
+    }
+
     private func copyNow(_ item: PasteboardItem, source: String) throws(AppError) -> Outcome {
         let configuration: Configuration
         do {
@@ -99,8 +113,10 @@ final class ClipboardWorker: Sendable {
                     arguments: ["__serve", "-", "--type", first.type.identifier], input: first.data)
                 return .unrecorded(reason: reason)
             }
+            var metadata = CaptureMetadata(source: source, selection: "clipboard")
+            metadata.asksBeforePaste = configuration.pasteApproval.asks(item, application: source)
             let id = try clipboard.copy(
-                item, metadata: CaptureMetadata(source: source, selection: "clipboard"), store: store,
+                item, metadata: metadata, store: store,
                 fallback: Self.ownerFallback)
             return .recorded(id: id)
         } catch {

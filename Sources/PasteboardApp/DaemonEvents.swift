@@ -13,7 +13,13 @@ final class DaemonEvents {
     /// The subscription ended or could not start (the reason); call `subscribe()` to try again.
     var onEnd: (@MainActor (String) -> Void)?
 
-    init(client: ControlClient) { self.client = client }
+    /// With `approving`, the app answers "Allow Paste" questions (`paste-requested` events) too.
+    private let isApproving: Bool
+
+    init(client: ControlClient, approving: Bool) {
+        self.client = client
+        isApproving = approving
+    }
 
     /// Starts listening unless already listening. Returns false (and calls nothing) when no daemon answers.
     @discardableResult
@@ -21,7 +27,7 @@ final class DaemonEvents {
         guard !isSubscribed else { return true }
         guard client.isRunning else { return false }
         isSubscribed = true
-        let stream = client.events()
+        let stream = client.events(approving: isApproving)
         task = Task.detached { [weak self] in
             var reason = "The daemon stopped."
             do {

@@ -7,11 +7,15 @@ import PasteboardSystem
 /// it starts when no daemon runs.
 public enum HistoryApp {
     static let usage = """
-        Usage: pasteboard-gtk
+        Usage: pasteboard-gtk [--popup [--paste]]
 
         Opens the Pasteboard History window: the clipboard history (newest first), search, a preview, and
         copying text, past items and downloads to the clipboard. It reads the same store as 'pb' and updates live
-        while 'pb daemon' runs.
+        while 'pb daemon' runs, and asks "Allow ... to paste?" for items that ask before pasting.
+
+          --popup   A compact list near the pointer, for a global hotkey: type to filter, Enter copies, Escape
+                    closes.
+          --paste   With --popup: after copying, paste into the window that had the focus (Ctrl+V, X11).
         """
 
     /// Runs the program with `arguments` (without the program name); returns the exit status.
@@ -22,8 +26,14 @@ public enum HistoryApp {
             print(usage)
             return 0
         }
-        if let unknown = arguments.first {
+        let isPopup = arguments.contains("--popup")
+        let pastes = arguments.contains("--paste")
+        if let unknown = arguments.first(where: { $0 != "--popup" && $0 != "--paste" }) {
             FileHandle.standardError.write(Data("Error: unknown argument '\(unknown.prefix(200))'.\n\(usage)\n".utf8))
+            return 64
+        }
+        if pastes && !isPopup {
+            FileHandle.standardError.write(Data("Error: --paste goes with --popup.\n\(usage)\n".utf8))
             return 64
         }
         let log = TestLog(environment: environment)
@@ -47,6 +57,13 @@ public enum HistoryApp {
         }
         log.note("store opened")
         Gtk.addStyleSheet(Styles.css)
+        if isPopup {
+            let popup = PopupController(
+                store: store, clipboard: clipboard, environment: environment, log: log, pastes: pastes)
+            popup.start()
+            MainLoop.run()
+            return 0
+        }
         let controller = HistoryController(store: store, clipboard: clipboard, environment: environment, log: log)
         controller.start()
         MainLoop.run()

@@ -191,7 +191,7 @@ extension HistoryController {
     }
 
     /// Tells the daemon's watchers about a change this window made to the store itself.
-    private func announce(_ event: ControlEvent) {
+    func announce(_ event: ControlEvent) {
         worker.announce(event) { [weak self] error in
             MainLoop.post { self?.showError(error) }
         }

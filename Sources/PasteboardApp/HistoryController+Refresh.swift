@@ -55,7 +55,8 @@ extension HistoryController {
             selectionChanged(force: event?.id == nil || event?.id == preview.itemID)
             noteRows()
         }
-        if let position = knownPosition, name == .pinned || name == .unpinned, rows.count == oldCount {
+        if let position = knownPosition, name == .pinned || name == .unpinned || name == .askChanged,
+            rows.count == oldCount {
             model.itemsChanged(at: position, removed: 1, added: 1)
             if selectedPosition == position { ui.listView.selectedPosition = position }
             return
@@ -135,6 +136,7 @@ extension HistoryController {
     func showPreview(of item: HistoryItem) {
         if item.kind == .image {
             preview.showImage(item)
+            showPasteLog(of: item.id)
             let id = item.id
             loader.load(.init(id: id, maxSize: Self.previewImageSize)) { [weak self] result in
                 MainLoop.post {
@@ -159,6 +161,7 @@ extension HistoryController {
             showError(AppError(error.message))
         }
         preview.show(item, text: text)
+        showPasteLog(of: item.id)
         log.note("preview text \(item.id) \(text.prefix(80))")
     }
 }

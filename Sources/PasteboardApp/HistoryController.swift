@@ -28,6 +28,8 @@ final class HistoryController {
     var isRefreshing = false
     /// The "Clear History" question while it is asked.
     var confirmation: ConfirmationWindow?
+    /// The "Allow Paste" questions on screen, by the daemon's number.
+    var approvals: [Int: PasteApprovalWindow] = [:]
     private let colorScheme = ColorScheme()
     private var factories: [AppState.Layout: ListFactory] = [:]
     /// The row views alive, to find the one showing an item.
@@ -45,7 +47,8 @@ final class HistoryController {
         worker = ClipboardWorker(clipboard: clipboard, location: store.location, environment: environment)
         loader = ImageLoader(location: store.location)
         thumbnails = ThumbnailCache(loader: loader, size: 160)
-        let rows = HistoryRows(store: store)
+        // Counted once the first frame is drawn (see `start()`): a million rows take a while to count.
+        let rows = HistoryRows(store: store, countsWholeHistory: false)
         self.rows = rows
         rows.reload(filter)
         log.note("rows counted")
@@ -54,13 +57,16 @@ final class HistoryController {
             row: { [weak rows] position in rows?.item(at: position).map(RowPayload.init) })
         stateURL = AppState.url(environment: environment)
         state = AppState.load(from: stateURL)
-        events = DaemonEvents(client: clipboard.daemon)
+        events = DaemonEvents(client: clipboard.daemon, approving: true)
         let thumbnails = self.thumbnails
         let log = self.log
         let registry = rowViews
+        let drag: @MainActor (Int64) -> [DragRepresentation]? = { [store, log] id in
+            Self.dragRepresentations(of: id, store: store, log: log)
+        }
         factories = [
-            .strip: Self.factory(for: .strip, thumbnails: thumbnails, log: log, registry: registry),
-            .list: Self.factory(for: .list, thumbnails: thumbnails, log: log, registry: registry),
+            .strip: Self.factory(for: .strip, thumbnails: thumbnails, log: log, registry: registry, drag: drag),
+            .list: Self.factory(for: .list, thumbnails: thumbnails, log: log, registry: registry, drag: drag),
         ]
         ui = HistoryWindow(model: model, factory: factories[state.layout]!)
         ui.apply(state.layout)
@@ -71,7 +77,10 @@ final class HistoryController {
     /// Shows the window and starts listening to the daemon.
     func start() {
         colorScheme.follow { [log] dark in log.note("theme \(dark ? "dark" : "light")") }
-        ui.window.onFirstFrame { [log] in log.note("first frame") }
+        ui.window.onFirstFrame { [log, rows] in
+            log.note("first frame")
+            MainLoop.after(0, whenIdle: true) { rows.completeCount() }
+        }
         ui.window.present()
         log.note("window shown \(HistoryWindow.title)")
         log.note("layout \(state.layout.rawValue)")
@@ -86,11 +95,14 @@ final class HistoryController {
 
     /// Row factories: chips for the strip, lines for the list.
     private static func factory(
-        for layout: AppState.Layout, thumbnails: ThumbnailCache, log: TestLog, registry: RowViewRegistry
+        for layout: AppState.Layout, thumbnails: ThumbnailCache, log: TestLog, registry: RowViewRegistry,
+        drag: @escaping @MainActor (Int64) -> [DragRepresentation]?
     ) -> ListFactory {
         ListFactory(
             setup: { item in
                 let view = HistoryRowView(layout: layout)
+                // Dragged out, a row carries every representation of the item it shows.
+                view.root.onDragPrepare { [weak view] in view?.itemID.flatMap(drag) }
                 item.setChild(view.root)
                 item.attach(view)
                 registry.add(view)
@@ -141,6 +153,7 @@ final class HistoryController {
             self.setLayout(self.ui.layoutToggle.isActive ? .list : .strip)
         }
         ui.pinButton.onClick { [weak self] in self?.togglePin() }
+        ui.askButton.onClick { [weak self] in self?.toggleAskBeforePaste() }
         ui.deleteButton.onClick { [weak self] in self?.deleteSelected() }
         ui.clearButton.onClick { [weak self] in self?.confirmClear() }
         ui.dismissError.onClick { [weak self] in self?.ui.errorBox.isVisible = false }
@@ -156,6 +169,10 @@ final class HistoryController {
         }
         ui.window.addShortcut("<Control>p", scope: .global) { [weak self] in
             self?.togglePin()
+            return true
+        }
+        ui.window.addShortcut("<Control>k", scope: .global) { [weak self] in
+            self?.toggleAskBeforePaste()
             return true
         }
         ui.window.addShortcut("Escape", scope: .global) { [weak self] in
@@ -176,7 +193,11 @@ final class HistoryController {
             MainLoop.quit()
             return false
         }
-        events.onEvent = { [weak self] event in self?.refresh(after: event) }
+        ui.window.onDrop { [weak self] content in self?.addDropped(content) ?? false }
+        events.onEvent = { [weak self] event in
+            guard let self, !self.handlePasteEvent(event) else { return }
+            self.refresh(after: event)
+        }
         events.onEnd = { [weak self] reason in
             self?.showDaemonMissing(
                 "The daemon stopped (\(reason)). The history still refreshes after this window's own changes.")

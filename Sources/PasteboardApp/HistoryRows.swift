@@ -39,7 +39,15 @@ final class HistoryRows {
     /// Reading the store failed.
     var onError: (@MainActor (AppError) -> Void)?
 
-    init(store: HistoryStore) { self.store = store }
+    /// Whether the whole history is counted when nothing filters it (the window's status line shows the count);
+    /// without, it is paged in as it scrolls like a search (counting a million rows costs start-up: the popup never
+    /// counts, the window counts once its first frame is drawn, with `completeCount()`).
+    var countsWholeHistory: Bool
+
+    init(store: HistoryStore, countsWholeHistory: Bool = true) {
+        self.store = store
+        self.countsWholeHistory = countsWholeHistory
+    }
 
     /// Forgets what was read and counts again, for `filter`. Returns the new count.
     @discardableResult
@@ -48,7 +56,7 @@ final class HistoryRows {
         pages = [:]
         recentPages = []
         isGrowing = false
-        isCounted = filter.isEmpty
+        isCounted = filter.isEmpty && countsWholeHistory
         if isCounted {
             do {
                 count = try store.count()
@@ -63,6 +71,26 @@ final class HistoryRows {
             hasMore = first.count == Self.pageSize
         }
         return count
+    }
+
+    /// Counts the whole history now, for an unfiltered list that was paged in uncounted, and counts from now on;
+    /// the rows beyond those read so far are announced through `onGrow`.
+    func completeCount() {
+        countsWholeHistory = true
+        guard filter.isEmpty, !isCounted else { return }
+        let total: Int
+        do {
+            total = try store.count()
+        } catch {
+            onError?(AppError(error.message))
+            return
+        }
+        isCounted = true
+        hasMore = false
+        isGrowing = false
+        let old = count
+        count = max(total, old)
+        if count > old { onGrow?(old, count - old) }
     }
 
     /// The row at `position`, read from the store when its page is not in memory.
@@ -124,7 +152,8 @@ final class HistoryRows {
         guard !isGrowing else { return }
         isGrowing = true
         let filter = self.filter
-        MainLoop.after(0) { [weak self] in
+        // After the frame being drawn: the first page is on screen before the next is read.
+        MainLoop.after(0, whenIdle: true) { [weak self] in
             guard let self, self.isGrowing, self.filter == filter else { return }
             self.isGrowing = false
             let start = self.count

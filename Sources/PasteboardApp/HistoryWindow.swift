@@ -25,6 +25,7 @@ final class HistoryWindow {
     let layoutToggle = ToggleButton(icon: "view-list-symbolic", tooltip: "Show as a list (Ctrl+T)")
     let pinButton = Button(icon: "view-pin-symbolic", tooltip: "Pin or unpin (Ctrl+P)")
     let deleteButton = Button(icon: "user-trash-symbolic", tooltip: "Delete (Delete)")
+    let askButton = Button(icon: "dialog-password-symbolic", tooltip: "Ask before paste, or stop asking (Ctrl+K)")
     let clearButton = Button(label: "Clear History…")
     let daemonBanner = Label()
     let errorBanner = Label()
@@ -78,7 +79,7 @@ final class HistoryWindow {
         spacer.expandsHorizontally = true
         let tools = Box(
             .horizontal, spacing: 6,
-            [searchField, kindFilter, spacer, layoutToggle, pinButton, deleteButton, clearButton])
+            [searchField, kindFilter, spacer, layoutToggle, pinButton, askButton, deleteButton, clearButton])
         let content = Box(.vertical, spacing: 8, [copyRow, urlRow, tools, daemonBanner, errorBox, split, status])
         content.setMargins(10)
         let layered = Overlay(content)

@@ -86,6 +86,30 @@ enum ItemFormatting {
         }
         parts.append(times)
         if item.isPinned { parts.append("Pinned") }
+        if item.asksBeforePaste { parts.append("Asks before paste") }
         return parts.joined(separator: "\n")
+    }
+
+    /// The preview's paste log: "Pasted by xclip, 13:05 (allowed)", newest first.
+    static func pasteLog(_ records: [PasteRecord]) -> String {
+        guard !records.isEmpty else { return "" }
+        let formatter = DateFormatter()
+        formatter.dateStyle = .none
+        formatter.timeStyle = .medium
+        return records.map { record in
+            let reader = record.reader ?? "an unknown application"
+            let outcome = record.outcome == .served ? "" : " (\(outcome(record.outcome)))"
+            return "Pasted by \(reader), \(formatter.string(from: record.date))\(outcome)"
+        }.joined(separator: "\n")
+    }
+
+    static func outcome(_ outcome: PasteRecord.Outcome) -> String {
+        switch outcome {
+        case .served: "served"
+        case .allowed: "allowed"
+        case .refused: "refused"
+        case .unanswered: "refused: no answer"
+        case .noApprover: "refused: the app was not running"
+        }
     }
 }

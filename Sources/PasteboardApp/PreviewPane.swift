@@ -8,6 +8,8 @@ final class PreviewPane {
     private let placeholder = Label("Select an item to preview")
     private let heading = Label()
     private let details = Label()
+    /// Who pasted the item, and when.
+    private let pasteLog = Label()
     private let textView = TextView()
     private let textScroller: ScrolledWindow
     private let picture = Picture()
@@ -29,11 +31,14 @@ final class PreviewPane {
         details.textAlignment = 0
         details.wrap()
         details.isSelectable = true
+        pasteLog.addStyleClass("dim-label")
+        pasteLog.textAlignment = 0
+        pasteLog.wrap()
         placeholder.addStyleClass("dim-label")
         placeholder.addStyleClass("preview-placeholder")
         placeholder.expandsVertically = true
         placeholder.expandsHorizontally = true
-        root = Box(.vertical, spacing: 8, [placeholder, heading, textScroller, picture, details])
+        root = Box(.vertical, spacing: 8, [placeholder, heading, textScroller, picture, details, pasteLog])
         root.addStyleClass("preview")
         root.setMargins(8)
         showNothing()
@@ -43,7 +48,7 @@ final class PreviewPane {
     func showNothing() {
         itemID = nil
         placeholder.isVisible = true
-        for widget in [heading, textScroller, picture, details] as [Widget] { widget.isVisible = false }
+        for widget in [heading, textScroller, picture, details, pasteLog] as [Widget] { widget.isVisible = false }
         picture.setTexture(nil)
         textView.text = ""
     }
@@ -71,6 +76,13 @@ final class PreviewPane {
     func show(texture: Texture, for id: Int64) {
         guard itemID == id else { return }
         picture.setTexture(texture)
+    }
+
+    /// Item `id`'s paste log, if it is still the one shown.
+    func showPasteLog(_ records: [PasteRecord], for id: Int64) {
+        guard itemID == id else { return }
+        pasteLog.text = ItemFormatting.pasteLog(records)
+        pasteLog.isVisible = !records.isEmpty
     }
 
     private func showFrame(of item: HistoryItem) {

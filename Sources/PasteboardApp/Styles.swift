@@ -23,5 +23,6 @@ enum Styles {
         }
         .banner.error { background-color: alpha(@error_color, 0.18); }
         .download-card { padding: 18px; border-radius: 12px; }
+        .popup { border: 1px solid alpha(currentColor, 0.25); }
         """
 }

@@ -44,6 +44,7 @@ enum CopyCommand: Command {
             .init("expire", value: "DURATION", help: "Clear it from the clipboard and the history after DURATION (30s, 5m, 2h, 7d)."),
             .init("once", help: "Serve it to the first paste only, then clear the clipboard (X11)."),
             .init("only", help: "Offer only the given type: no plain-text form of HTML or RTF beside it."),
+            .init("ask", help: "Ask before each paste: the app shows Allow / Don't Allow (X11, needs the daemon)."),
             .init("pasteboard", short: "p", value: "NAME", help: "Write a named pasteboard kept in the store (find, or any name) instead."),
         ],
         positionals: [.init("FILE", help: "File to copy; '-' or nothing reads standard input.", optional: true)],
@@ -107,7 +108,16 @@ enum CopyCommand: Command {
             try store.writePasteboard([item], to: try PasteCommand.validated(name))
             return
         }
-        let metadata = CaptureMetadata(source: "pb", selection: "clipboard", expiresAt: expiresAt)
+        var metadata = CaptureMetadata(source: "pb", selection: "clipboard", expiresAt: expiresAt)
+        let ruleAsks = try context.configuration().pasteApproval.asks(item, application: "pb")
+        metadata.asksBeforePaste = arguments.flag("ask") || ruleAsks
+        if metadata.asksBeforePaste && clipboard.kind.hasDisplay && !clipboard.daemon.isRunning {
+            // Only the daemon holds a paste while the app asks: a short-lived owner would serve everyone.
+            throw CommandFailure(
+                "This copy asks before pasting (\(arguments.flag("ask") ? "--ask" : "an ask-app or ask-type rule")), "
+                    + "and only the daemon can hold a paste: start 'pb daemon' (and pasteboard-gtk to answer). "
+                    + "Nothing was copied.")
+        }
         let once = arguments.flag("once")
         if let reason = try context.configuration().capture.rejection(of: item, application: nil) {
             // The user's rules keep it out of the history; it still goes on the clipboard, as asked.
@@ -124,13 +134,15 @@ enum CopyCommand: Command {
             context.stderr.line("Copied, but not recorded in the history: \(reason) (see the configuration file).")
             return
         }
+        let id: Int64
         do {
-            try clipboard.copy(
+            id = try clipboard.copy(
                 item, metadata: metadata, once: once, expire: duration, store: store,
                 fallback: context.ownerFallback(once: once, expire: duration))
         } catch {
             throw error.failure
         }
+        if metadata.asksBeforePaste { AllowPasteNotice.afterCopy(id: id, clipboard: clipboard, stderr: context.stderr) }
         if expiresAt != nil {
             // Tell a running daemon to re-arm its expiry timer; without one, expiry happens at its next start.
             do {

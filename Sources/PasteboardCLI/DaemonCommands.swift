@@ -122,7 +122,9 @@ enum DoctorCommand: Command {
         if arguments.flag("check"), let store {
             problems += try check(store, out: out)
         }
-        problems += daemon(clipboard, out: out)
+        var status: ControlReply?
+        problems += daemon(clipboard, out: out, status: &status)
+        out.line(AllowPasteNotice.doctorLine(clipboard, status: status, environment: context.environment))
         do {
             let configuration = try Configuration.load(environment: context.environment)
             out.line("config:   \(Configuration.path(environment: context.environment))")
@@ -139,10 +141,11 @@ enum DoctorCommand: Command {
     }
 
     /// Whether the daemon answers, or else could start; returns the number of problems found.
-    static func daemon(_ clipboard: SystemClipboard, out: Output) -> Int {
+    static func daemon(_ clipboard: SystemClipboard, out: Output, status: inout ControlReply?) -> Int {
         let runtime = clipboard.runtime
         do {
             let reply = try clipboard.daemon.perform(.status, timeout: daemonTimeout)
+            status = reply
             out.line("daemon:   running (pid \(reply.pid.map(String.init) ?? "?")), socket \(runtime.socketPath)")
             return 0
         } catch where error.code == .notRunning {

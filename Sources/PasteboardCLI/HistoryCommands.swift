@@ -131,6 +131,18 @@ enum ShowCommand: Command {
                     ])
                 })
             ))
+            fields.append(("asksBeforePaste", .bool(item.asksBeforePaste)))
+            fields.append((
+                "pastes",
+                .array(try store.pasteLog(itemID: id).map { paste in
+                    .object([
+                        ("time", .string(JSONText.date(paste.date))),
+                        ("reader", paste.reader.map { .string($0) } ?? .null),
+                        ("pid", paste.readerPID.map { .number(Double($0)) } ?? .null),
+                        ("outcome", .string(paste.outcome.rawValue)),
+                    ])
+                })
+            ))
             context.stdout.line(JSONText.object(fields))
             return
         }
@@ -142,6 +154,16 @@ enum ShowCommand: Command {
         if let source = item.source { out.line("source:      \(escapedForTerminal(source, limit: 200))") }
         if let expires = item.expiresAt { out.line("expires:     \(JSONText.date(expires))") }
         out.line("size:        \(ByteCountFormatting.string(item.size))")
+        if item.asksBeforePaste { out.line("paste:       asks first (Allow Paste)") }
+        let pastes = try store.pasteLog(itemID: id, limit: 10)
+        if !pastes.isEmpty {
+            out.line("pasted by:")
+            for paste in pastes {
+                let reader = paste.reader.map { escapedForTerminal($0, limit: 200) } ?? "an unknown application"
+                let pid = paste.readerPID.map { " (pid \($0))" } ?? ""
+                out.line("  \(JSONText.date(paste.date))  \(reader)\(pid): \(paste.outcome.rawValue)")
+            }
+        }
         out.line("types:")
         for rep in payload.representations {
             out.line("  \(escapedForTerminal(rep.type.identifier, limit: 200).padded(to: 28)) \((rep.type.preferredMIMEType ?? "-").padded(to: 26)) \(ByteCountFormatting.string(rep.byteCount))")

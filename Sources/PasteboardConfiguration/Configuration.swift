@@ -19,13 +19,15 @@ public import PasteboardHistory
 public struct Configuration: Sendable {
     public var retention = RetentionPolicy()
     public var capture = CaptureRules()
+    /// Which copies ask before they are pasted (`ask-app`, `ask-type`) and how long a paste waits (`ask-timeout`).
+    public var pasteApproval = PasteApprovalRules()
 
     public init() {}
 
     /// Every setting the file may hold.
     public static let keys = [
         "max-items", "max-bytes", "max-age", "ignore-app", "ignore-type", "drop-type", "ignore-text", "max-item-size",
-        "primary",
+        "primary", "ask-app", "ask-type", "ask-timeout",
     ]
 
     /// The longest configuration file read (a configuration is a few lines; a huge file is a mistake).
@@ -90,7 +92,16 @@ public struct Configuration: Sendable {
             case "ignore-app":
                 guard !value.isEmpty else { throw failure("ignore-app needs an application name.") }
                 configuration.capture.ignoredApplications.append(value)
-            case "ignore-type", "drop-type":
+            case "ask-app":
+                guard !value.isEmpty else { throw failure("ask-app needs an application name.") }
+                configuration.pasteApproval.applications.append(value)
+            case "ask-timeout":
+                let range = PasteApprovalRules.timeoutRange
+                guard let seconds = Units.duration(value), range.contains(seconds) else {
+                    throw failure("ask-timeout needs a duration from 1s to 10m, like 30s.")
+                }
+                configuration.pasteApproval.timeout = seconds
+            case "ignore-type", "drop-type", "ask-type":
                 guard CaptureRules.isTypePattern(value) else {
                     throw failure(
                         "\(key) \(quoted(value)) is not a known type. Give a MIME type (text/html), a MIME prefix "
@@ -98,6 +109,8 @@ public struct Configuration: Sendable {
                 }
                 if key == "ignore-type" {
                     configuration.capture.ignoredTypes.append(value)
+                } else if key == "ask-type" {
+                    configuration.pasteApproval.types.append(value)
                 } else {
                     configuration.capture.droppedTypes.append(value)
                 }

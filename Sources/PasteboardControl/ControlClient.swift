@@ -67,10 +67,11 @@ public struct ControlClient: Sendable {
     // MARK: - Events
 
     /// Subscribes to events and hands each line to `handle` as the daemon sent it, until the daemon closes the
-    /// connection or `handle` returns false. Blocks the calling thread.
-    public func watch(_ handle: (Data) -> Bool) throws(ControlError) {
+    /// connection or `handle` returns false. With `approving`, this connection also answers "Allow Paste"
+    /// questions (`paste-requested` events; answer with `answerPaste`). Blocks the calling thread.
+    public func watch(approving: Bool = false, _ handle: (Data) -> Bool) throws(ControlError) {
         let socket = try connect()
-        try socket.sendAll(ControlProtocol.line(ControlRequest.watch))
+        try socket.sendAll(ControlProtocol.line(approving ? ControlRequest.approve : .watch))
         guard let acknowledgement = try socket.readLine() else {
             throw ControlError("The daemon closed the connection without answering.", code: .noAnswer)
         }
@@ -85,12 +86,12 @@ public struct ControlClient: Sendable {
 
     /// Every event from now on, as an asynchronous sequence; it ends when the daemon stops. A line that is not an
     /// event (from a newer daemon, say) is passed over.
-    public func events() -> AsyncThrowingStream<ControlEvent, any Error> {
+    public func events(approving: Bool = false) -> AsyncThrowingStream<ControlEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream<ControlEvent, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         let client = self
         let thread = Thread {
             do {
-                try client.watch { line in
+                try client.watch(approving: approving) { line in
                     if let event = try? ControlProtocol.decode(ControlEvent.self, from: line) {
                         if case .terminated = continuation.yield(event) { return false }
                     }

@@ -28,6 +28,11 @@ public struct ControlEvent: Codable, Sendable, Equatable {
         public static let clearedClipboard: Name = "cleared-clipboard"
         /// The clipboard was read and cleared in one step (`pb take`).
         public static let taken: Name = "taken"
+        /// An application asks to paste an item that asks first: approvers show "Allow *reader* to paste from
+        /// *source*?" and answer with `answer-paste` before `deadline`.
+        public static let pasteRequested: Name = "paste-requested"
+        /// An item was pasted, or a paste refused (`outcome`); with `request`, the answer to that question.
+        public static let pasted: Name = "pasted"
     }
 
     public var event: Name
@@ -51,6 +56,15 @@ public struct ControlEvent: Codable, Sendable, Equatable {
     /// `cleared`: how many items went, and whether pinned ones were kept.
     public var count: Int?
     public var keptPinned: Bool?
+    /// `paste-requested`, `pasted`: the question's number, the reading application (when the backend knows it)
+    /// and its process id.
+    public var request: Int?
+    public var reader: String?
+    public var readerPID: Int?
+    /// `paste-requested`: when the paste is refused unless allowed (seconds since 1970).
+    public var deadline: Double?
+    /// `pasted`: `served`, `allowed`, `refused`, `unanswered` or `no-approver`.
+    public var outcome: String?
 
     public init(_ event: Name, id: Int64? = nil, time: Double? = nil) {
         self.event = event

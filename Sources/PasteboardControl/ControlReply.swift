@@ -18,6 +18,10 @@ public struct ControlReply: Codable, Sendable, Equatable {
     public var watching: Bool?
     /// `forget`: whether a selection held one of the items and was emptied.
     public var cleared: Bool?
+    /// `status`: how many connections answer "Allow Paste" questions (running apps).
+    public var approvers: Int?
+    /// `status`: how far the backend gates pastes: `named-readers`, `unnamed-readers` or `unsupported`.
+    public var pasteGating: String?
 
     public init(ok: Bool = true, error: String? = nil) {
         self.ok = ok

@@ -20,6 +20,11 @@ public enum ControlRequest: Sendable, Equatable {
     case notify(ControlEvent)
     /// Send every event on this connection from now on.
     case watch
+    /// As `watch`, and this connection answers "Allow Paste" questions (`paste-requested` events) with
+    /// `answerPaste`: the app. While no connection approves, pastes of items that ask are refused.
+    case approve
+    /// The user's answer to the `paste-requested` event numbered `request`.
+    case answerPaste(request: Int, allow: Bool)
     /// Stop the daemon.
     case stop
 
@@ -34,19 +39,22 @@ public enum ControlRequest: Sendable, Equatable {
         case .reschedule: return "reschedule"
         case .notify: return "notify"
         case .watch: return "watch"
+        case .approve: return "approve"
+        case .answerPaste: return "answer-paste"
         case .stop: return "stop"
         }
     }
 
     /// Every command name.
     public static let commands = [
-        "ping", "status", "restore", "clear", "forget", "reschedule", "notify", "watch", "stop",
+        "ping", "status", "restore", "clear", "forget", "reschedule", "notify", "watch", "approve", "answer-paste",
+        "stop",
     ]
 }
 
 extension ControlRequest: Codable {
     private enum Keys: String, CodingKey {
-        case command, id, ids, once, expire, event
+        case command, id, ids, once, expire, event, request, allow
     }
 
     public init(from decoder: any Decoder) throws {
@@ -68,6 +76,11 @@ extension ControlRequest: Codable {
         case "reschedule": self = .reschedule
         case "notify": self = .notify(try container.decode(ControlEvent.self, forKey: .event))
         case "watch": self = .watch
+        case "approve": self = .approve
+        case "answer-paste":
+            self = .answerPaste(
+                request: try container.decode(Int.self, forKey: .request),
+                allow: try container.decode(Bool.self, forKey: .allow))
         case "stop": self = .stop
         default:
             throw UnknownCommand(name: command)
@@ -86,7 +99,10 @@ extension ControlRequest: Codable {
             try container.encode(event, forKey: .event)
         case .forget(let ids):
             try container.encode(ids, forKey: .ids)
-        case .ping, .status, .clear, .reschedule, .watch, .stop:
+        case .answerPaste(let request, let allow):
+            try container.encode(request, forKey: .request)
+            try container.encode(allow, forKey: .allow)
+        case .ping, .status, .clear, .reschedule, .watch, .approve, .stop:
             break
         }
     }

@@ -13,6 +13,8 @@ import PasteboardModel
 public final class CaptureService: CaptureSink {
     public let store: HistoryStore
     public let rules: CaptureRules
+    /// Which captured copies ask before they are pasted (`ask-app`, `ask-type`).
+    public var pasteApprovalRules = PasteApprovalRules()
     public let backend: any ClipboardBackend
     private let log: (String) -> Void
     private let broadcast: (ControlEvent) -> Void
@@ -104,6 +106,7 @@ public final class CaptureService: CaptureSink {
 
     private func record(_ offer: CapturedOffer, item: PasteboardItem) throws(HistoryError) {
         var metadata = CaptureMetadata(source: offer.sourceApplication, selection: offer.selection.name, date: offer.observedAt)
+        metadata.asksBeforePaste = pasteApprovalRules.asks(item, application: offer.sourceApplication)
         let primaryText = offer.selection == .primary ? item.string : nil
         if let text = primaryText, let previous = lastPrimary,
             offer.observedAt.timeIntervalSince(previous.at) < Self.primaryCoalescingWindow,
@@ -192,6 +195,11 @@ public final class CaptureService: CaptureSink {
         if let expireAfter { expiries.append((Date().addingTimeInterval(expireAfter), .clipboard)) }
         // No event here: the client that asked says what it did (a copy is `captured`, a restore `restored`),
         // once; the daemon announcing too sent each restore twice.
+    }
+
+    /// The history item on `selection` while this process owns it (what a reader would paste), else nil.
+    public func itemID(on selection: Selection) -> Int64? {
+        backend.owns(selection) ? currentIDs[selection] : nil
     }
 
     /// Leaves the clipboard empty.

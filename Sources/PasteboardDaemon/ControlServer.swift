@@ -16,6 +16,8 @@ final class ControlServer {
         /// so a client may send any number of requests at once without the daemon blocking or dropping a reply.
         var unsent = Data()
         var isWatcher = false
+        /// It answers "Allow Paste" questions (`approve`).
+        var isApprover = false
 
         init(socket: UnixSocket) { self.socket = socket }
     }
@@ -55,6 +57,9 @@ final class ControlServer {
             }
         }
     }
+
+    /// How many connections answer "Allow Paste" questions.
+    var approverCount: Int { clients.values.count { $0.isApprover } }
 
     /// Sends an event to every watcher. A watcher that cannot keep up is dropped rather than blocking the daemon.
     func broadcast(_ event: ControlEvent) {
@@ -122,8 +127,9 @@ final class ControlServer {
         } catch {
             return .failure(error.message)
         }
-        if case .watch = request {
+        if request == .watch || request == .approve {
             client.isWatcher = true
+            if request == .approve { client.isApprover = true }
             var reply = ControlReply()
             reply.watching = true
             return reply

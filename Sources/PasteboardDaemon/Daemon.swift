@@ -20,6 +20,7 @@ public final class Daemon {
     private var store: HistoryStore?
     private var capture: CaptureService?
     private var server: ControlServer?
+    private var pasteApproval: PasteApproval?
     private var running = true
     /// How long the loop waits for a pause in copies before it purges what retention retired.
     static let purgeDelay: TimeInterval = 2
@@ -68,10 +69,20 @@ public final class Daemon {
             let capture = CaptureService(
                 store: store, rules: configuration.capture, backend: backend, log: log,
                 broadcast: { [weak server] event in server?.broadcast(event) })
+            capture.pasteApprovalRules = configuration.pasteApproval
             self.capture = capture
+            let approval = PasteApproval(
+                store: store, backend: backend, timeout: configuration.pasteApproval.timeout, log: log,
+                broadcast: { [weak server] event in server?.broadcast(event) },
+                itemID: { [weak capture] selection in capture?.itemID(on: selection) },
+                approverCount: { [weak server] in server?.approverCount ?? 0 })
+            pasteApproval = approval
+            backend.setPasteGate(approval)
             capture.start()
         }
         defer {
+            backend?.setPasteGate(nil)
+            pasteApproval = nil
             capture = nil
             self.server = nil
             self.store = nil
@@ -101,6 +112,7 @@ public final class Daemon {
         let now = Date()
         capture?.processTimeouts(now: now)
         backend?.processTimeouts(now: now)
+        pasteApproval?.processTimeouts(now: now)
         if fds[0].revents != 0 {
             log("received signal \(signals.take().map(String.init) ?? "?")")
             running = false
@@ -112,6 +124,8 @@ public final class Daemon {
         }
         if backend != nil && fds[1].revents != 0 { backend?.processEvents() }
         server.service(fds[serverStart...]) { request in handle(request) }
+        // An app that went away leaves its questions to nobody: they are refused now, not at their deadline.
+        pasteApproval?.processTimeouts(now: Date())
     }
 
     /// How long poll may wait: until the next item expires, or the backend or capture service has work.
@@ -124,6 +138,7 @@ public final class Daemon {
         }
         if let next = backend?.nextDeadline { deadlines.append(next) }
         if let next = capture?.nextDeadline { deadlines.append(next) }
+        if let next = pasteApproval?.nextDeadline { deadlines.append(next) }
         // Items retention retired after a copy are wiped once copies pause (see `HistoryStore.purge()`).
         if store?.hasUnpurgedDeletions == true { deadlines.append(Date().addingTimeInterval(Self.purgeDelay)) }
         guard let next = deadlines.min() else { return -1 }
@@ -180,6 +195,8 @@ public final class Daemon {
             reply.backend = backendName
             reply.store = location.databaseURL.path
             reply.socket = runtime.socketPath
+            reply.approvers = server?.approverCount ?? 0
+            reply.pasteGating = (backend?.pasteGating ?? .unsupported).rawValue
             do {
                 reply.items = try store?.count()
             } catch {
@@ -234,8 +251,16 @@ public final class Daemon {
         case .stop:
             running = false
             return ControlReply()
-        case .watch:
-            return .failure("watch is handled by the server")
+        case .answerPaste(let request, let allow):
+            guard let pasteApproval else { return .failure("No paste is waiting: the daemon has no display backend.") }
+            do {
+                try pasteApproval.answer(request, allow: allow)
+                return ControlReply()
+            } catch {
+                return .failure(error.message)
+            }
+        case .watch, .approve:
+            return .failure("\(request.command) is handled by the server")
         }
     }
 }

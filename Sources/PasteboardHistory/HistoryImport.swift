@@ -225,7 +225,8 @@ public final class HistoryImport {
         for index: Int32 in [8, 9] {
             if let expiry { try updateMerged.bind(expiry, at: index) } else { try updateMerged.bindNull(at: index) }
         }
-        try updateMerged.bind(existing.id, at: 10)
+        try updateMerged.bind(metadata.asksBeforePaste, at: 10)
+        try updateMerged.bind(existing.id, at: 11)
         try updateMerged.runToCompletion()
     }
 

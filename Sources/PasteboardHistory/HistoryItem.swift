@@ -25,6 +25,8 @@ public struct HistoryItem: Sendable, Hashable, Identifiable {
     public let expiresAt: Date?
     /// The content types, in the item's order.
     public let types: [ContentType]
+    /// Whether a paste of it waits for the user's Allow in the app ("Allow Paste").
+    public var asksBeforePaste = false
 }
 
 /// Where an item came from and how long it lives, given when it is recorded.
@@ -38,11 +40,15 @@ public struct CaptureMetadata: Sendable, Equatable {
     public var created: Date?
     public var copyCount: Int
     public var isPinned: Bool
+    /// Pastes wait for the user's Allow (`pb copy --ask`, an `ask-app`/`ask-type` rule). A repeated copy that
+    /// asks makes the existing item ask too; one that does not ask leaves it as it was.
+    public var asksBeforePaste: Bool
 
     public init(
         source: String? = nil, selection: String? = nil, date: Date = Date(), expiresAt: Date? = nil,
-        created: Date? = nil, copyCount: Int = 1, isPinned: Bool = false
+        created: Date? = nil, copyCount: Int = 1, isPinned: Bool = false, asksBeforePaste: Bool = false
     ) {
+        self.asksBeforePaste = asksBeforePaste
         self.source = source
         self.selection = selection
         self.date = date

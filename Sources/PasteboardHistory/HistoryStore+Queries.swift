@@ -38,7 +38,8 @@ public struct HistoryQuery: Sendable, Equatable {
 extension HistoryStore {
     static let itemColumns = """
         SELECT i.id, i.position, i.kind, i.size, i.created, i.last_copied, i.copy_count, i.pinned, i.source,
-            i.selection, i.expires_at, substr(b.data, 1, 1024) AS head, b.hash AS text_hash, b.data IS NULL AS text_in_file,
+            i.selection, i.expires_at, i.ask_before_paste, substr(b.data, 1, 1024) AS head, b.hash AS text_hash,
+            b.data IS NULL AS text_in_file,
             (SELECT group_concat(identifier, ' ') FROM (SELECT t.identifier FROM representations r
                 JOIN content_types t ON t.id = r.type_id WHERE r.item_id = i.id ORDER BY r.ordinal)) AS types
         FROM items i LEFT JOIN blobs b ON b.id = i.text_blob
@@ -51,7 +52,7 @@ extension HistoryStore {
         let size = Int(row.int("size") ?? 0)
         var preview = ItemText.preview(head)
         if kind == .image || kind == .data { preview += " (\(ByteCountFormatting.string(size)))" }
-        return HistoryItem(
+        var item = HistoryItem(
             id: row.int("id") ?? 0,
             kind: kind,
             preview: preview,
@@ -64,6 +65,8 @@ extension HistoryStore {
             selection: row.string("selection"),
             expiresAt: row.double("expires_at").map { Date(timeIntervalSince1970: $0) },
             types: (row.string("types") ?? "").split(separator: " ").map { ContentType(String($0)) })
+        item.asksBeforePaste = row.int("ask_before_paste") == 1
+        return item
     }
 
     /// The number of items.

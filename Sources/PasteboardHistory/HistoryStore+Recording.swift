@@ -43,7 +43,8 @@ extension HistoryStore {
                 // A merge never shortens what the item already had (see `mergeSQL`).
                 try db.run(
                     Self.mergeSQL, position, date, max(1, metadata.copyCount), metadata.isPinned, metadata.source, metadata.selection,
-                    metadata.isPinned, metadata.expiresAt?.timeIntervalSince1970, metadata.expiresAt?.timeIntervalSince1970, id)
+                    metadata.isPinned, metadata.expiresAt?.timeIntervalSince1970, metadata.expiresAt?.timeIntervalSince1970,
+                    metadata.asksBeforePaste, id)
                 return RecordResult(id: id, isNew: false)
             }
             var textBlob: Int64?
@@ -61,11 +62,12 @@ extension HistoryStore {
             try db.run(
                 """
                 INSERT INTO items(position, identity, created, last_copied, copy_count, pinned, kind, size,
-                    text_blob, source, selection, expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    text_blob, source, selection, expires_at, ask_before_paste)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, position, identity, metadata.created?.timeIntervalSince1970 ?? date, date, max(1, metadata.copyCount),
                 metadata.isPinned, kind.rawValue, item.byteCount, textBlob,
-                metadata.source, metadata.selection, metadata.expiresAt?.timeIntervalSince1970)
+                metadata.source, metadata.selection, metadata.expiresAt?.timeIntervalSince1970,
+                metadata.asksBeforePaste)
             let id = db.lastInsertRowID
             for (ordinal, (type, _)) in prepared.enumerated() {
                 try db.run(
@@ -98,7 +100,8 @@ extension HistoryStore {
         UPDATE items SET position = ?, last_copied = ?, copy_count = copy_count + ?, pinned = pinned OR ?,
             source = coalesce(?, source), selection = coalesce(?, selection),
             expires_at = CASE WHEN pinned OR ? OR ? IS NULL OR expires_at IS NULL THEN NULL
-                ELSE max(expires_at, ?) END
+                ELSE max(expires_at, ?) END,
+            ask_before_paste = ask_before_paste OR ?
         WHERE id = ?
         """
 
@@ -206,6 +209,7 @@ extension HistoryStore {
                 if let blobID = rep.int("blob_id") { try releaseBlob(blobID) }
             }
             try db.run("DELETE FROM representations WHERE item_id = ?", id)
+            try db.run("DELETE FROM paste_log WHERE item_id = ?", id)
             try db.run("DELETE FROM items WHERE id = ?", id)
             residue.noteFreedContent()
             deleted += 1

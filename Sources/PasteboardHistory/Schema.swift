@@ -23,7 +23,7 @@ enum Schema {
     /// `item_text_…`; SQLite's own begin with `sqlite_`).
     static let knownNames: Set<String> = [
         "blobs", "content_types", "items", "items_pinned", "items_expiry", "representations", "representations_blob",
-        "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob",
+        "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob", "paste_log", "paste_log_item",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -121,6 +121,22 @@ enum Schema {
                     PRIMARY KEY(pasteboard, item_index, ordinal)
                 ) WITHOUT ROWID;
                 CREATE INDEX pasteboard_items_blob ON pasteboard_items(blob_id);
-                """)
+                """),
+        // Allow Paste: an item may ask before it is pasted, and every paste of an item the daemon served is logged
+        // (who read it, when, and whether it was let through). Existing items keep everything and ask nothing.
+        .init(
+            version: 2,
+            sql: """
+                ALTER TABLE items ADD COLUMN ask_before_paste INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE paste_log(
+                    id INTEGER PRIMARY KEY,
+                    item_id INTEGER NOT NULL,
+                    time REAL NOT NULL,
+                    reader TEXT,
+                    reader_pid INTEGER,
+                    outcome TEXT NOT NULL
+                );
+                CREATE INDEX paste_log_item ON paste_log(item_id, time);
+                """),
     ])
 }

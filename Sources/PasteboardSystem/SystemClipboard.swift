@@ -99,6 +99,14 @@ public struct SystemClipboard: Sendable {
         /// Start this program (`/proc/self/exe` for `pb`) with these arguments, in a session of its own; it owns
         /// the clipboard and prints `ready` once it does.
         case ownerProcess(executable: String, arguments: [String])
+        /// No owner of our own: fail with this message (an item that asks before pasting needs the daemon to hold
+        /// its pastes; a short-lived owner would serve everyone).
+        case refuse(String)
+
+        /// The fallback for an item that asks before pasting.
+        static let askingItem = Fallback.refuse(
+            "This item asks before pasting, and only the daemon can hold a paste while the app asks: start "
+                + "'pb daemon' (and pasteboard-gtk to answer).")
     }
 
     /// Puts `item` on the clipboard without recording it in the history: for an item the user's ignore rules
@@ -134,7 +142,9 @@ public struct SystemClipboard: Sendable {
             let record: RecordResult
             if kind.hasDisplay {
                 record = try store.record(item, metadata: metadata)
-                try deliver(id: record.id, once: once, expire: expire, fallback: fallback(record.id))
+                let asks = try store.asksBeforePaste(id: record.id)
+                try deliver(
+                    id: record.id, once: once, expire: expire, fallback: asks ? .askingItem : fallback(record.id))
             } else {
                 guard let written = try store.writePasteboard([item], to: PasteboardName.general.rawValue, history: metadata).record
                 else { return 0 }
@@ -182,6 +192,8 @@ public struct SystemClipboard: Sendable {
         switch fallback {
         case .ownerProcess(let executable, let arguments):
             try OwnerProcess.start(executable: executable, arguments: arguments, environment: environment)
+        case .refuse(let message):
+            throw ClipboardError(message)
         }
     }
 

@@ -77,6 +77,21 @@ extension X11Clipboard {
             return
         }
         let target = x.name(of: request.target) ?? ""
+        if !["TARGETS", "TIMESTAMP"].contains(target), pasteGate != nil {
+            switch gate(request, selection: selection, target: target, ownedTime: owned.time) {
+            case .serve: break
+            case .hold: return
+            case .refuse:
+                notify(request, property: 0)
+                return
+            }
+        }
+        serve(request, selection: selection, target: target)
+    }
+
+    /// Answers a data request for a selection we own (the paste gate, if any, let it through).
+    func serve(_ request: XSelectionRequestEvent, selection: Selection, target: String) {
+        let property = request.property != 0 ? request.property : request.target
         var success: Bool
         if target == "MULTIPLE" {
             success = convertMultiple(request, selection: selection, property: property)
@@ -172,7 +187,7 @@ extension X11Clipboard {
         _ = pb_x_take_last_error()  // a requestor that gave up and exited meanwhile is not an error
     }
 
-    private func notify(_ request: XSelectionRequestEvent, property: Atom) {
+    func notify(_ request: XSelectionRequestEvent, property: Atom) {
         var event = XEvent()
         event.xselection.type = SelectionNotify
         event.xselection.display = x.handle

@@ -47,6 +47,12 @@ public final class X11Clipboard {
     var pendingSaves: [XSelectionRequestEvent] = []
     /// Re-reads of selections whose owner may change their content without taking them again.
     var rereads: [Selection: Reread] = [:]
+    /// Asked before data of an owned selection goes to a reader ("Allow Paste"); see X11Clipboard+PasteGate.swift.
+    weak var pasteGate: (any PasteGate)?
+    /// Readers' requests the gate holds, and its recent answers (one question per paste, not per target).
+    var heldPastes: [HeldPaste] = []
+    var recentPasteAnswers: [PasteAnswer] = []
+    var lastPasteTicket = 0
 
     /// Opens the display (nil: `$DISPLAY`) and watches the given selections.
     public init(displayName: String? = nil, watch: Set<Selection> = [.clipboard]) throws(X11Error) {

@@ -16,7 +16,8 @@ import Testing
         #expect(result.status == 1, "\(result)")
         #expect(result.errorLines == [
             "Error: \(sandbox.configURL.path):3: unknown setting 'max-itmes'. Did you mean 'max-items'? The settings are: "
-                + "max-items, max-bytes, max-age, ignore-app, ignore-type, drop-type, ignore-text, max-item-size, primary."
+                + "max-items, max-bytes, max-age, ignore-app, ignore-type, drop-type, ignore-text, max-item-size, primary, "
+                + "ask-app, ask-type, ask-timeout."
         ])
         #expect(result.stdout.isEmpty)
     }

@@ -28,6 +28,20 @@ import Testing
         #expect(configuration.capture.capturesPrimary)
     }
 
+    @Test func allowPasteRulesMarkCopiesByApplicationOrType() throws {
+        let text = """
+            ask-app = KeePassXC
+            ask-type = image/*
+            ask-timeout = 5s
+            """
+        let rules = try Configuration.parse(text, path: "config").pasteApproval
+        #expect(rules.timeout == 5)
+        #expect(Configuration().pasteApproval.timeout == 30)
+        #expect(rules.asks(PasteboardItem(string: "password"), application: "keepassxc"))
+        #expect(!rules.asks(PasteboardItem(string: "note"), application: "gedit"))
+        #expect(rules.asks(PasteboardItem(data: Data([0x89, 0x50]), type: .png), application: nil))
+    }
+
     @Test(arguments: [
         ("max-items = lots", 1, "max-items needs a whole number of at least 1 (pinned items are always kept). To keep no history at all, stop the daemon instead."),
         ("\n\nmax-itmes = 5", 3, "unknown setting 'max-itmes'. Did you mean 'max-items'? The settings are: " + Configuration.keys.joined(separator: ", ") + "."),
@@ -36,6 +50,9 @@ import Testing
         ("max-bytes = 1e30G", 1, "max-bytes needs a size like 500M or 2G."),
         ("just words", 1, "expected 'key = value', found 'just words'."),
         ("ignore-app =", 1, "expected 'key = value', found 'ignore-app ='."),
+        ("ask-type = nonsense", 1, "ask-type 'nonsense' is not a known type. Give a MIME type (text/html), a MIME prefix (image/*), an identifier (public.png) or an extension (png)."),
+        ("ask-timeout = 0.5s", 1, "ask-timeout needs a duration from 1s to 10m, like 30s."),
+        ("ask-timeout = 11m", 1, "ask-timeout needs a duration from 1s to 10m, like 30s."),
     ])
     func aMistakeNamesTheFileAndLine(text: String, line: Int, problem: String) {
         let error = #expect(throws: ConfigurationError.self) { try Configuration.parse(text, path: "/home/u/.config/pasteboard/config") }

@@ -15,6 +15,8 @@ import Testing
         (.notify(ControlEvent(.pinned, id: 3)), #"{"command":"notify","event":{"event":"pinned","id":3}}"#),
         (.watch, #"{"command":"watch"}"#),
         (.forget(ids: [3, 9]), #"{"command":"forget","ids":[3,9]}"#),
+        (.approve, #"{"command":"approve"}"#),
+        (.answerPaste(request: 4, allow: true), #"{"allow":true,"command":"answer-paste","request":4}"#),
     ])
     func requestsEncodeAsDocumented(request: ControlRequest, expected: String) throws {
         #expect(line(request) == expected)
@@ -24,7 +26,7 @@ import Testing
     @Test func everyCommandRoundTrips() throws {
         let requests: [ControlRequest] = [
             .ping, .status, .restore(id: 1, once: false, expire: 2.5), .clear, .forget(ids: [4, 5]), .reschedule,
-            .notify(ControlEvent("x")), .watch, .stop,
+            .notify(ControlEvent("x")), .watch, .approve, .answerPaste(request: 1, allow: false), .stop,
         ]
         #expect(requests.map(\.command) == ControlRequest.commands)
         for request in requests {

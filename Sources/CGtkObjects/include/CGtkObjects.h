@@ -33,6 +33,25 @@ PbListModel *pb_list_model_new(PbListModelCount count, PbListModelItem item, gpo
 /// max_width or max_height of 0 or less: full size. NULL with `error` set when the bytes are no image it knows.
 GdkPixbuf *pb_pixbuf_load_fitting(const guchar *bytes, gsize length, int max_width, int max_height, GError **error);
 
+// Drag and drop (dnd.c): a drag source whose content a callback builds when a drag starts, a content provider
+// offering several MIME types at once, and a drop target for files, images and text that hands plain C values on.
+
+/// The content of a drag about to start (full reference), or NULL to start none.
+typedef GdkContentProvider *(*PbDragPrepare)(gpointer data);
+/// Adds a drag source (copy) to `widget`; `release` is called on `data` when the widget goes.
+void pb_drag_source_attach(GtkWidget *widget, PbDragPrepare prepare, gpointer data, GDestroyNotify release);
+/// A provider offering each of `count` representations: `mimes[i]` with `lengths[i]` bytes at `datas[i]` (copied).
+GdkContentProvider *pb_content_provider_new(const char *const *mimes, const guint8 *const *datas, const gsize *lengths,
+                                            guint count);
+
+/// What was dropped: `PB_DROP_TEXT` (UTF-8 `text`), `PB_DROP_FILES` (`text`: one path or URI a line) or
+/// `PB_DROP_IMAGE` (PNG `bytes`). Returns whether it was taken.
+typedef enum { PB_DROP_TEXT = 0, PB_DROP_FILES = 1, PB_DROP_IMAGE = 2 } PbDropKind;
+typedef gboolean (*PbDropHandler)(PbDropKind kind, const char *text, const guint8 *bytes, gsize length,
+                                  gpointer data);
+/// Adds a drop target for files, images and text from other applications (drags of this app's own are refused).
+void pb_drop_target_attach(GtkWidget *widget, PbDropHandler handler, gpointer data, GDestroyNotify release);
+
 G_END_DECLS
 
 #endif

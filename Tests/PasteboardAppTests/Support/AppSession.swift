@@ -104,18 +104,21 @@ final class AppSession: Sendable {
 
     // MARK: - The app
 
-    /// Starts the app and waits until its first frame is drawn.
-    func launchApp(environment extra: [String: String?] = [:]) async throws {
+    /// Starts the app (with `arguments`: `--popup`) and waits until its first frame is drawn and the window
+    /// titled `title` has the focus.
+    func launchApp(
+        _ arguments: [String] = [], title: String = "Pasteboard History", environment extra: [String: String?] = [:]
+    ) async throws {
         var environment: [String: String?] = [
             "PASTEBOARD_GTK_TEST_LOG": logURL.path, "GSK_RENDERER": "cairo", "GTK_A11Y": "none",
             "NO_AT_BRIDGE": "1",
         ]
         for (key, value) in extra { environment[key] = value }
         let mark = logLines().count
-        let child = try sandbox.launch(try Product.pasteboardGTK.path(), [], environment: environment)
+        let child = try sandbox.launch(try Product.pasteboardGTK.path(), arguments, environment: environment)
         app.withLock { $0 = child }
         try await waitForLog(after: mark, timeout: .seconds(20)) { $0 == "first frame" }
-        try await focusWindow()
+        try await focusWindow(named: title)
     }
 
     /// Ends the app (SIGTERM) and waits for it.
@@ -123,6 +126,12 @@ final class AppSession: Sendable {
         guard let child = app.withLock({ $0 }) else { return }
         child.send(SIGTERM)
         _ = try await child.waitForExit(timeout: .seconds(5))
+    }
+
+    /// Waits until the app exits by itself; its exit status, or nil when it is still running.
+    func appExit(timeout: Duration = .seconds(5)) async throws -> Int32? {
+        guard let child = app.withLock({ $0 }) else { return nil }
+        return try await child.waitForExit(timeout: timeout)?.status
     }
 
     /// What the app printed on standard error.
@@ -176,6 +185,28 @@ final class AppSession: Sendable {
     func focusWindow(named title: String = "Pasteboard History") async throws {
         try await xdotool(["mousemove", "1020", "764"])
         try await xdotool(["search", "--sync", "--name", "^\(title)$", "windowfocus", "--sync"])
+    }
+
+    func movePointer(x: Int, y: Int) async throws { try await xdotool(["mousemove", String(x), String(y)]) }
+
+    /// Drags with the first button from one point to another in small steps, as a hand does (GTK starts a drag
+    /// after the pointer moved a few pixels with the button down, and follows the motion to the target).
+    func drag(from start: (x: Int, y: Int), to end: (x: Int, y: Int)) async throws {
+        try await xdotool(["mousemove", String(start.x), String(start.y), "mousedown", "1"])
+        for step in 1...12 {
+            let x = start.x + (end.x - start.x) * step / 12
+            let y = start.y + (end.y - start.y) * step / 12
+            try await xdotool(["mousemove", String(x), String(y)])
+            try await Task.sleep(for: .milliseconds(40))
+        }
+        try await Task.sleep(for: .milliseconds(250))
+        try await xdotool(["mouseup", "1"])
+    }
+
+    /// Moves another application's window to x, y and raises it above the app's (there is no window manager).
+    func placeWindow(named title: String, x: Int, y: Int) async throws {
+        try await xdotool(["search", "--sync", "--name", "^\(title)$", "windowmove", "--sync", String(x), String(y)])
+        try await xdotool(["search", "--name", "^\(title)$", "windowraise"])
     }
 
     func key(_ keys: String...) async throws {

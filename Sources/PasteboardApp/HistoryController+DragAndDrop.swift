@@ -1,0 +1,70 @@
+import Foundation
+import GtkSupport
+import PasteboardControl
+import PasteboardHistory
+import PasteboardModel
+
+extension HistoryController {
+    // MARK: - Drag and drop
+
+    /// Every representation of item `id` with a MIME type, for a drag out (nil when it cannot be read).
+    static func dragRepresentations(of id: Int64, store: HistoryStore, log: TestLog) -> [DragRepresentation]? {
+        let item: PasteboardItem
+        do {
+            item = try store.pasteboardItem(id: id)
+        } catch {
+            log.note("drag refused \(id): \(error.message)")
+            return nil
+        }
+        var representations: [DragRepresentation] = []
+        for representation in item.representations {
+            guard let mime = representation.type.preferredMIMEType,
+                !representations.contains(where: { $0.mimeType == mime })
+            else { continue }
+            representations.append(DragRepresentation(mimeType: mime, data: representation.data))
+        }
+        log.note("drag \(id) \(representations.map(\.mimeType).joined(separator: " "))")
+        return representations
+    }
+
+    /// What another application dropped on the window becomes a history item (not the clipboard: a drop is not a
+    /// copy). Returns whether it was taken.
+    func addDropped(_ content: DroppedContent) -> Bool {
+        var item: PasteboardItem
+        let what: String
+        switch content {
+        case .text(let text):
+            guard !text.isEmpty else { return false }
+            item = PasteboardItem(string: text)
+            what = "text"
+        case .files(let paths):
+            let uris = paths.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0).absoluteString : $0 }
+            item = PasteboardItem(data: Data((uris.joined(separator: "\r\n") + "\r\n").utf8), type: .uriList)
+            item.setData(Data(paths.joined(separator: "\n").utf8), forType: .utf8PlainText)
+            what = "files"
+        case .image(let png):
+            guard !png.isEmpty else { return false }
+            item = PasteboardItem(data: png, type: .png)
+            what = "image"
+        }
+        let result: RecordResult
+        do {
+            result = try store.record(item, metadata: CaptureMetadata(source: Self.dropSource))
+        } catch {
+            showError(AppError(error.message))
+            return false
+        }
+        var event = ControlEvent(.captured, id: result.id)
+        event.new = result.isNew
+        event.types = item.types.map(\.identifier)
+        event.size = item.byteCount
+        event.source = Self.dropSource
+        announce(event)
+        log.note("dropped \(what) \(result.id)")
+        refresh(after: event)
+        return true
+    }
+
+    /// What dropped items are recorded as coming from.
+    static let dropSource = "drag and drop"
+}
