@@ -23,11 +23,14 @@ let package = Package(
             // XRes: the X-Resource extension, which names the process behind a selection owner (libxres-dev).
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xfixes"), .linkedLibrary("XRes")]
         ),
+        // The data-control protocols' interface descriptions and marshalling wrappers (libwayland-dev).
+        .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
         .target(name: "CGtkObjects", dependencies: ["CGtk"]),
         .target(name: "ClipboardBackend", dependencies: ["PasteboardModel"]),
         .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11"]),
+        .target(name: "WaylandBackend", dependencies: ["ClipboardBackend", "PasteboardModel", "CWayland"]),
         .target(name: "PasteboardModel"),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
@@ -48,7 +51,7 @@ let package = Package(
             name: "PasteboardSystem",
             dependencies: [
                 "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "X11Backend", "CSystemShim",
+                "X11Backend", "WaylandBackend", "CSystemShim",
             ]
         ),
         .target(name: "PasteboardPicker", dependencies: ["ArgumentParsing", "PasteboardHistory", "PasteboardModel"]),
@@ -116,7 +119,7 @@ let package = Package(
 
 // The same strict settings for every Swift target.
 for target in package.targets
-where target.type != .system && !["CSystemShim", "CX11", "CStaticFoundation", "CGtkObjects"].contains(target.name) {
+where target.type != .system && !["CSystemShim", "CX11", "CWayland", "CStaticFoundation", "CGtkObjects"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))
