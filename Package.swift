@@ -101,6 +101,8 @@ let package = Package(
         .testTarget(
             name: "X11BackendTests",
             dependencies: ["X11Backend", "ClipboardBackend", "PasteboardModel", "PasteboardTestSupport"]),
+        // Drives the built pb on a headless sway with real clients (wl-clipboard, GTK 4, Tests/Fixtures' C source).
+        .testTarget(name: "WaylandBackendTests", dependencies: ["PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardCLITests",
             dependencies: ["PasteboardCLI", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]

@@ -1,4 +1,6 @@
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 // Interface descriptions of the two data-control protocols, from their published specifications: for every
 // request and event its name and signature (`n` new object, `o` object, `?` may be null, `s` string, `h` file
 // descriptor, a leading digit the version that added it), and the interface of each object argument.
@@ -175,7 +177,16 @@ int pb_epoll_ready(int epoll, int *fds, int *hangups, int capacity, int timeout_
     return count;
 }
 
-int pb_wl_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
+int pb_wl_pipe(int fds[2]) {
+    if (pipe2(fds, O_CLOEXEC) != 0) return -1;
+    // The source writes as it likes (wl-copy and toolkits write blocking): only our end is non-blocking.
+    if (pb_set_nonblocking(fds[0]) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    return 0;
+}
 
 int pb_set_nonblocking(int fd) {
     int flags = fcntl(fd, F_GETFL);

@@ -32,7 +32,7 @@ final class Descriptors {
         return (0..<Int(count)).map { (fds[$0], hangups[$0] != 0) }
     }
 
-    /// A new pipe, both ends non-blocking and close-on-exec: (read end, write end).
+    /// A new pipe, both ends close-on-exec, the read end non-blocking: (read end, write end).
     static func pipe() throws(WaylandError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         guard pb_wl_pipe(&fds) == 0 else {

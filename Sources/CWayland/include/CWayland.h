@@ -132,7 +132,7 @@ int pb_epoll_forget(int epoll, int fd);
 /// `hangups[i]` when that one hung up or failed) and returns how many, or -1 (errno set).
 int pb_epoll_ready(int epoll, int *fds, int *hangups, int capacity, int timeout_ms);
 
-/// A pipe, both ends close-on-exec and non-blocking; 0 or -1.
+/// A pipe for a source to write into: both ends close-on-exec, the read end (fds[0]) non-blocking; 0 or -1.
 int pb_wl_pipe(int fds[2]);
 /// Makes `fd` non-blocking; 0 or -1.
 int pb_set_nonblocking(int fd);
