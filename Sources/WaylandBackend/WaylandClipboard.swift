@@ -88,8 +88,8 @@ public final class WaylandClipboard {
         registry = wl_display_get_registry(display)
         attach(registry!, as: .registry)
         wl_display_roundtrip(display)
+        // From here on a throw runs deinit (self is whole), which disconnects.
         guard let seatGlobal else {
-            wl_display_disconnect(display)
             throw WaylandError(.noSeat, "The Wayland compositor offers no seat, so it has no clipboard.")
         }
         let chosen: ProtocolFlavor
@@ -102,7 +102,6 @@ public final class WaylandClipboard {
             dataControl = pb_wlr_data_control
             manager = pb_wl_registry_bind(registry, wlr.name, dataControl.manager, min(wlr.version, dataControl.max_version))
         } else {
-            wl_display_disconnect(display)
             throw WaylandError(
                 .noDataControl,
                 "The Wayland compositor offers no data-control protocol (\(ProtocolFlavor.ext.rawValue) or "

@@ -168,9 +168,11 @@ final class WaylandSession {
     }
 }
 
-/// The fixtures' C source compiled once per test run against `Sources/CWayland`.
+/// The fixtures' C programs, compiled once per test run: `wayland-test-source.c` (against `Sources/CWayland`)
+/// and `wayland-plain-compositor.c`.
 enum TestSource {
     private static let compiled = Mutex<Result<URL, SetupFailure>?>(nil)
+    private static let compiledCompositor = Mutex<Result<URL, SetupFailure>?>(nil)
 
     /// `Tests/Fixtures`.
     static func fixtures(filePath: String = #filePath) -> URL {
@@ -182,7 +184,24 @@ enum TestSource {
     static func executable() throws -> URL {
         try compiled.withLock { cached in
             if let cached { return try cached.get() }
-            let result = compile()
+            let module = fixtures().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                "Sources/CWayland")
+            let result = compile(
+                "wayland-test-source",
+                extra: [
+                    module.appendingPathComponent("interfaces.c").path, "-I", module.appendingPathComponent("include").path,
+                    "-lwayland-client",
+                ])
+            cached = result
+            return try result.get()
+        }
+    }
+
+    /// A compositor with a seat and no data-control (see `wayland-plain-compositor.c`).
+    static func plainCompositor() throws -> URL {
+        try compiledCompositor.withLock { cached in
+            if let cached { return try cached.get() }
+            let result = compile("wayland-plain-compositor", extra: ["-lwayland-server"])
             cached = result
             return try result.get()
         }
@@ -201,26 +220,21 @@ enum TestSource {
         }
     }
 
-    private static func compile() -> Result<URL, SetupFailure> {
-        let fixtures = fixtures()
-        let source = fixtures.appendingPathComponent("wayland-test-source.c")
-        let module = fixtures.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-            "Sources/CWayland")
+    private static func compile(_ name: String, extra: [String]) -> Result<URL, SetupFailure> {
+        let source = fixtures().appendingPathComponent("\(name).c")
         guard let compiler = executableOnPath("cc") ?? executableOnPath("gcc") else {
             return .failure(SetupFailure("No C compiler (cc) found to build \(source.lastPathComponent)."))
         }
-        removeStaleBuilds()
+        if name == "wayland-test-source" { removeStaleBuilds() }
         let directory = URL(fileURLWithPath: "/tmp/\(prefix)\(getpid())", isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let output = directory.appendingPathComponent("wayland-test-source")
+            let output = directory.appendingPathComponent(name)
             let process = try ChildProcess(
                 executable: compiler,
                 arguments: [
                     "-std=c11", "-D_GNU_SOURCE", "-O2", "-Wall", "-Wextra", "-Werror", "-o", output.path, source.path,
-                    module.appendingPathComponent("interfaces.c").path,
-                    "-I", module.appendingPathComponent("include").path, "-lwayland-client",
-                ],
+                ] + extra,
                 environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
                 stdin: nil, ioDirectory: directory)
             let deadline = ContinuousClock.now + .seconds(60)
