@@ -91,3 +91,31 @@ extension WaylandTests {
         try await session.stop(daemon: daemon)
     }
 }
+
+extension WaylandTests {
+    @Test func primaryIsRecordedWhenTheConfigurationSaysSo() async throws {
+        let session = try await WaylandSession()
+        let config = session.sandbox.root.appendingPathComponent("config/pasteboard")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try Data("primary = on\n".utf8).write(to: config.appendingPathComponent("config"))
+        let daemon = try await session.startDaemon()
+        let source = try await session.testSource(["--primary", "--data", "selected words"])
+
+        let items = try await session.waitForHistory(count: 1)
+        #expect(items.first?["preview"] as? String == "selected words", "\(items); \(daemon.stderr)")
+        #expect(daemon.stderr.contains("primary: recorded item"), "\(daemon.stderr)")
+        source.terminate(grace: .seconds(1))
+        try await session.stop(daemon: daemon)
+    }
+
+    @Test func pasteboardGeneralOfASwiftProgramIsTheWaylandClipboard() async throws {
+        let session = try await WaylandSession()
+        try session.wlCopy(Data("read through PasteboardKit".utf8))
+        let read = try await eventually(within: .seconds(5), every: .milliseconds(50)) {
+            try await session.wlPaste().output == "read through PasteboardKit"
+        }
+        try #require(read)
+        let paste = try await session.sandbox.run(try Product.clipboardText.path(), [])
+        #expect(paste.succeeded && paste.lines == ["read through PasteboardKit"], "\(paste)")
+    }
+}
