@@ -123,8 +123,9 @@ class Lines:
 
 
 def copy(env, text):
-    """`wl-copy -t text/plain TEXT`: it forks a server and returns; the server exits when replaced."""
-    subprocess.run(["wl-copy", "-t", "text/plain", text], env=env, check=True)
+    """`wl-copy -t text/plain` of TEXT and a newline (so that `cat` ends the line): it forks a server and returns;
+    the server exits when replaced. (The type is given: without one wl-copy runs xdg-mime, a quarter second.)"""
+    subprocess.run(["wl-copy", "-t", "text/plain"], input=(text + "\n").encode(), env=env, check=True)
 
 
 class PbWatcher:
@@ -155,7 +156,7 @@ class PbWatcher:
     def texts(self):
         result = subprocess.run([self.pb, "history", "--json", "--limit", "100000"], env=self.env,
                                 capture_output=True, check=True)
-        return {item["preview"] for item in json.loads(result.stdout)}
+        return {item["preview"].strip() for item in json.loads(result.stdout)}
 
     def close(self):
         self.session.stop(self.watch)
@@ -200,7 +201,6 @@ def measure(watcher, env, args, tag):
     base = 1 if isinstance(watcher, PbWatcher) else 0
     for index in range(args.copies):
         text = f"{tag}-latency-{index}"
-        start = time.time()
         copy_start = time.time()
         copy(env, text)
         if isinstance(watcher, PbWatcher):
@@ -210,7 +210,8 @@ def measure(watcher, env, args, tag):
         if done is not None:
             latencies.append((done - copy_start) * 1000)
         time.sleep(0.02)
-        del start
+    if not latencies:
+        raise SystemExit(f"{watcher.name} saw none of the copies")
     results["latency"] = (statistics.median(latencies), percentile(latencies, 0.99), len(latencies))
     for rate in args.rates:
         count = rate * 2

@@ -18,6 +18,10 @@ final class CaptureJob {
     let time: UInt
     /// Set when a client (`pb paste`) reads instead of the watcher.
     let isRequest: Bool
+    /// When it started, among all captures of this engine.
+    var sequence = 0
+    /// A newer copy replaced the offer being read (the read goes on: see `WaylandClipboard.replaced`).
+    var wasReplaced = false
     /// The types to fetch, best first.
     var preference: [String] = []
     /// Read end of each pipe → what arrived through it.

@@ -12,6 +12,10 @@ final class OwnedSource {
     let once: Bool
     let time: UInt
     var served = 0
+    /// For a paste-once item that was pasted: when to give the selection up. Until then every further reader
+    /// gets nothing; the selection stays a moment so that the first reader, which may still be checking the
+    /// offer (wl-paste does a round trip after its read), is not told the selection went away.
+    var withdrawAt: Date?
 
     init(proxy: OpaquePointer, item: PasteboardItem, data: [String: Data], order: [String], once: Bool, time: UInt) {
         self.proxy = proxy

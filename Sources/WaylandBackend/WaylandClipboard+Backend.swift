@@ -37,7 +37,7 @@ extension WaylandClipboard: ClipboardBackend {
         startCapture(selection, offer: offer, isRequest: true, chooser: choose)
         let finished = run(until: { result != nil }, deadline: Date().addingTimeInterval(timeout))
         if !finished {
-            endCapture(selection)
+            if let job = captures[selection] { endCapture(job) }
             return .failed(.timedOut("the selection's source did not answer"))
         }
         return result ?? .failed(.empty)

@@ -57,12 +57,19 @@ extension WaylandClipboard {
     func startCapture(
         _ selection: Selection, offer: OpaquePointer, isRequest: Bool, chooser: (([String]) -> FetchDecision)? = nil
     ) {
-        if let previous = captures[selection] {
-            endCapture(selection)
-            report(previous, .failed(.superseded))
+        if let previous = captures.removeValue(forKey: selection) {
+            if previous.isRequest || isRequest {
+                closePipes(of: previous)
+                report(previous, .failed(.superseded))
+            } else {
+                previous.wasReplaced = true
+                replaced.append(previous)
+            }
         }
         let offered = offers[offer] ?? []
         let job = CaptureJob(selection: selection, offered: offered, time: clock, isRequest: isRequest, now: Date())
+        nextSequence += 1
+        job.sequence = nextSequence
         if offered.count > limits.maxOfferedTypes {
             return report(job, .failed(.tooLarge("the list of offered types")))
         }
@@ -94,7 +101,7 @@ extension WaylandClipboard {
             // libwayland keeps a duplicate of the descriptor until the request is sent.
             close(pipe.write)
             job.pending[pipe.read] = CaptureJob.Incoming(type: type)
-            captureFDs[pipe.read] = selection
+            captureFDs[pipe.read] = job
             descriptors.watch(pipe.read)
         }
         captures[selection] = job
@@ -102,8 +109,8 @@ extension WaylandClipboard {
     }
 
     /// Reads what arrived on one of a capture's pipes.
-    func readPipe(_ fd: Int32, for selection: Selection, hungUp: Bool) {
-        guard let job = captures[selection], job.pending[fd] != nil else {
+    func readPipe(_ fd: Int32, for job: CaptureJob, hungUp: Bool) {
+        guard job.pending[fd] != nil else {
             descriptors.forget(fd)
             captureFDs[fd] = nil
             close(fd)
@@ -120,7 +127,7 @@ extension WaylandClipboard {
                 // Never kept whole in memory beyond the limits: a source may write without end.
                 if job.pending[fd]!.data.count > limits.maxRepresentationBytes || job.totalBytes > limits.maxItemBytes {
                     let type = job.pending[fd]!.type
-                    endCapture(selection)
+                    endCapture(job)
                     return report(job, .failed(.tooLarge(type)))
                 }
                 continue
@@ -133,14 +140,14 @@ extension WaylandClipboard {
             close(fd)
             job.received[incoming.type] = incoming.data
             job.lastProgress = Date()
-            if job.pending.isEmpty { finish(selection) }
+            if job.pending.isEmpty { finish(job) }
             return
         }
     }
 
     /// Every type has arrived: the item, in the plan's order of preference.
-    private func finish(_ selection: Selection) {
-        guard let job = captures.removeValue(forKey: selection) else { return }
+    private func finish(_ job: CaptureJob) {
+        endCapture(job)
         var item = PasteboardItem()
         for type in job.preference {
             // Empty answers are not content: GTK answers a conversion it failed with no bytes.
@@ -156,9 +163,10 @@ extension WaylandClipboard {
         }
     }
 
-    /// Stops reading `selection`'s capture (already reported or about to be).
-    func endCapture(_ selection: Selection) {
-        guard let job = captures.removeValue(forKey: selection) else { return }
+    /// Stops `job` (already reported or about to be).
+    func endCapture(_ job: CaptureJob) {
+        if captures[job.selection] === job { captures[job.selection] = nil }
+        replaced.removeAll { $0 === job }
         closePipes(of: job)
     }
 
@@ -171,8 +179,23 @@ extension WaylandClipboard {
         job.pending = [:]
     }
 
-    /// Ends `job`: to the client that asked, or to the sink.
+    /// Ends `job`: to the client that asked, or to the sink. A read a newer copy replaced counts only with an item,
+    /// and only while no newer read of its selection has ended.
     func report(_ job: CaptureJob, _ outcome: ReadResult) {
+        var outcome = outcome
+        let isReplaced = job.wasReplaced
+        if isReplaced {
+            if case .item = outcome, (newestReported[job.selection] ?? 0) < job.sequence {
+                // Recorded: it is older than the current copy, which is read and reported after it.
+            } else {
+                outcome = .failed(.superseded)
+            }
+        }
+        // Any end of a current read counts (a secret too: an older item must not come back after it), and an
+        // item of a replaced one.
+        var counts = !job.isRequest && !isReplaced
+        if case .item = outcome, !job.isRequest { counts = true }
+        if counts { newestReported[job.selection] = max(newestReported[job.selection] ?? 0, job.sequence) }
         if job.isRequest {
             requestResult?(job.selection, outcome)
         } else {
@@ -187,7 +210,7 @@ extension WaylandClipboard {
                 sink?.skipped(job.selection, .empty)
             }
         }
-        if job.sourceWentAway && owned[job.selection] == nil && current[job.selection] == nil
+        if !isReplaced && job.sourceWentAway && owned[job.selection] == nil && current[job.selection] == nil
             && watched.contains(job.selection)
         {
             sink?.ownerChanged(job.selection, time: clock)

@@ -81,8 +81,8 @@ extension WaylandClipboard {
 
     /// A reader asked our source for `type`: its bytes go into `fd` as fast as the reader takes them.
     func send(_ type: String, to fd: Int32, from source: OpaquePointer) {
-        guard let owner = owned.values.first(where: { $0.proxy == source }), let data = owner.data[type],
-            pb_set_nonblocking(fd) == 0
+        guard let owner = owned.values.first(where: { $0.proxy == source }), owner.withdrawAt == nil,
+            let data = owner.data[type], pb_set_nonblocking(fd) == 0
         else {
             close(fd)
             return
@@ -123,12 +123,23 @@ extension WaylandClipboard {
         let isComplete = transfer.offset >= transfer.data.count
         outgoing[fd] = transfer
         finishTransfer(fd)
-        if isComplete, let (selection, owner) = owned.first(where: { $0.value.proxy == transfer.source }) {
+        if isComplete, let owner = owned.values.first(where: { $0.proxy == transfer.source }) {
             owner.served += 1
-            if owner.once {
-                disown(selection)
-                if watched.contains(selection) { sink?.lostOwnership(selection) }
+            if owner.once && owner.withdrawAt == nil {
+                owner.withdrawAt = Date().addingTimeInterval(Self.withdrawDelay)
             }
+        }
+    }
+
+    /// How long a pasted paste-once item stays (serving nothing) before the selection is given up.
+    static let withdrawDelay: TimeInterval = 0.25
+
+    /// Gives up paste-once selections whose paste is over.
+    func withdrawPasted(now: Date) {
+        for (selection, owner) in owned {
+            guard let due = owner.withdrawAt, due <= now else { continue }
+            disown(selection)
+            if watched.contains(selection) { sink?.lostOwnership(selection) }
         }
     }
 

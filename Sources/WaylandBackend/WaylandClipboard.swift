@@ -51,9 +51,16 @@ public final class WaylandClipboard {
     var offers: [OpaquePointer: [String]] = [:]
     /// The offer each selection holds now (nil: empty, or ours).
     var current: [Selection: OpaquePointer] = [:]
+    /// The read of each selection's current offer.
     var captures: [Selection: CaptureJob] = [:]
-    /// Pipe read end → the selection whose capture reads it.
-    var captureFDs: [Int32: Selection] = [:]
+    /// Reads of offers a newer copy replaced: their sources may still write what was asked for (wl-copy does,
+    /// once asked), so they go on, and are kept unless a newer read of the selection finished first.
+    var replaced: [CaptureJob] = []
+    /// Pipe read end → the capture reading it.
+    var captureFDs: [Int32: CaptureJob] = [:]
+    /// Numbers captures in the order they started, and the newest that ended with an item, per selection.
+    var nextSequence = 0
+    var newestReported: [Selection: Int] = [:]
     var owned: [Selection: OwnedSource] = [:]
     var outgoing: [Int32: OutgoingTransfer] = [:]
     var watched: Set<Selection> = []
@@ -121,7 +128,7 @@ public final class WaylandClipboard {
 
     deinit {
         for transfer in outgoing.values { close(transfer.fd) }
-        for job in captures.values { closePipes(of: job) }
+        for job in Array(captures.values) + replaced { closePipes(of: job) }
         for source in owned.values { pb_dc_destroy(source.proxy, UInt32(PB_DC_SOURCE_DESTROY)) }
         for offer in offers.keys { pb_dc_destroy(offer, UInt32(PB_DC_OFFER_DESTROY)) }
         if let device { pb_dc_destroy(device, UInt32(PB_DC_DEVICE_DESTROY)) }
@@ -206,9 +213,11 @@ public final class WaylandClipboard {
 
     /// The earliest moment `processTimeouts(now:)` has work.
     public var nextDeadline: Date? {
-        var deadlines = captures.values.map { $0.lastProgress.addingTimeInterval(limits.stallTimeout) }
-        deadlines += captures.values.map { $0.observedAt.addingTimeInterval(limits.slowOwnerCap) }
+        let jobs = Array(captures.values) + replaced
+        var deadlines = jobs.map { $0.lastProgress.addingTimeInterval(limits.stallTimeout) }
+        deadlines += jobs.map { $0.observedAt.addingTimeInterval(limits.slowOwnerCap) }
         deadlines += outgoing.values.map(\.deadline)
+        deadlines += owned.values.compactMap(\.withdrawAt)
         return deadlines.min()
     }
 
@@ -247,8 +256,8 @@ public final class WaylandClipboard {
             let ready = descriptors.ready().filter { $0.fd != displayFD }
             if ready.isEmpty { return }
             for (fd, hungUp) in ready {
-                if let selection = captureFDs[fd] {
-                    readPipe(fd, for: selection, hungUp: hungUp)
+                if let job = captureFDs[fd] {
+                    readPipe(fd, for: job, hungUp: hungUp)
                 } else if outgoing[fd] != nil {
                     writePipe(fd)
                 } else {
@@ -275,16 +284,16 @@ public final class WaylandClipboard {
 
     /// Abandons stalled captures and readers that stopped reading.
     public func processTimeouts(now: Date) {
-        for selection in Array(captures.keys) {
-            guard let job = captures[selection] else { continue }
+        for job in Array(captures.values) + replaced {
             let isOverCap = now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap
             guard isOverCap || now.timeIntervalSince(job.lastProgress) >= limits.stallTimeout else { continue }
-            endCapture(selection)
+            endCapture(job)
             report(job, .failed(isOverCap ? .tookTooLong(job.currentType) : .timedOut(job.currentType)))
         }
         for (fd, transfer) in outgoing where transfer.deadline <= now {
             finishTransfer(fd)
         }
+        withdrawPasted(now: now)
         flush()
     }
 }

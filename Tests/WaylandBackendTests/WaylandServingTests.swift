@@ -48,7 +48,7 @@ extension WaylandTests {
         let daemon = withDaemon ? try await session.startDaemon() : nil
         try await session.succeed(["copy", "--once"], stdin: Data("read me once".utf8))
         let first = try await session.wlPaste()
-        #expect(first.succeeded && first.output == "read me once", "\(first)")
+        #expect(first.succeeded && first.output == "read me once", "\(first); \(daemon?.stderr ?? "")")
         let gone = try await eventually(within: .seconds(3)) { try await !session.wlPaste().succeeded }
         let second = try await session.wlPaste()
         #expect(gone, "a second paste got: \(second)")

@@ -105,7 +105,8 @@ import Testing
         let replaced = log.components(separatedBy: "a newer copy replaced one").count - 1
         #expect(items.first?["preview"] as? String == "change 100", "\(items.prefix(3))")
         // Every change is recorded, or reported as replaced while it was read (its source was gone by then).
-        #expect(recorded + replaced >= 100, "recorded \(recorded), replaced \(replaced)\n\(log.suffix(3000))")
+        // (A source cancelled before it answered gives nothing, which is not logged: a few may be neither.)
+        #expect(recorded + replaced >= 95, "recorded \(recorded), replaced \(replaced)\n\(log.suffix(3000))")
         #expect(recorded >= 90, "recorded only \(recorded) of 100\n\(log.suffix(3000))")
         try await session.stop(daemon: daemon)
     }
@@ -142,9 +143,13 @@ import Testing
 
         let items = try await session.waitForHistory(count: 1)
         #expect(items.first?["preview"] as? String == "the next copy", "\(items); \(daemon.stderr)")
-        // Well within the 1.5 s stall timeout: the new copy replaced the stalled read at once.
+        // Well within the 1.5 s stall timeout: the new copy is read at once, beside the stalled read, which is
+        // given up when its time is over.
         #expect(ContinuousClock.now - started < .seconds(1.4), "\(daemon.stderr)")
-        #expect(daemon.stderr.contains("a newer copy replaced one still being read"), "\(daemon.stderr)")
+        #expect(
+            try await session.waitForLog(daemon, "a newer copy replaced one still being read", timeout: .seconds(5)),
+            "\(daemon.stderr)")
+        #expect(try await session.history().count == 1)
         _ = stalled
         try await session.stop(daemon: daemon)
     }

@@ -17,8 +17,9 @@ final class WaylandSession {
     init() async throws {
         sway = try await HeadlessSway.shared(requiredBy: "the Wayland backend tests")
         sandbox = try ProcessSandbox(label: "pbwl", environment: ["WAYLAND_DISPLAY": sway.socketPath])
-        // What an earlier test left on the clipboard is not this test's.
-        _ = try await sandbox.run(try Self.tool("wl-copy", package: "wl-clipboard"), ["--clear"], timeout: .seconds(10))
+        // What an earlier test left on the clipboard is not this test's. (Not `wl-copy --clear`: it clears from a
+        // forked child, which may do so after this test's daemon took the clipboard. pb clears before it exits.)
+        _ = try await sandbox.run(try Product.pb.path(), ["clear"], timeout: .seconds(10))
     }
 
     static func tool(_ name: String, package: String) throws -> String {
@@ -106,11 +107,13 @@ final class WaylandSession {
         return result
     }
 
-    /// Starts `pb daemon` and waits until its control socket exists.
+    /// Starts `pb daemon` and waits until it is ready.
     func startDaemon() async throws -> ChildProcess {
         let daemon = try sandbox.launch(try Product.pb.path(), ["daemon"])
+        // Its banner comes once it watches the clipboard and answers requests. (The socket file exists a moment
+        // before it listens: a `pb copy` then would find no daemon and start an owner of its own.)
         let ready = try await eventually(within: .seconds(15), every: .milliseconds(10)) {
-            !daemon.isRunning || access(sandbox.socketPath, F_OK) == 0
+            !daemon.isRunning || String(decoding: daemon.stdout, as: UTF8.self).contains("Pasteboard daemon")
         }
         guard ready, daemon.isRunning else {
             daemon.terminate(grace: .seconds(1))
