@@ -26,6 +26,8 @@ let package = Package(
         // XTest for pb pick --paste, apart from CX11 so that only X11Paste links libXtst (libxtst-dev).
         .target(name: "CXTest", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xtst")]),
         .target(name: "X11Paste", dependencies: ["CXTest"]),
+        // The data-control protocols' interface descriptions and marshalling wrappers (libwayland-dev).
+        .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
         .target(name: "CGtkObjects", dependencies: ["CGtk"]),
@@ -33,6 +35,7 @@ let package = Package(
         .target(name: "CGtkX11", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xtst")]),
         .target(name: "ClipboardBackend", dependencies: ["PasteboardModel"]),
         .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11"]),
+        .target(name: "WaylandBackend", dependencies: ["ClipboardBackend", "PasteboardModel", "CWayland"]),
         .target(name: "PasteboardModel"),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
@@ -53,7 +56,7 @@ let package = Package(
             name: "PasteboardSystem",
             dependencies: [
                 "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "X11Backend", "X11Paste", "CSystemShim",
+                "X11Backend", "X11Paste", "WaylandBackend", "CSystemShim",
             ]
         ),
         .target(
@@ -104,6 +107,8 @@ let package = Package(
         .testTarget(
             name: "X11BackendTests",
             dependencies: ["X11Backend", "ClipboardBackend", "PasteboardModel", "PasteboardTestSupport"]),
+        // Drives the built pb on a headless sway with real clients (wl-clipboard, GTK 4, Tests/Fixtures' C source).
+        .testTarget(name: "WaylandBackendTests", dependencies: ["PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardCLITests",
             dependencies: [
@@ -124,7 +129,7 @@ let package = Package(
 
 // The same strict settings for every Swift target.
 for target in package.targets
-where target.type != .system && !["CSystemShim", "CX11", "CXTest", "CStaticFoundation", "CGtkObjects", "CGtkX11"].contains(target.name) {
+where target.type != .system && !["CSystemShim", "CX11", "CXTest", "CWayland", "CStaticFoundation", "CGtkObjects", "CGtkX11"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -42,7 +42,7 @@ enum CopyCommand: Command {
         options: [
             .init("type", short: "t", value: "TYPE", help: "Content type: identifier, MIME type or extension (default: sniffed)."),
             .init("expire", value: "DURATION", help: "Clear it from the clipboard and the history after DURATION (30s, 5m, 2h, 7d)."),
-            .init("once", help: "Serve it to the first paste only, then clear the clipboard (X11)."),
+            .init("once", help: "Serve it to the first paste only, then clear the clipboard (X11, Wayland)."),
             .init("only", help: "Offer only the given type: no plain-text form of HTML or RTF beside it."),
             .init("ask", help: "Ask before each paste: the app shows Allow / Don't Allow (X11, needs the daemon)."),
             .init("pasteboard", short: "p", value: "NAME", help: "Write a named pasteboard kept in the store (find, or any name) instead."),

@@ -11,7 +11,7 @@ enum DaemonCommand: Command {
     static let spec = CommandSpec(
         name: "daemon", abstract: "Run the Pasteboard daemon in the foreground (Ctrl-C or SIGTERM stops it).",
         options: [
-            .init("backend", value: "NAME", help: "x11, headless, or auto (default: x11 when DISPLAY is set)."),
+            .init("backend", value: "NAME", help: "x11, wayland, headless, or auto (default: wayland when WAYLAND_DISPLAY is set, else x11 when DISPLAY is)."),
             .init("quiet", short: "q", help: "Log only errors."),
         ],
         discussion: "It expires items on time, applies retention and answers clients on a socket in $XDG_RUNTIME_DIR/pasteboard.")
@@ -47,11 +47,12 @@ enum DaemonCommand: Command {
                 switch backend {
                 case .headless: shown = "headless backend"
                 case .x11(let display): shown = "X11 backend on \(display)"
+                case .wayland(let display, _): shown = "Wayland backend on \(display)"
                 }
                 out.line("Pasteboard daemon \(PBCommandLine.version) running (\(shown), pid \(getpid())).")
                 out.line("  store:  \(context.location.databaseURL.path)")
                 out.line("  socket: \(context.runtime.socketPath)")
-                if case .x11 = backend {
+                if backend.hasDisplay {
                     out.line(
                         configuration.capture.capturesPrimary
                             ? "  PRIMARY: recorded too (primary = on)"
@@ -103,11 +104,10 @@ enum DoctorCommand: Command {
                 problems += 1
                 out.line("backend:  PROBLEM: \(error.message)")
             }
+        case .wayland(_, let fallback):
+            problems += waylandBackend(clipboard, fallback: fallback, out: out)
         case .headless:
             out.line("backend:  headless (the clipboard lives in the history store)")
-            if wayland != nil {
-                out.line("  note: Wayland is not supported yet; run under XWayland with DISPLAY set to use the desktop clipboard.")
-            }
         }
         let location = context.location
         var store: HistoryStore?
@@ -138,6 +138,29 @@ enum DoctorCommand: Command {
         }
         if problems > 0 { throw CommandFailure("\(problems) problem\(problems == 1 ? "" : "s") found.") }
         out.line("All good.")
+    }
+
+    /// Whether the Wayland compositor offers data-control (or the XWayland fallback opens); the number of problems.
+    static func waylandBackend(_ clipboard: SystemClipboard, fallback: String?, out: Output) -> Int {
+        do {
+            guard let backend = try clipboard.openBackend() else { return 0 }
+            if backend.name == "wayland" {
+                out.line("backend:  wayland (selections watched through the compositor's data-control protocol)")
+            } else {
+                out.line("backend:  x11 on XWayland \(fallback ?? "") (the compositor has no data-control protocol)")
+                out.line("  note: only X11 applications' copies are seen; for native Wayland ones, use a compositor with")
+                out.line("  data-control (sway, KDE Plasma, Wayfire, Hyprland) or a GNOME Shell clipboard extension.")
+            }
+            return 0
+        } catch {
+            out.line("backend:  PROBLEM: \(error.message)")
+            if BackendFactory.lacksDataControl(error) {
+                out.line("  options: run applications under XWayland with DISPLAY set (the daemon then records X11")
+                out.line("  applications' copies), or use a GNOME Shell clipboard extension; sway, KDE Plasma,")
+                out.line("  Wayfire and Hyprland offer data-control.")
+            }
+            return 1
+        }
     }
 
     /// Whether the daemon answers, or else could start; returns the number of problems found.

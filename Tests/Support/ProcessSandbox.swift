@@ -56,7 +56,12 @@ public final class ProcessSandbox: Sendable {
         try self.init(root: Self.makeRoot(label: label), display: display)
     }
 
-    private init(root: URL, display: VirtualDisplay?) throws {
+    /// A sandbox whose children also get `extra` (such as `WAYLAND_DISPLAY` for a headless compositor).
+    public convenience init(label: String, environment extra: [String: String]) throws {
+        try self.init(root: Self.makeRoot(label: label), display: nil, extra: extra)
+    }
+
+    private init(root: URL, display: VirtualDisplay?, extra: [String: String] = [:]) throws {
         self.root = root
         self.display = display
         io = root.appendingPathComponent("io", isDirectory: true)
@@ -71,6 +76,7 @@ public final class ProcessSandbox: Sendable {
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
         ]
         if let display { environment["DISPLAY"] = display.name }
+        environment.merge(extra) { _, new in new }
         self.environment = environment
     }
 

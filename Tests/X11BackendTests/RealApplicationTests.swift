@@ -1,4 +1,5 @@
 import Foundation
+import ClipboardBackend
 import PasteboardModel
 import PasteboardTestSupport
 import Testing

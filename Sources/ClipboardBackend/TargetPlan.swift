@@ -1,7 +1,7 @@
-public import ClipboardBackend
 public import PasteboardModel
 
-/// Decides, from the targets a selection owner offers, what a capture fetches — and whether to fetch nothing.
+/// Decides, from the targets (X11) or MIME types (Wayland) a selection owner offers, what a capture fetches — and
+/// whether to fetch nothing.
 public enum TargetPlan {
     /// Text targets in order of preference; only the first one offered is fetched, they are the same text.
     public static let textTargets = [

@@ -1,0 +1,25 @@
+/// A Wayland connection or protocol failure, with a message a user can act on.
+public struct WaylandError: Error, Sendable, CustomStringConvertible {
+    public enum Code: Sendable, Equatable {
+        /// No compositor answers on the socket.
+        case cannotConnect
+        /// The compositor offers neither data-control protocol (GNOME's mutter, weston).
+        case noDataControl
+        /// The compositor offers no seat.
+        case noSeat
+        /// The connection broke or the compositor reported a protocol error.
+        case connectionLost
+        /// A pipe could not be made.
+        case system
+    }
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+}
