@@ -23,6 +23,7 @@ let package = Package(
             // XRes: the X-Resource extension, which names the process behind a selection owner (libxres-dev).
             linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xfixes"), .linkedLibrary("XRes")]
         ),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
         .target(name: "CGtkObjects", dependencies: ["CGtk"]),
@@ -35,6 +36,10 @@ let package = Package(
         .target(name: "ArgumentParsing"),
         .target(name: "PatternMatching"),
         .target(name: "PasteboardControl", dependencies: ["CSystemShim"]),
+        // End-to-end encrypted sync through a shared folder (Syncthing or any other folder sync).
+        .target(
+            name: "PasteboardSync",
+            dependencies: ["CSodium", "PasteboardHistory", "PasteboardModel", "SQLiteSupport", "PasteboardConfiguration"]),
         .target(
             name: "PasteboardConfiguration",
             dependencies: ["PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PatternMatching"]),
@@ -42,7 +47,7 @@ let package = Package(
             name: "PasteboardDaemon",
             dependencies: [
                 "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "PasteboardSystem", "CSystemShim",
+                "PasteboardSystem", "PasteboardSync", "CSystemShim",
             ]),
         .target(
             name: "PasteboardSystem",
@@ -56,7 +61,7 @@ let package = Package(
             name: "PasteboardCLI",
             dependencies: [
                 "ArgumentParsing", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
-                "PasteboardModel", "PasteboardPicker", "PasteboardSystem", "PatternMatching",
+                "PasteboardModel", "PasteboardPicker", "PasteboardSync", "PasteboardSystem", "PatternMatching",
             ]
         ),
         // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.
@@ -85,6 +90,11 @@ let package = Package(
             name: "PasteboardHistoryTests",
             dependencies: ["PasteboardHistory", "PasteboardKit", "PasteboardModel", "SQLiteSupport", "PasteboardTestSupport"]
         ),
+        .testTarget(
+            name: "PasteboardSyncTests",
+            dependencies: [
+                "PasteboardSync", "PasteboardHistory", "PasteboardModel", "PasteboardConfiguration", "PasteboardTestSupport",
+            ]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
         .testTarget(name: "PasteboardControlTests", dependencies: ["PasteboardControl"]),

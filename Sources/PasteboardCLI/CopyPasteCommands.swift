@@ -4,6 +4,7 @@ import PasteboardConfiguration
 import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
+import PasteboardSync
 import PasteboardSystem
 
 /// Resolves a `--type` argument.
@@ -44,6 +45,7 @@ enum CopyCommand: Command {
             .init("expire", value: "DURATION", help: "Clear it from the clipboard and the history after DURATION (30s, 5m, 2h, 7d)."),
             .init("once", help: "Serve it to the first paste only, then clear the clipboard (X11)."),
             .init("only", help: "Offer only the given type: no plain-text form of HTML or RTF beside it."),
+            .init("local", help: "Keep it on this device: never sync it to your other devices (see pb sync)."),
             .init("pasteboard", short: "p", value: "NAME", help: "Write a named pasteboard kept in the store (find, or any name) instead."),
         ],
         positionals: [.init("FILE", help: "File to copy; '-' or nothing reads standard input.", optional: true)],
@@ -109,6 +111,14 @@ enum CopyCommand: Command {
         }
         let metadata = CaptureMetadata(source: "pb", selection: "clipboard", expiresAt: expiresAt)
         let once = arguments.flag("once")
+        if once || expiresAt != nil || arguments.flag("local") {
+            // Marked before it is recorded, so a syncing daemon never sends it (see docs/sync.md).
+            do {
+                try SyncSession.markLocalOnly(item, location: context.location)
+            } catch {
+                throw CommandFailure("Not copied: it could not be marked local-only (\(error.message)).")
+            }
+        }
         if let reason = try context.configuration().capture.rejection(of: item, application: nil) {
             // The user's rules keep it out of the history; it still goes on the clipboard, as asked.
             var serve = ["__serve", "-", "--type", type.identifier]
