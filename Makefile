@@ -7,11 +7,11 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libgtk-4-dev pkg-config
+DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libgtk-4-dev libsodium-dev pkg-config
 # The X11 tests' peers: real toolkits (through the system Python), CopyQ, Chromium, xdotool to drive them;
-# tmux for the terminal picker; ImageMagick for the app's screenshots.
+# tmux for the terminal picker; ImageMagick for the app's screenshots; Syncthing (driven with curl) for sync.
 TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python3-pyqt5 copyq chromium xdotool \
-	imagemagick tmux
+	imagemagick tmux syncthing curl jq
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run build app test test-deps deps install install-app uninstall bench clean

@@ -1,4 +1,5 @@
 import Foundation
+internal import CSodium
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,13 +10,15 @@ struct AtomicFile {
     /// Where files are written before they are renamed in (outside the folder, on this device only).
     let staging: URL
 
-    /// Writes `data` to `destination` (mode 600), creating its directory.
-    func write(_ data: Data, to destination: URL) throws(SyncError) {
+    /// Writes `data` to `destination` (mode 600), creating its directory. With `flushing` false the data is not
+    /// flushed to disk before the rename; the caller flushes the file system (`flushFileSystem`) before anything
+    /// that refers to the file is written.
+    func write(_ data: Data, to destination: URL, flushing: Bool = true) throws(SyncError) {
         let directory = destination.deletingLastPathComponent()
         try Self.makeDirectory(directory)
         try Self.makeDirectory(staging)
         var temporary = staging.appendingPathComponent(".pb-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
-        try Self.writeFlushed(data, to: temporary)
+        try Self.writeFlushed(data, to: temporary, flushing: flushing)
         if rename(temporary.path, destination.path) != 0 {
             let failure = errno
             unlink(temporary.path)
@@ -23,7 +26,7 @@ struct AtomicFile {
             // Another file system: stage beside the destination under Syncthing's own temporary-file name, which
             // it never scans or sends.
             temporary = directory.appendingPathComponent(".syncthing.pb-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
-            try Self.writeFlushed(data, to: temporary)
+            try Self.writeFlushed(data, to: temporary, flushing: flushing)
             if rename(temporary.path, destination.path) != 0 {
                 let failure = errno
                 unlink(temporary.path)
@@ -32,7 +35,7 @@ struct AtomicFile {
         }
     }
 
-    private static func writeFlushed(_ data: Data, to url: URL) throws(SyncError) {
+    private static func writeFlushed(_ data: Data, to url: URL, flushing: Bool) throws(SyncError) {
         let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw error("Cannot write \(url.path)", errno) }
         var written = 0
@@ -45,7 +48,7 @@ struct AtomicFile {
                 }
                 written += count
             }
-            return fsync(fd) == 0 ? nil : errno
+            return !flushing || fsync(fd) == 0 ? nil : errno
         }
         let closed = close(fd)
         if let failure {
@@ -56,6 +59,14 @@ struct AtomicFile {
             unlink(url.path)
             throw error("Cannot write \(url.path)", errno)
         }
+    }
+
+    /// Flushes every file written on the file system holding `url` (`syncfs`): one call for a batch of payloads.
+    static func flushFileSystem(_ url: URL) throws(SyncError) {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw error("Cannot open \(url.path)", errno) }
+        defer { close(fd) }
+        guard syncfs(fd) == 0 else { throw error("Cannot flush \(url.path) to disk", errno) }
     }
 
     static func makeDirectory(_ url: URL) throws(SyncError) {

@@ -9,6 +9,11 @@ extension SyncEngine {
     @discardableResult
     public func writeLocalChanges(now: Date = Date()) throws(SyncError) -> [String] {
         try withLock { () throws(SyncError) -> [String] in
+            try batch(includingStore: false) { () throws(SyncError) -> [String] in try writeLocalChangesLocked(now: now) }
+        }
+    }
+
+    private func writeLocalChangesLocked(now: Date) throws(SyncError) -> [String] {
             var written: [String] = []
             var operations: [SyncOperation] = []
             let watermark = try startingPosition()
@@ -62,14 +67,21 @@ extension SyncEngine {
                     }
                 }
             }
-            if !operations.isEmpty { written.append(try writeSegment(operations, now: now)) }
+            if !operations.isEmpty {
+                if written.contains(where: { $0.hasPrefix("payloads/") }) { try AtomicFile.flushFileSystem(folder.root) }
+                var start = 0
+                while start < operations.count {
+                    let end = min(operations.count, start + Self.segmentOperations)
+                    written.append(try writeSegment(Array(operations[start..<end]), now: now))
+                    start = end
+                }
+            }
             if let newestIdentity {
                 try state.setMeta("watermark", String(newest))
                 try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
             }
             try saveClock()
             return written
-        }
     }
 
     /// The position after which items may be new to sync. The store gives a new copy the position after the
@@ -116,10 +128,15 @@ extension SyncEngine {
         var representations: [SyncOperation.Representation] = []
         for representation in item.representations {
             let data = representation.data
+            if data.count <= SyncOperation.Representation.inlineLimit {
+                representations.append(.init(type: representation.type.identifier, payload: nil, size: data.count, inline: data))
+                continue
+            }
             let name = Hex.encode(try KeyedHash.digest(data, key: setup.key.nameKey))
             let path = SyncFolder.payloadPath(name)
             if !FileManager.default.fileExists(atPath: folder.url(path).path) {
-                try staging.write(try sealPayload(data, path: path), to: folder.url(path))
+                // Flushed together before the segment that names it (see `writeSegments`).
+                try staging.write(try sealPayload(data, path: path), to: folder.url(path), flushing: false)
                 written.append(path)
             }
             representations.append(.init(type: representation.type.identifier, payload: name, size: data.count))
@@ -139,6 +156,9 @@ extension SyncEngine {
         } while offset < data.count
         return try SecretStream.seal(chunks, key: setup.key.payloadKey, context: path)
     }
+
+    /// Segments roll over after this many operations.
+    static let segmentOperations = 5000
 
     /// The first message of a segment: whose it is, its number, and how many operations follow.
     struct SegmentHeader: Codable, Equatable {

@@ -133,46 +133,68 @@ extension SyncEngine {
         for entry in pending where !queue.contains(where: { $0.identity == entry.identity }) { queue.append(entry) }
         queue.sort { ($0.copy ?? $1.copy!) < ($1.copy ?? $0.copy!) }
         var newest: (id: Int64, date: Date)?
-        for var entry in queue where entry.isAlive(clears) {
-            let id: Int64
-            if let row = try inStore({ () throws(HistoryError) in try store.syncRow(identity: entry.identity) }) {
-                id = row.id
-                entry.position = try inStore { () throws(HistoryError) in try store.moveToTop(id: row.id) }
-                if row.isPinned != entry.isPinned {
-                    try inStore { () throws(HistoryError) in try store.setPinned(entry.isPinned, id: row.id) }
-                }
-            } else {
-                guard let record = entry.record, let item = try hydrate(record, rejected: &rejected) else {
-                    if !entry.isPending {
-                        entry.isPending = true
-                        try state.save(entry)
+        let live = queue.filter { $0.isAlive(clears) }
+        var start = 0
+        while start < live.count {
+            let end = min(live.count, start + 500)
+            try batch { () throws(SyncError) in
+                for entry in live[start..<end] {
+                    if let id = try place(entry, rejected: &rejected, now: now), let copy = entry.copy, copy.device != setup.device,
+                        copy >= (earliestCopy ?? copy)
+                    {
+                        newest = (id, copy.date)
                     }
-                    continue
                 }
-                guard HistoryStore.syncIdentity(of: item) == entry.identity else {
-                    rejected.append("\(record.identity ?? "?"): its payloads do not make the item it names")
-                    continue
-                }
-                let date = entry.copy?.date ?? now
-                id = try inStore { () throws(HistoryError) in
-                    try store.record(item, metadata: CaptureMetadata(source: record.source, date: date, isPinned: entry.isPinned)).id
-                }
-                entry.position = try inStore { () throws(HistoryError) in try store.syncRow(identity: entry.identity)?.position }
             }
-            entry.isPending = false
-            try state.save(entry)
-            if let copy = entry.copy, copy.device != setup.device, copy >= (earliestCopy ?? copy) {
-                newest = (id, copy.date)
-            }
+            start = end
         }
         return newest
+    }
+
+    /// Puts one live item at the top of the history: moved there when the history has it, else recorded from its
+    /// payloads; returns its id, or nil while a payload is missing.
+    private func place(_ entry: SyncState.Entry, rejected: inout [String], now: Date) throws(SyncError) -> Int64? {
+        var entry = entry
+        let id: Int64
+        if let row = try inStore({ () throws(HistoryError) in try store.syncRow(identity: entry.identity) }) {
+            id = row.id
+            entry.position = try inStore { () throws(HistoryError) in try store.moveToTop(id: row.id) }
+            if row.isPinned != entry.isPinned {
+                try inStore { () throws(HistoryError) in try store.setPinned(entry.isPinned, id: row.id) }
+            }
+        } else {
+            guard let record = entry.record, let item = try hydrate(record, rejected: &rejected) else {
+                if !entry.isPending {
+                    entry.isPending = true
+                    try state.save(entry)
+                }
+                return nil
+            }
+            guard HistoryStore.syncIdentity(of: item) == entry.identity else {
+                rejected.append("\(record.identity ?? "?"): its payloads do not make the item it names")
+                return nil
+            }
+            let date = entry.copy?.date ?? now
+            id = try inStore { () throws(HistoryError) in
+                try store.record(item, metadata: CaptureMetadata(source: record.source, date: date, isPinned: entry.isPinned)).id
+            }
+            entry.position = try inStore { () throws(HistoryError) in try store.syncRow(identity: entry.identity)?.position }
+        }
+        entry.isPending = false
+        try state.save(entry)
+        return id
     }
 
     /// The item a copy operation describes, from its payload files; nil while one has not arrived yet.
     private func hydrate(_ record: SyncOperation, rejected: inout [String]) throws(SyncError) -> PasteboardItem? {
         var item = PasteboardItem()
         for representation in record.representations ?? [] {
-            let path = SyncFolder.payloadPath(representation.payload)
+            if let inline = representation.inline {
+                item.setData(inline, forType: ContentType(representation.type))
+                continue
+            }
+            guard let name = representation.payload else { return nil }
+            let path = SyncFolder.payloadPath(name)
             let url = folder.url(path)
             guard FileManager.default.fileExists(atPath: url.path) else { return nil }
             do throws(SyncError) {
@@ -181,7 +203,7 @@ extension SyncEngine {
                 var data = Data()
                 for chunk in chunks { data.append(chunk) }
                 guard data.count == representation.size,
-                    Hex.encode(try KeyedHash.digest(data, key: setup.key.nameKey)) == representation.payload
+                    Hex.encode(try KeyedHash.digest(data, key: setup.key.nameKey)) == name
                 else { throw SyncError(.rejected, "its bytes do not match its name") }
                 item.setData(data, forType: ContentType(representation.type))
             } catch {

@@ -47,6 +47,21 @@ public final class SyncEngine {
         if let last = clock.last { try state.setMeta("clock", last.text) }
     }
 
+    /// Runs `body` as one transaction of the store and one of the sync state: a batch of changes lands whole.
+    /// (With `includingStore` false, only the sync state's: for a step that only reads the history.)
+    func batch<T>(includingStore: Bool = true, _ body: () throws(SyncError) -> T) throws(SyncError) -> T {
+        do {
+            if !includingStore { return try state.db.transaction { try body() } }
+            return try store.transaction { try state.db.transaction { try body() } }
+        } catch let error as SyncError {
+            throw error
+        } catch let error as HistoryError {
+            throw SyncError(.io, "The history store: \(error.message)", cause: error)
+        } catch {
+            throw SyncError(.io, "The sync state could not be updated: \(error)", cause: error)
+        }
+    }
+
     /// Runs `body` translating store errors into sync errors that say so.
     func inStore<T>(_ body: () throws(HistoryError) -> T) throws(SyncError) -> T {
         do {

@@ -11,13 +11,18 @@ struct SyncOperation: Sendable, Equatable, Codable {
     struct Representation: Sendable, Equatable, Codable {
         /// The content type's identifier.
         var type: String
-        /// The payload's keyed hash in hex: the name of its file in `payloads/`.
-        var payload: String
+        /// The payload's keyed hash in hex: the name of its file in `payloads/` (nil for an inline payload).
+        var payload: String?
         var size: Int
+        /// A small payload travels inline, inside the (encrypted) segment, instead of in a file of its own.
+        var inline: Data?
 
         enum CodingKeys: String, CodingKey {
-            case type = "t", payload = "p", size = "n"
+            case type = "t", payload = "p", size = "n", inline = "d"
         }
+
+        /// Payloads up to this size go inline.
+        static let inlineLimit = 2048
     }
 
     var kind: Kind
@@ -47,8 +52,15 @@ struct SyncOperation: Sendable, Equatable, Codable {
             guard identityBytes?.count == 16, let representations, !representations.isEmpty, representations.count <= 64 else {
                 return false
             }
-            return representations.allSatisfy {
-                $0.size >= 0 && Hex.decode($0.payload)?.count == KeyedHash.byteCount && !$0.type.isEmpty && $0.type.count < 256
+            return representations.allSatisfy { representation in
+                let stored =
+                    if let inline = representation.inline {
+                        representation.payload == nil && inline.count == representation.size
+                            && inline.count <= Representation.inlineLimit
+                    } else {
+                        representation.payload.flatMap(Hex.decode)?.count == KeyedHash.byteCount
+                    }
+                return stored && representation.size >= 0 && !representation.type.isEmpty && representation.type.count < 256
             }
         }
     }

@@ -53,7 +53,8 @@ final class Device {
     }
 }
 
-/// Every file in the folder, decrypted with the folder's key (segments and payloads), concatenated.
+/// Every file in the folder, decrypted with the folder's key (segments and payloads), concatenated; the payloads a
+/// segment carries inline are appended decoded too (in the segment they are base64).
 func decryptedFolder(_ folder: URL, key: SyncKey) throws -> Data {
     var all = Data()
     let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
@@ -61,7 +62,12 @@ func decryptedFolder(_ folder: URL, key: SyncKey) throws -> Data {
         let path = String(url.path.dropFirst(folder.path.count + 1))
         guard !url.hasDirectoryPath, let data = FileManager.default.contents(atPath: url.path) else { continue }
         if path.hasSuffix(".pblog") {
-            for message in try SecretStream.open(data, key: key.logKey, context: path) { all.append(message) }
+            for message in try SecretStream.open(data, key: key.logKey, context: path) {
+                all.append(message)
+                if let operation = try? JSONDecoder().decode(SyncOperation.self, from: message) {  // the header is not one
+                    for representation in operation.representations ?? [] { all.append(representation.inline ?? Data()) }
+                }
+            }
         } else if path.hasSuffix(".pbdata") {
             for message in try SecretStream.open(data, key: key.payloadKey, context: path) { all.append(message) }
         } else {
