@@ -63,7 +63,11 @@ final class SyncService {
         // Local changes first: what the user did here must be in the log before anything arriving can order
         // itself above it.
         do {
-            let written = try engine.writeLocalChanges()
+            var written = try engine.writeLocalChanges()
+            if let compaction = try engine.compactLog() {
+                written += [compaction.written] + compaction.removed
+                log("sync: compacted \(compaction.removed.count) segments of this device's log into one")
+            }
             if let rescan {
                 for path in written {
                     do {

@@ -169,3 +169,32 @@ import Testing
         #expect(try b.history() == ["ordinary"])
     }
 }
+
+@Suite struct CompactionTests {
+    @Test func aCompactedLogBringsANewDeviceToTheSameHistory() throws {
+        let scratch = try Scratch()
+        let folder = scratch.url.appendingPathComponent("folder")
+        let phrase = try #require(
+            try SyncSession.initialize(folder: folder, location: StoreLocation(directory: scratch.url.appendingPathComponent("a"))))
+        let a = try Device("a", in: scratch, folder: folder)
+        for round in 0..<12 {
+            try a.copy("item \(round % 5)")  // repeated copies
+            if round % 3 == 0, let id = try a.id(of: "item \(round % 5)") { try a.store.setPinned(round % 2 == 0, id: id) }
+            if round == 7, let id = try a.id(of: "item 1") { try a.store.delete(id: id) }
+            try a.engine.writeLocalChanges()
+        }
+        let before = SyncFolder(root: folder).segmentPaths()
+        #expect(before.count == 12)
+        let early = try Device("early", in: scratch, folder: folder, phrase: phrase)
+        try early.sync()
+        let compaction = try #require(try a.engine.compactLog(threshold: 4))
+        #expect(compaction.removed == before)
+        #expect(SyncFolder(root: folder).segmentPaths() == [compaction.written])
+        let late = try Device("late", in: scratch, folder: folder, phrase: phrase)
+        try late.sync()
+        try early.sync()
+        #expect(try late.history() == a.history())
+        #expect(try early.history() == a.history())
+        #expect(try a.engine.compactLog(threshold: 4) == nil)
+    }
+}
