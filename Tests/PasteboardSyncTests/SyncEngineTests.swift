@@ -91,6 +91,22 @@ import Testing
         #expect(try late.history().count == 19)
     }
 
+    @Test func anItemWhosePayloadIsLateWaitsForIt() throws {
+        let big = String(repeating: "large payload ", count: 400)  // above the inline limit: a payload file
+        try a.copy(big)
+        let written = try a.engine.writeLocalChanges()
+        let payload = try #require(written.first { $0.hasPrefix("payloads/") })
+        let aside = scratch.url.appendingPathComponent("aside")
+        try FileManager.default.moveItem(at: folder.appendingPathComponent(payload), to: aside)
+        try b.engine.applyArrivals()
+        #expect(try b.history() == [])
+        #expect(try SyncStatus.load(location: b.location)?.pendingItems == 1)
+        try FileManager.default.moveItem(at: aside, to: folder.appendingPathComponent(payload))
+        try b.engine.applyArrivals()
+        #expect(try b.store.items(limit: 5).map(\.size) == [big.utf8.count])
+        #expect(try SyncStatus.load(location: b.location)?.pendingItems == 0)
+    }
+
     @Test func aWrongKeyIsRefused() throws {
         let other = try Scratch()
         let phraseOfAnotherFolder = try #require(

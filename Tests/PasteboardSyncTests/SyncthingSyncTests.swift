@@ -14,7 +14,8 @@ import Testing
     @Test func aCopyUnderDaemonAReachesBsHistoryAndClipboardThroughSyncthing() async throws {
         let pb = try Product.pb.path()
         let a = try ProcessSandbox(label: "pbsync-a")
-        let b = try ProcessSandbox(label: "pbsync-b")
+        // B runs on its own X server, so its universal clipboard is a real X11 selection.
+        let b = try await ProcessSandbox(label: "pbsync-b", requiredBy: "the Syncthing sync test (universal clipboard)")
         let folderA = try a.directory("shared")
         let folderB = try b.directory("shared")
         let stA = try await SyncthingInstance(name: "a", sandbox: a, guiPort: Self.ports(0).gui, listenPort: Self.ports(0).listen)
@@ -54,7 +55,7 @@ import Testing
             """.write(to: config, atomically: true, encoding: .utf8)
         }
         let daemonA = try a.launch(pb, ["daemon", "--backend", "headless"])
-        let daemonB = try b.launch(pb, ["daemon", "--backend", "headless"])
+        let daemonB = try b.launch(pb, ["daemon", "--backend", "x11"])
         for daemon in [daemonA, daemonB] {
             let ready = try await eventually(within: .seconds(20)) { String(decoding: daemon.stdout, as: UTF8.self).contains("running") }
             #expect(ready, "a daemon never started: \(daemon.stderr)")
@@ -67,8 +68,9 @@ import Testing
             try await b.run(pb, ["history", "--limit", "5"]).output.contains(text)
         }
         #expect(inHistory, "B's history never showed A's copy. A: \(daemonA.stderr.suffix(1500)) B: \(daemonB.stderr.suffix(1500))")
+        let xclip = try #require(executableOnPath("xclip"), "xclip is needed to read B's clipboard")
         let onClipboard = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
-            try await b.run(pb, ["paste"]).output == text
+            try await b.run(xclip, ["-o", "-selection", "clipboard"], timeout: .seconds(5)).output == text
         }
         #expect(onClipboard, "with sync-clipboard = on, A's copy never became B's clipboard")
 
