@@ -46,7 +46,7 @@ extension SyncEngine {
             if operations.isEmpty && pending.isEmpty { return arrivals }
             arrivals.operations = operations.count
             // Take in every operation, then bring the history in line once.
-            var touched = Set<Data>()
+            var touched: [Data: SyncState.Entry] = [:]
             var earliestCopy: HybridClock?
             var clears = try state.clears()
             var clearsChanged = false
@@ -58,11 +58,11 @@ extension SyncEngine {
                         continue
                     }
                     guard let identity = operation.identityBytes else { continue }
-                    var entry = try state.entry(identity) ?? SyncState.Entry(identity: identity)
+                    var entry = try touched[identity] ?? state.entry(identity) ?? SyncState.Entry(identity: identity)
                     if entry.apply(operation) { earliestCopy = min(earliestCopy ?? operation.clock, operation.clock) }
-                    try state.save(entry)
-                    touched.insert(identity)
+                    touched[identity] = entry
                 }
+                for entry in touched.values { try state.save(entry) }
                 try state.save(clears)
                 for file in accepted {
                     try state.noteFile(file.path, url: folder.url(file.path), status: "applied", reason: nil, operations: file.count, now: now)
@@ -102,18 +102,18 @@ extension SyncEngine {
     /// Brings the history in line with the merged state for what changed: removes what is no longer alive, sets
     /// pins, and puts what was copied (here or elsewhere) at the top in clock order.
     private func reconcile(
-        touched: Set<Data>, earliestCopy: HybridClock?, clearsChanged: Bool, pending: [SyncState.Entry],
+        touched: [Data: SyncState.Entry], earliestCopy: HybridClock?, clearsChanged: Bool, pending: [SyncState.Entry],
         rejected: inout [String], now: Date
     ) throws(SyncError) -> (id: Int64, date: Date)? {
         let clears = try state.clears()
         let present = try inStore { () throws(HistoryError) in try store.syncIdentities() }
-        var candidates = touched
+        var candidates = Set(touched.keys)
         if clearsChanged {
             for identity in present.keys where try state.entry(identity) != nil { candidates.insert(identity) }
         }
         var removals: [Int64] = []
         for identity in candidates {
-            guard var entry = try state.entry(identity) else { continue }
+            guard var entry = try knownEntry(identity, touched) else { continue }
             let item = present[identity]
             if !entry.isAlive(clears) {
                 if let item { removals.append(item.id) }
@@ -129,8 +129,16 @@ extension SyncEngine {
         if !removals.isEmpty { _ = try inStore { () throws(HistoryError) in try store.delete(ids: removals) } }
         // Ordering: every live item copied at or after the earliest copy that arrived goes to the top, oldest first,
         // so the history's order is the order of the copies' clocks on every device.
-        var queue = earliestCopy == nil ? [] : try state.entries(copiedSince: earliestCopy)
-        for entry in pending where !queue.contains(where: { $0.identity == entry.identity }) { queue.append(entry) }
+        var queue: [SyncState.Entry] = []
+        var queued = Set<Data>()
+        if let earliestCopy {
+            for identity in try state.identities(copiedSince: earliestCopy) {
+                guard let entry = try knownEntry(identity, touched) else { continue }
+                queue.append(entry)
+                queued.insert(identity)
+            }
+        }
+        for entry in pending where !queued.contains(entry.identity) { queue.append(entry) }
         queue.sort { ($0.copy ?? $1.copy!) < ($1.copy ?? $0.copy!) }
         var newest: (id: Int64, date: Date)?
         let live = queue.filter { $0.isAlive(clears) }
@@ -139,7 +147,7 @@ extension SyncEngine {
             let end = min(live.count, start + 500)
             try batch { () throws(SyncError) in
                 for entry in live[start..<end] {
-                    if let id = try place(entry, rejected: &rejected, now: now), let copy = entry.copy, copy.device != setup.device,
+                    if let id = try place(entry, present: present[entry.identity]?.id, rejected: &rejected, now: now), let copy = entry.copy, copy.device != setup.device,
                         copy >= (earliestCopy ?? copy)
                     {
                         newest = (id, copy.date)
@@ -151,12 +159,19 @@ extension SyncEngine {
         return newest
     }
 
+    private func knownEntry(_ identity: Data, _ touched: [Data: SyncState.Entry]) throws(SyncError) -> SyncState.Entry? {
+        if let entry = touched[identity] { return entry }
+        return try state.entry(identity)
+    }
+
     /// Puts one live item at the top of the history: moved there when the history has it, else recorded from its
     /// payloads; returns its id, or nil while a payload is missing.
-    private func place(_ entry: SyncState.Entry, rejected: inout [String], now: Date) throws(SyncError) -> Int64? {
+    private func place(_ entry: SyncState.Entry, present: Int64?, rejected: inout [String], now: Date) throws(SyncError)
+        -> Int64?
+    {
         var entry = entry
         let id: Int64
-        if let row = try inStore({ () throws(HistoryError) in try store.syncRow(identity: entry.identity) }) {
+        if present != nil, let row = try inStore({ () throws(HistoryError) in try store.syncRow(identity: entry.identity) }) {
             id = row.id
             entry.position = try inStore { () throws(HistoryError) in try store.moveToTop(id: row.id) }
             if row.isPinned != entry.isPinned {
@@ -181,7 +196,7 @@ extension SyncEngine {
             entry.position = try inStore { () throws(HistoryError) in try store.syncRow(identity: entry.identity)?.position }
         }
         entry.isPending = false
-        try state.save(entry)
+        try state.savePlacement(entry)
         return id
     }
 

@@ -110,12 +110,20 @@ final class SyncState {
         }
     }
 
-    /// Entries whose latest copy is at or after `clock` (every one with a copy when nil), oldest copy first.
-    func entries(copiedSince clock: HybridClock?) throws(SyncError) -> [Entry] {
+    /// The identities of the entries whose latest copy is at or after `clock`, oldest copy first.
+    func identities(copiedSince clock: HybridClock) throws(SyncError) -> [Data] {
         try run {
-            try db.rows(
-                "SELECT * FROM entries WHERE copy IS NOT NULL AND copy >= ? ORDER BY copy", clock?.text ?? ""
-            ).map(Self.entry)
+            try db.rows("SELECT identity FROM entries WHERE copy IS NOT NULL AND copy >= ? ORDER BY copy", clock.text)
+                .compactMap { $0.data("identity") }
+        }
+    }
+
+    /// Saves where an entry's item now is in the history (and that it is no longer pending).
+    func savePlacement(_ entry: Entry) throws(SyncError) {
+        try run {
+            try db.run(
+                "UPDATE entries SET position = ?, pending = ?, pinned = ? WHERE identity = ?", entry.position, entry.isPending,
+                entry.isPinned, entry.identity)
         }
     }
 
