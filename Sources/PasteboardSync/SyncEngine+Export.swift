@@ -165,9 +165,11 @@ extension SyncEngine {
         var device: String
         var sequence: Int
         var count: Int
+        /// The content types the operations name, by index (see `SegmentCodec`).
+        var types: [String]
 
         enum CodingKeys: String, CodingKey {
-            case device = "d", sequence = "q", count = "n"
+            case device = "d", sequence = "q", count = "n", types = "t"
         }
     }
 
@@ -175,13 +177,20 @@ extension SyncEngine {
     func writeSegment(_ operations: [SyncOperation], now: Date) throws(SyncError) -> String {
         let sequence = (Int(try state.meta("sequence") ?? "0") ?? 0) + 1
         let path = SyncFolder.segmentPath(device: setup.device, sequence: sequence)
-        let encoder = JSONEncoder()
+        let (types, body) = SegmentCodec.encode(operations)
         var messages: [Data] = []
         do {
-            messages.append(try encoder.encode(SegmentHeader(device: setup.device.rawValue, sequence: sequence, count: operations.count)))
-            for operation in operations { messages.append(try encoder.encode(operation)) }
+            let header = SegmentHeader(device: setup.device.rawValue, sequence: sequence, count: operations.count, types: types)
+            messages.append(try JSONEncoder().encode(header))
         } catch {
-            throw SyncError(.io, "Cannot encode an operation: \(error)")
+            throw SyncError(.io, "Cannot encode a segment header: \(error)")
+        }
+        // The operations as one byte stream, cut into messages of at most 64 KiB.
+        var offset = 0
+        while offset < body.count {
+            let end = min(body.count, offset + SecretStream.chunkBytes)
+            messages.append(body.subdata(in: offset..<end))
+            offset = end
         }
         let sealed = try SecretStream.seal(messages, key: setup.key.logKey, context: path)
         try staging.write(sealed, to: folder.url(path))

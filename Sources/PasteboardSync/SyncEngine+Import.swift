@@ -85,17 +85,15 @@ extension SyncEngine {
         guard let place = SyncFolder.parseSegmentPath(path) else { throw SyncError(.rejected, "it is not named like a segment") }
         let data = try AtomicFile.read(folder.url(path), limit: SyncFolder.maxSegmentBytes)
         let messages = try SecretStream.open(data, key: setup.key.logKey, context: path)
-        let decoder = JSONDecoder()
-        guard let first = messages.first, let header = try? decoder.decode(SegmentHeader.self, from: first),  // reported below
-            header.device == place.device.rawValue, header.sequence == place.sequence, header.count == messages.count - 1
+        guard let first = messages.first, let header = try? JSONDecoder().decode(SegmentHeader.self, from: first),  // reported below
+            header.device == place.device.rawValue, header.sequence == place.sequence, header.types.count <= 4096,
+            header.count >= 0, header.count <= SyncFolder.maxSegmentBytes / 3
         else { throw SyncError(.rejected, "its header does not match its name") }
-        var operations: [SyncOperation] = []
-        for message in messages.dropFirst() {
-            guard let operation = try? decoder.decode(SyncOperation.self, from: message),  // reported below
-                operation.isWellFormed, operation.clock.device == place.device
-            else { throw SyncError(.rejected, "it holds a malformed operation") }
-            operations.append(operation)
-        }
+        var body = Data()
+        for message in messages.dropFirst() { body.append(message) }
+        guard let operations = SegmentCodec.decode(body, count: header.count, types: header.types, device: place.device),
+            operations.allSatisfy(\.isWellFormed)
+        else { throw SyncError(.rejected, "it holds a malformed operation") }
         return operations
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import PasteboardConfiguration
 import PasteboardHistory
 import PasteboardModel
+import Testing
 @testable import PasteboardSync
 
 /// A temporary directory removed when the test's last reference goes.
@@ -62,11 +63,14 @@ func decryptedFolder(_ folder: URL, key: SyncKey) throws -> Data {
         let path = String(url.path.dropFirst(folder.path.count + 1))
         guard !url.hasDirectoryPath, let data = FileManager.default.contents(atPath: url.path) else { continue }
         if path.hasSuffix(".pblog") {
-            for message in try SecretStream.open(data, key: key.logKey, context: path) {
-                all.append(message)
-                if let operation = try? JSONDecoder().decode(SyncOperation.self, from: message) {  // the header is not one
-                    for representation in operation.representations ?? [] { all.append(representation.inline ?? Data()) }
-                }
+            let messages = try SecretStream.open(data, key: key.logKey, context: path)
+            for message in messages { all.append(message) }
+            let header = try JSONDecoder().decode(SyncEngine.SegmentHeader.self, from: messages[0])
+            let device = try #require(SyncFolder.parseSegmentPath(path)?.device)
+            let operations = try #require(
+                SegmentCodec.decode(Data(messages.dropFirst().joined()), count: header.count, types: header.types, device: device))
+            for operation in operations {
+                for representation in operation.representations ?? [] { all.append(representation.inline ?? Data()) }
             }
         } else if path.hasSuffix(".pbdata") {
             for message in try SecretStream.open(data, key: key.payloadKey, context: path) { all.append(message) }
