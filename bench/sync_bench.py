@@ -15,7 +15,11 @@ Measures, side by side in one run:
      an empty store (what putting them in a store costs without sync);
   4. the folder's size against the payload bytes it carries, and bytes per operation.
 
-Usage: python3 bench/sync_bench.py [--pb PATH] [--runs N] [--items N] [--size BYTES] [--skip-join]
+Copies are --gap seconds apart (default 0.6): Syncthing sends index updates in batches about 250 ms apart, so a
+change made right after another waits for the next batch (with --gap 0 both pb and the plain-file baseline take
+about 250 ms).
+
+Usage: python3 bench/sync_bench.py [--pb PATH] [--runs N] [--items N] [--size BYTES] [--gap SECONDS] [--skip-join]
 Needs syncthing (its REST API is called from Python over loopback). Uses ports
 23900-23999 and private directories under /tmp, removed at the end. Prints Markdown tables and the raw numbers as JSON.
 """
@@ -250,13 +254,17 @@ def latency(args, root):
                 device.start()
             latency_round(a, b, folder_a, folder_b, device_a, args.size)  # warm-up
             cpu_a, cpu_b = a.cpu(), b.cpu()
-            rounds = [latency_round(a, b, folder_a, folder_b, device_a, args.size)
-                      for _ in range(args.runs if mode == "rescan" else max(3, args.runs // 3))]
+            rounds = []
+            for _ in range(args.runs if mode == "rescan" else max(3, args.runs // 3)):
+                time.sleep(args.gap)
+                rounds.append(latency_round(a, b, folder_a, folder_b, device_a, args.size))
             cpu = ((a.cpu() - cpu_a) / len(rounds), (b.cpu() - cpu_b) / len(rounds))
             a.stop()
             b.stop()
-            plain = [baseline_round(st_a, folder_a, folder_b, staging, args.size + 200, mode == "rescan")
-                     for _ in range(len(rounds))]
+            plain = []
+            for _ in range(len(rounds)):
+                time.sleep(args.gap)
+                plain.append(baseline_round(st_a, folder_a, folder_b, staging, args.size + 200, mode == "rescan"))
             results[mode] = {
                 "total": summary([r[0] for r in rounds]), "pb_a": summary([r[1] for r in rounds]),
                 "syncthing": summary([r[2] for r in rounds]), "pb_b": summary([r[3] for r in rounds]),
@@ -330,6 +338,9 @@ def main():
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--items", type=int, default=100_000)
     parser.add_argument("--size", type=int, default=1000, help="bytes per copied text (default 1000)")
+    parser.add_argument("--gap", type=float, default=0.6,
+                        help="seconds between copies (default 0.6). Syncthing batches index updates: a change within "
+                        "about 250 ms of the previous one waits for the next batch")
     parser.add_argument("--skip-join", action="store_true")
     args = parser.parse_args()
     if not shutil.which("syncthing"):
