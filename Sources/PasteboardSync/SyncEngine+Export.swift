@@ -26,7 +26,7 @@ extension SyncEngine {
                 for row in rows {
                     newest = max(newest, row.position)
                     newestIdentity = row.identity
-                    if let entry = try state.entry(row.identity), entry.position == row.position { continue }  // put there by sync
+                    if try state.position(row.identity) == row.position { continue }  // put there by sync
                     guard let operation = try copyOperation(for: row, now: now, written: &written) else { continue }
                     operations.append(operation)
                     var entry = try state.entry(row.identity) ?? SyncState.Entry(identity: row.identity)
@@ -97,7 +97,7 @@ extension SyncEngine {
             let rows = try inStore { () throws(HistoryError) in try store.syncRows(atOrBelow: below, limit: 200) }
             guard let last = rows.last else { return 0 }
             for row in rows {
-                if let entry = try state.entry(row.identity), entry.position == row.position { return row.position }
+                if try state.position(row.identity) == row.position { return row.position }
             }
             below = last.position - 1
         }

@@ -68,7 +68,17 @@ struct SyncOperation: Sendable, Equatable, Codable {
 
 /// Lowercase hex.
 enum Hex {
-    static func encode(_ data: Data) -> String { data.map { String(format: "%02x", $0) }.joined() }
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    static func encode(_ data: Data) -> String {
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(data.count * 2)
+        for byte in data {
+            bytes.append(digits[Int(byte >> 4)])
+            bytes.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     static func decode(_ text: String) -> Data? {
         guard text.count % 2 == 0 else { return nil }

@@ -88,6 +88,11 @@ final class SyncState {
         }
     }
 
+    /// Where sync last put or saw the item with `identity` in the history (nil when nowhere or unknown).
+    func position(_ identity: Data) throws(SyncError) -> Int64? {
+        try run { try db.row("SELECT position FROM entries WHERE identity = ?", identity)?.int("position") }
+    }
+
     static func entry(_ row: Row) throws -> Entry {
         func clock(_ name: String) throws -> HybridClock? { try row.string(name).map { text throws in try HybridClock(text: text) } }
         let record = try row.string("record").map { try JSONDecoder().decode(SyncOperation.self, from: Data($0.utf8)) }
