@@ -171,12 +171,14 @@ def latency_round(a, b, folder_a, folder_b, device_a, size, timeout=30):
     before_a, before_b, before_count = listing(segments_a), listing(segments_b), b.count()
     text = (os.urandom(8).hex() + " ") * (size // 17 + 1)
     start = time.monotonic()
-    subprocess.Popen([a.pb, "copy"], env=a.env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL).communicate(
-        text[:size].encode())
+    copy = subprocess.Popen([a.pb, "copy"], env=a.env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    copy.stdin.write(text[:size].encode())
+    copy.stdin.close()  # polled from here on, while pb copy is still running
     written = arrived = None
     deadline = start + timeout
     while time.monotonic() < deadline:
         now = time.monotonic()
+        copy.poll()
         if written is None and listing(segments_a) - before_a:
             written = now
         if arrived is None and listing(segments_b) - before_b:
@@ -185,6 +187,7 @@ def latency_round(a, b, folder_a, folder_b, device_a, size, timeout=30):
             done = time.monotonic()
             written = written or done
             arrived = arrived or done
+            copy.wait()
             return done - start, written - start, arrived - written, done - arrived
         time.sleep(0.001)
     raise SystemExit("a copy never reached B")

@@ -65,7 +65,19 @@ enum SyncCommand: Command {
         if context.stdinIsTerminal {
             context.stderr.write(prompt)
             context.stderr.flush()
+            // Not echoed: a key or passphrase should not stay on the screen or in a terminal's scrollback.
+            var saved = termios()
+            let hidden = tcgetattr(0, &saved) == 0
+            if hidden {
+                var quiet = saved
+                quiet.c_lflag &= ~tcflag_t(ECHO)
+                tcsetattr(0, TCSANOW, &quiet)
+            }
             line = readLine(strippingNewline: true) ?? ""
+            if hidden {
+                tcsetattr(0, TCSANOW, &saved)
+                context.stderr.line("")
+            }
         } else {
             let data = context.readInput().prefix(4096)
             line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
