@@ -13,6 +13,9 @@ final class SyncService {
     private let rescan: SyncthingRescan?
     private let log: (String) -> Void
     private let store: HistoryStore
+    private let location: StoreLocation
+    /// Set once this device left the folder (`pb sync leave`): nothing more is written or applied.
+    private var hasLeft = false
     /// Puts an item on this device's clipboard (the universal clipboard); nil when `sync-clipboard` is off.
     private let toClipboard: ((Int64) -> Void)?
     /// Rejections already logged, so each is logged once.
@@ -27,7 +30,7 @@ final class SyncService {
         let engine = try SyncEngine(store: store, location: location, setup: setup, settings: settings)
         let watcher = try FolderWatcher(folder: setup.folder, storeDirectory: location.directory)
         let service = SyncService(
-            engine: engine, watcher: watcher, store: store, rescan: settings.syncthing.map(SyncthingRescan.init),
+            engine: engine, watcher: watcher, store: store, location: location, rescan: settings.syncthing.map(SyncthingRescan.init),
             log: log, toClipboard: settings.syncsClipboard ? toClipboard : nil)
         log("syncing with \(setup.folder.path) as device \(setup.device)")
         service.run(Changes(folder: true, store: true))
@@ -37,12 +40,13 @@ final class SyncService {
     private typealias Changes = FolderWatcher.Changes
 
     private init(
-        engine: SyncEngine, watcher: FolderWatcher, store: HistoryStore, rescan: SyncthingRescan?,
+        engine: SyncEngine, watcher: FolderWatcher, store: HistoryStore, location: StoreLocation, rescan: SyncthingRescan?,
         log: @escaping (String) -> Void, toClipboard: ((Int64) -> Void)?
     ) {
         self.engine = engine
         self.watcher = watcher
         self.store = store
+        self.location = location
         self.rescan = rescan
         self.log = log
         self.toClipboard = toClipboard
@@ -60,6 +64,12 @@ final class SyncService {
     func historyChanged() { run(Changes(folder: false, store: true)) }
 
     private func run(_ changes: Changes) {
+        guard !hasLeft else { return }
+        guard SyncSetup.isJoined(location) else {
+            hasLeft = true
+            log("sync: this device left the folder; syncing stopped")
+            return
+        }
         // Local changes first: what the user did here must be in the log before anything arriving can order
         // itself above it.
         do {

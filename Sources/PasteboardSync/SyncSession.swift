@@ -67,14 +67,18 @@ public enum SyncSession {
         guard try SyncSetup.load(for: location) != nil else {
             throw SyncError(.notJoined, "This device does not sync; there is nothing to leave.")
         }
-        let state = try SyncState(directory: SyncSetup.directory(for: location))
-        try state.reset()
+        // The setup goes first, so that a running daemon stops syncing (it checks before every round) before the
+        // state it would otherwise write out again is forgotten.
         let url = SyncSetup.fileURL(for: location)
         do {
             try FileManager.default.removeItem(at: url)
         } catch {
             throw SyncError(.io, "Cannot remove \(url.path): \(error.localizedDescription)")
         }
+        let directory = SyncSetup.directory(for: location)
+        let lock = try FileLock(path: directory.appendingPathComponent("lock").path)
+        defer { withExtendedLifetime(lock) {} }
+        try SyncState(directory: directory).reset()
     }
 
     private static func refuseIfJoined(_ location: StoreLocation) throws(SyncError) {

@@ -23,6 +23,11 @@ public struct SyncSetup: Sendable, Equatable {
         directory(for: location).appendingPathComponent("device.json")
     }
 
+    /// Whether this device still syncs (`pb sync leave` removes the setup).
+    public static func isJoined(_ location: StoreLocation) -> Bool {
+        FileManager.default.fileExists(atPath: fileURL(for: location).path)
+    }
+
     /// This device's setup, or nil when it has not joined a folder.
     public static func load(for location: StoreLocation) throws(SyncError) -> SyncSetup? {
         let url = fileURL(for: location)
