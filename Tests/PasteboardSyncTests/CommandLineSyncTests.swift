@@ -100,4 +100,21 @@ import Testing
             #expect(data.range(of: Data("ORDINARY-TEXT".utf8)) == nil, "\(url.lastPathComponent) holds plaintext")
         }
     }
+
+    @Test func leavingStopsARunningDaemonFromWritingAnything() async throws {
+        let folder = try a.directory("shared")
+        #expect(try await a.run(pb, ["sync", "init", "--folder", folder.path]).status == 0)
+        let daemon = try a.launch(pb, ["daemon", "--backend", "headless"])
+        let ready = try await eventually(within: .seconds(20)) { String(decoding: daemon.stdout, as: UTF8.self).contains("running") }
+        #expect(ready, "the daemon never started: \(daemon.stderr)")
+        #expect(try await a.run(pb, ["copy"], stdin: Data("before leaving".utf8)).status == 0)
+        let written = try await eventually(within: .seconds(10)) { !SyncFolder(root: folder).segmentPaths().isEmpty }
+        #expect(written, "\(daemon.stderr)")
+        #expect(try await a.run(pb, ["sync", "leave"]).status == 0)
+        let before = SyncFolder(root: folder).segmentPaths()
+        #expect(try await a.run(pb, ["copy"], stdin: Data("after leaving".utf8)).status == 0)
+        let stopped = try await eventually(within: .seconds(10)) { daemon.stderr.contains("syncing stopped") }
+        #expect(stopped, "\(daemon.stderr)")
+        #expect(SyncFolder(root: folder).segmentPaths() == before)
+    }
 }
