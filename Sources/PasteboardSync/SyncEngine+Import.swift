@@ -184,7 +184,12 @@ extension SyncEngine {
                 return nil
             }
             guard HistoryStore.syncIdentity(of: item) == entry.identity else {
+                // Kept pending, never recorded: not taken for an item deleted here either.
                 rejected.append("\(record.identity ?? "?"): its payloads do not make the item it names")
+                if !entry.isPending {
+                    entry.isPending = true
+                    try state.savePlacement(entry)
+                }
                 return nil
             }
             let date = entry.copy?.date ?? now
