@@ -9,7 +9,11 @@ extension SyncEngine {
     @discardableResult
     public func writeLocalChanges(now: Date = Date()) throws(SyncError) -> [String] {
         try withLock { () throws(SyncError) -> [String] in
-            try batch(includingStore: false) { () throws(SyncError) -> [String] in try writeLocalChangesLocked(now: now) }
+            let written = try batch(includingStore: false) { () throws(SyncError) -> [String] in
+                try writeLocalChangesLocked(now: now)
+            }
+            if !written.isEmpty { try state.forgetDeadRecords() }
+            return written
         }
     }
 

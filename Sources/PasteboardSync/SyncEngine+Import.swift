@@ -75,6 +75,7 @@ extension SyncEngine {
             arrivals.newestCopy = try reconcile(
                 touched: touched, earliestCopy: earliestCopy, clearsChanged: clearsChanged, pending: pending, rejected: &arrivals.rejected,
                 now: now)
+            try state.forgetDeadRecords()
             return arrivals
         }
     }

@@ -31,6 +31,21 @@ extension SyncState {
         }
     }
 
+    /// Forgets the copy records (with their inline payload bytes) of every item no longer alive, and wipes them
+    /// from the write-ahead log too: what the user deleted is not kept in the sync state. The clocks stay, which is
+    /// all the merge needs of a dead item (a newer copy brings its own record).
+    func forgetDeadRecords() throws(SyncError) {
+        let clears = try clears()
+        try run {
+            try db.run(
+                """
+                UPDATE entries SET record = NULL WHERE record IS NOT NULL AND NOT (copy IS NOT NULL
+                    AND (deleted IS NULL OR copy > deleted) AND copy > ? AND (copy > ? OR pinned))
+                """, clears.all?.text ?? "", clears.unpinned?.text ?? "")
+            if db.changes > 0 && !db.isInTransaction { _ = try db.checkpointAndTruncate() }
+        }
+    }
+
     func save(_ clears: Clears) throws(SyncError) {
         if let all = clears.all { try setMeta("clear-all", all.text) }
         if let unpinned = clears.unpinned { try setMeta("clear-unpinned", unpinned.text) }
@@ -125,6 +140,9 @@ extension SyncState {
 
     /// Forgets everything but the local-only marks (`pb sync leave`).
     func reset() throws(SyncError) {
-        try run { try db.execute("DELETE FROM entries; DELETE FROM files; DELETE FROM devices; DELETE FROM meta") }
+        try run {
+            try db.execute("DELETE FROM entries; DELETE FROM files; DELETE FROM devices; DELETE FROM meta")
+            _ = try db.checkpointAndTruncate()
+        }
     }
 }

@@ -1,5 +1,8 @@
 import Foundation
 import SQLiteSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What sync knows on this device, in `<store>/sync/state.sqlite`: the merged state of every item it has seen
 /// (the clocks of its latest copy, delete and pin), the latest clears, which folder files were applied or rejected,
@@ -10,9 +13,19 @@ final class SyncState {
     init(directory: URL) throws(SyncError) {
         try AtomicFile.makeDirectory(directory)
         let path = directory.appendingPathComponent("state.sqlite").path
+        // Private like the history (SQLite gives its -wal and -shm files the database file's mode): created 600
+        // whatever the umask.
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0, fchmod(fd, 0o600) == 0 else {
+            let failure = errno
+            if fd >= 0 { close(fd) }
+            throw AtomicFile.error("Cannot create the sync state \(path)", failure)
+        }
+        close(fd)
         do {
             db = try Connection(path: path, mode: .readWrite(create: true), busyTimeout: 30_000, followsSymbolicLinks: false)
-            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
+            // secure_delete: what sync forgets (the inline bytes of a deleted item's copy) is overwritten with zeros.
+            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
             try db.execute(
                 """
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);

@@ -51,6 +51,29 @@ import Testing
         #expect(try a.history() == [])
     }
 
+    @Test func aDeletedItemLeavesNothingInTheSyncState() throws {
+        let marker = "DELETE-ME-\(UUID().uuidString)"
+        try a.copy(marker)
+        try a.sync()
+        try b.sync()
+        try b.store.delete(id: try #require(try b.id(of: marker)))
+        try b.sync()
+        try a.sync()
+        #expect(try a.history() == [])
+        for device in [a, b] {
+            let directory = SyncSetup.directory(for: device.location)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix("state.sqlite") {
+                let data = try Data(contentsOf: directory.appendingPathComponent(name))
+                // Kept as it was copied, or base64 (the copy record is JSON).
+                for form in [Data(marker.utf8), Data(Data(marker.utf8).base64EncodedString().utf8)] {
+                    #expect(data.range(of: form) == nil, "\(name) still holds the deleted text")
+                }
+            }
+            let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("state.sqlite").path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+        }
+    }
+
     @Test func repeatedCopyMovesTheItemToTheTopEverywhere() throws {
         try a.copy("old")
         try a.copy("new")
