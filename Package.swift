@@ -28,6 +28,7 @@ let package = Package(
         .target(name: "X11Paste", dependencies: ["CXTest"]),
         // The data-control protocols' interface descriptions and marshalling wrappers (libwayland-dev).
         .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
         .target(name: "CGtkObjects", dependencies: ["CGtk"]),
@@ -43,6 +44,10 @@ let package = Package(
         .target(name: "ArgumentParsing"),
         .target(name: "PatternMatching"),
         .target(name: "PasteboardControl", dependencies: ["CSystemShim"]),
+        // End-to-end encrypted sync through a shared folder (Syncthing or any other folder sync).
+        .target(
+            name: "PasteboardSync",
+            dependencies: ["CSodium", "PasteboardHistory", "PasteboardModel", "SQLiteSupport", "PasteboardConfiguration"]),
         .target(
             name: "PasteboardConfiguration",
             dependencies: ["PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PatternMatching"]),
@@ -50,7 +55,7 @@ let package = Package(
             name: "PasteboardDaemon",
             dependencies: [
                 "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "PasteboardSystem", "CSystemShim",
+                "PasteboardSystem", "PasteboardSync", "CSystemShim",
             ]),
         .target(
             name: "PasteboardSystem",
@@ -65,7 +70,7 @@ let package = Package(
             name: "PasteboardCLI",
             dependencies: [
                 "ArgumentParsing", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
-                "PasteboardModel", "PasteboardPicker", "PasteboardSystem", "PatternMatching",
+                "PasteboardModel", "PasteboardPicker", "PasteboardSync", "PasteboardSystem", "PatternMatching",
             ]
         ),
         // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.
@@ -94,6 +99,11 @@ let package = Package(
             name: "PasteboardHistoryTests",
             dependencies: ["PasteboardHistory", "PasteboardKit", "PasteboardModel", "SQLiteSupport", "PasteboardTestSupport"]
         ),
+        .testTarget(
+            name: "PasteboardSyncTests",
+            dependencies: [
+                "PasteboardSync", "PasteboardHistory", "PasteboardModel", "PasteboardConfiguration", "PasteboardTestSupport",
+            ]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
         .testTarget(name: "PasteboardControlTests", dependencies: ["PasteboardControl"]),

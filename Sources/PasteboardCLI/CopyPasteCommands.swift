@@ -4,6 +4,7 @@ import PasteboardConfiguration
 import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
+import PasteboardSync
 import PasteboardSystem
 
 /// Resolves a `--type` argument.
@@ -45,6 +46,7 @@ enum CopyCommand: Command {
             .init("once", help: "Serve it to the first paste only, then clear the clipboard (X11, Wayland)."),
             .init("only", help: "Offer only the given type: no plain-text form of HTML or RTF beside it."),
             .init("ask", help: "Ask before each paste: the app shows Allow / Don't Allow (X11, needs the daemon)."),
+            .init("local", help: "Keep it on this device: never sync it to your other devices (see pb sync)."),
             .init("pasteboard", short: "p", value: "NAME", help: "Write a named pasteboard kept in the store (find, or any name) instead."),
         ],
         positionals: [.init("FILE", help: "File to copy; '-' or nothing reads standard input.", optional: true)],
@@ -119,6 +121,14 @@ enum CopyCommand: Command {
                     + "Nothing was copied.")
         }
         let once = arguments.flag("once")
+        if once || expiresAt != nil || arguments.flag("local") {
+            // Marked before it is recorded, so a syncing daemon never sends it (see docs/sync.md).
+            do {
+                try SyncSession.markLocalOnly(item, location: context.location)
+            } catch {
+                throw CommandFailure("Not copied: it could not be marked local-only (\(error.message)).")
+            }
+        }
         if let reason = try context.configuration().capture.rejection(of: item, application: nil) {
             // The user's rules keep it out of the history; it still goes on the clipboard, as asked.
             var serve = ["__serve", "-", "--type", type.identifier]

@@ -21,6 +21,8 @@ public struct Configuration: Sendable {
     public var capture = CaptureRules()
     /// Which copies ask before they are pasted (`ask-app`, `ask-type`) and how long a paste waits (`ask-timeout`).
     public var pasteApproval = PasteApprovalRules()
+    /// What syncs to other devices, and how (see `SyncSettings`).
+    public var sync = SyncSettings()
 
     public init() {}
 
@@ -28,7 +30,7 @@ public struct Configuration: Sendable {
     public static let keys = [
         "max-items", "max-bytes", "max-age", "ignore-app", "ignore-type", "drop-type", "ignore-text", "max-item-size",
         "primary", "ask-app", "ask-type", "ask-timeout",
-    ]
+    ] + SyncSettings.keys
 
     /// The longest configuration file read (a configuration is a few lines; a huge file is a mistake).
     public static let maxFileBytes = 1 << 20
@@ -129,11 +131,19 @@ public struct Configuration: Sendable {
                 }
                 configuration.capture.capturesPrimary = ["on", "true", "yes"].contains(value.lowercased())
             default:
+                do {
+                    if try configuration.sync.parse(key, value) { continue }
+                } catch {
+                    throw failure(error.message)
+                }
                 var problem = "unknown setting \(quoted(key))."
                 if let near = Suggestion.nearest(to: key, among: keys) { problem += " Did you mean '\(near)'?" }
                 problem += " The settings are: " + keys.joined(separator: ", ") + "."
                 throw failure(problem)
             }
+        }
+        if let problem = configuration.sync.incompleteSyncthing {
+            throw ConfigurationError(path: path, line: nil, problem: problem)
         }
         return configuration
     }

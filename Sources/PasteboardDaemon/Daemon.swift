@@ -3,6 +3,7 @@ import Foundation
 public import PasteboardConfiguration
 public import PasteboardControl
 public import PasteboardHistory
+import PasteboardModel
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -21,6 +22,7 @@ public final class Daemon {
     private var capture: CaptureService?
     private var server: ControlServer?
     private var pasteApproval: PasteApproval?
+    private var sync: SyncService?
     private var running = true
     /// How long the loop waits for a pause in copies before it purges what retention retired.
     static let purgeDelay: TimeInterval = 2
@@ -80,9 +82,17 @@ public final class Daemon {
             backend.setPasteGate(approval)
             capture.start()
         }
+        do {
+            sync = try SyncService.start(
+                store: store, location: location, settings: configuration.sync, log: log,
+                toClipboard: { [weak self] id in self?.putOnClipboard(id) })
+        } catch {
+            log("sync is off: \(error.message)")
+        }
         defer {
             backend?.setPasteGate(nil)
             pasteApproval = nil
+            sync = nil
             capture = nil
             self.server = nil
             self.store = nil
@@ -98,6 +108,8 @@ public final class Daemon {
     private func turn(signals: SignalPipe, server: ControlServer) throws(DaemonError) {
         var fds = [pollfd(fd: signals.fileDescriptor, events: Int16(POLLIN), revents: 0)]
         if let backend { fds.append(pollfd(fd: backend.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
+        let syncIndex = sync.map { _ in fds.count }
+        if let sync { fds.append(pollfd(fd: sync.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
         let serverStart = fds.count
         fds += server.pollDescriptors
         let timeout = try millisecondsUntilNextDeadline()
@@ -123,6 +135,7 @@ public final class Daemon {
             return
         }
         if backend != nil && fds[1].revents != 0 { backend?.processEvents() }
+        if let syncIndex, fds[syncIndex].revents != 0 { sync?.processEvents() }
         server.service(fds[serverStart...]) { request in handle(request) }
         // An app that went away leaves its questions to nobody: they are refused now, not at their deadline.
         pasteApproval?.processTimeouts(now: Date())
@@ -261,6 +274,22 @@ public final class Daemon {
             }
         case .watch, .approve:
             return .failure("\(request.command) is handled by the server")
+        }
+    }
+}
+
+extension Daemon {
+    /// The universal clipboard: an item copied on another device becomes this clipboard (`sync-clipboard = on`).
+    func putOnClipboard(_ id: Int64) {
+        do {
+            if let capture {
+                try capture.restore(id: id, once: false, expireAfter: nil)
+            } else if let store {
+                try store.writePasteboard([try store.pasteboardItem(id: id)], to: PasteboardName.general.rawValue)
+            }
+            log("sync: item \(id) from another device is now the clipboard")
+        } catch {
+            log("sync: could not put item \(id) on the clipboard: \(error)")
         }
     }
 }

@@ -1,0 +1,144 @@
+import ArgumentParsing
+import Foundation
+import PasteboardConfiguration
+import PasteboardHistory
+import PasteboardSync
+
+/// `pb sync init|join|status|leave`: end-to-end encrypted sync of the history through a shared folder.
+enum SyncCommand: Command {
+    static let spec = CommandSpec(
+        name: "sync", abstract: "Sync the history with your other devices through a shared folder (Syncthing).",
+        options: [
+            .init("folder", value: "DIR", help: "The shared folder (init, join)."),
+            .init("passphrase", help: "init: derive the key from a passphrase read like a join key, instead of a new key."),
+        ],
+        positionals: [.init("ACTION", help: "init, join, status or leave.")],
+        discussion: "Only encrypted files go into the folder; the daemon writes and applies them.\n"
+            + "init prints the key as its last line; join reads it from the terminal, or standard input.\n\n"
+            + "EXAMPLES:\n  pb sync init --folder ~/Sync/pasteboard\n  pb sync join --folder ~/Sync/pasteboard\n"
+            + "  pb sync status")
+
+    static let actions = ["init", "join", "status", "leave"]
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        let action = arguments.positionals.first ?? ""
+        guard actions.contains(action) else {
+            var message = "Unknown sync action \(quoted(action)); give one of \(actions.joined(separator: ", "))."
+            if let near = Suggestion.nearest(to: action, among: actions) { message += " Did you mean '\(near)'?" }
+            throw CommandUsageError(message)
+        }
+        if arguments.positionals.count > 1 {
+            throw CommandUsageError("pb sync \(action) takes no further arguments (\(quoted(arguments.positionals[1])) given).")
+        }
+        do {
+            switch action {
+            case "init": try initialize(arguments, context)
+            case "join": try join(arguments, context)
+            case "status": try status(context)
+            default:
+                try SyncSession.leave(location: context.location)
+                context.stdout.line("This device no longer syncs. Its history stays; the folder is left to the other devices.")
+            }
+        } catch let error as SyncError {
+            throw CommandFailure(error.message)
+        }
+    }
+
+    static func folder(_ arguments: ParsedArguments, _ action: String) throws -> URL {
+        guard let path = arguments.value("folder"), !path.isEmpty else {
+            throw CommandUsageError("pb sync \(action) needs --folder DIR, the folder your devices share.")
+        }
+        let url = URL(fileURLWithPath: path).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw CommandFailure("\(url.path) is a file, not a folder.")
+        }
+        if action == "join", !isDirectory.boolValue {
+            throw CommandFailure("\(url.path) does not exist. Wait until the shared folder has synced to this device.")
+        }
+        return url
+    }
+
+    /// One line from the terminal (prompted on standard error), or the first line of standard input.
+    static func secret(_ prompt: String, _ context: Context) throws -> String {
+        let line: String
+        if context.stdinIsTerminal {
+            context.stderr.write(prompt)
+            context.stderr.flush()
+            // Not echoed: a key or passphrase should not stay on the screen or in a terminal's scrollback.
+            var saved = termios()
+            let hidden = tcgetattr(0, &saved) == 0
+            if hidden {
+                var quiet = saved
+                quiet.c_lflag &= ~tcflag_t(ECHO)
+                tcsetattr(0, TCSANOW, &quiet)
+            }
+            line = readLine(strippingNewline: true) ?? ""
+            if hidden {
+                tcsetattr(0, TCSANOW, &saved)
+                context.stderr.line("")
+            }
+        } else {
+            let data = context.readInput().prefix(4096)
+            line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        }
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw CommandFailure("No key given.") }
+        return trimmed
+    }
+
+    static func initialize(_ arguments: ParsedArguments, _ context: Context) throws {
+        let url = try folder(arguments, "init")
+        let passphrase = arguments.flag("passphrase") ? try secret("Passphrase: ", context) : nil
+        let phrase = try SyncSession.initialize(folder: url, location: context.location, passphrase: passphrase)
+        context.stdout.line("Created the sync folder \(url.path); this device syncs with it once 'pb daemon' runs.")
+        if let phrase {
+            context.stdout.line("On each other device, run 'pb sync join --folder DIR' and type this key:")
+            context.stdout.line(phrase)
+        } else {
+            context.stdout.line("On each other device, run 'pb sync join --folder DIR' and type the same passphrase.")
+        }
+    }
+
+    static func join(_ arguments: ParsedArguments, _ context: Context) throws {
+        let url = try folder(arguments, "join")
+        let key = try secret("Key phrase (or passphrase): ", context)
+        try SyncSession.join(folder: url, location: context.location, secret: key)
+        context.stdout.line("This device now syncs with \(url.path); 'pb daemon' brings the history over.")
+    }
+
+    static func status(_ context: Context) throws {
+        guard let status = try SyncStatus.load(location: context.location) else {
+            throw CommandFailure("This device does not sync. Start with 'pb sync init --folder DIR' or 'pb sync join --folder DIR'.")
+        }
+        let out = context.stdout
+        out.line("folder:  \(status.folder.path)")
+        out.line("device:  \(status.device)")
+        out.line("devices:")
+        if status.devices.isEmpty { out.line("  none heard from yet") }
+        let now = Date()
+        for device in status.devices {
+            let name = device.id.rawValue + (device.isThisDevice ? " (this device)" : "")
+            let seen = ago(now.timeIntervalSince(device.lastSeen))
+            let lag = device.isThisDevice ? "" : String(format: ", lag %.2f s", max(0, device.lag))
+            out.line("  \(name): last seen \(seen)\(lag)")
+        }
+        out.line("pending: \(status.pendingItems) item\(status.pendingItems == 1 ? "" : "s") waiting for payloads, "
+            + "\(status.unappliedSegments) segment\(status.unappliedSegments == 1 ? "" : "s") not yet applied")
+        if status.rejected.isEmpty {
+            out.line("rejected: none")
+        } else {
+            out.line("rejected: \(status.rejected.count) file\(status.rejected.count == 1 ? "" : "s") (modified, truncated or foreign; never applied)")
+            for file in status.rejected { out.line("  \(file.path): \(file.reason)") }
+        }
+    }
+
+    static func ago(_ seconds: TimeInterval) -> String {
+        switch seconds {
+        case ..<60: return "\(Int(max(0, seconds))) s ago"
+        case ..<3600: return "\(Int(seconds / 60)) min ago"
+        case ..<86400: return "\(Int(seconds / 3600)) h ago"
+        default: return "\(Int(seconds / 86400)) d ago"
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import PasteboardConfiguration
+import PasteboardHistory
+import PasteboardSync
+
+/// The daemon's side of sync (see docs/sync.md): when this device has joined a folder, it writes what happens in
+/// the history to this device's log, applies what other devices wrote as it arrives (inotify on the folder and on
+/// the store; no polling), asks Syncthing to rescan what it wrote when configured, and with `sync-clipboard = on`
+/// puts an item copied on another device on this clipboard.
+final class SyncService {
+    private let engine: SyncEngine
+    private let watcher: FolderWatcher
+    private let rescan: SyncthingRescan?
+    private let log: (String) -> Void
+    private let store: HistoryStore
+    private let location: StoreLocation
+    /// Set once this device left the folder (`pb sync leave`): nothing more is written or applied.
+    private var hasLeft = false
+    /// Puts an item on this device's clipboard (the universal clipboard); nil when `sync-clipboard` is off.
+    private let toClipboard: ((Int64) -> Void)?
+    /// Rejections already logged, so each is logged once.
+    private var reported = Set<String>()
+
+    /// The service for `store`, or nil when this device does not sync.
+    static func start(
+        store: HistoryStore, location: StoreLocation, settings: SyncSettings, log: @escaping (String) -> Void,
+        toClipboard: @escaping (Int64) -> Void
+    ) throws(SyncError) -> SyncService? {
+        guard let setup = try SyncSetup.load(for: location) else { return nil }
+        let engine = try SyncEngine(store: store, location: location, setup: setup, settings: settings)
+        let watcher = try FolderWatcher(folder: setup.folder, storeDirectory: location.directory)
+        let service = SyncService(
+            engine: engine, watcher: watcher, store: store, location: location, rescan: settings.syncthing.map(SyncthingRescan.init),
+            log: log, toClipboard: settings.syncsClipboard ? toClipboard : nil)
+        log("syncing with \(setup.folder.path) as device \(setup.device)")
+        service.run(Changes(folder: true, store: true))
+        return service
+    }
+
+    private typealias Changes = FolderWatcher.Changes
+
+    private init(
+        engine: SyncEngine, watcher: FolderWatcher, store: HistoryStore, location: StoreLocation, rescan: SyncthingRescan?,
+        log: @escaping (String) -> Void, toClipboard: ((Int64) -> Void)?
+    ) {
+        self.engine = engine
+        self.watcher = watcher
+        self.store = store
+        self.location = location
+        self.rescan = rescan
+        self.log = log
+        self.toClipboard = toClipboard
+    }
+
+    var fileDescriptor: Int32 { watcher.fileDescriptor }
+
+    /// Handles what the watcher saw.
+    func processEvents() {
+        let changes = watcher.take()
+        if changes.folder || changes.store { run(changes) }
+    }
+
+    /// The history changed here (a capture, a request): write it out.
+    func historyChanged() { run(Changes(folder: false, store: true)) }
+
+    private func run(_ changes: Changes) {
+        guard !hasLeft else { return }
+        guard SyncSetup.isJoined(location) else {
+            hasLeft = true
+            log("sync: this device left the folder; syncing stopped")
+            return
+        }
+        // Local changes first: what the user did here must be in the log before anything arriving can order
+        // itself above it.
+        do {
+            var written = try engine.writeLocalChanges()
+            if let compaction = try engine.compactLog() {
+                written += [compaction.written] + compaction.removed
+                log("sync: compacted \(compaction.removed.count) segments of this device's log into one")
+            }
+            if let rescan {
+                for path in written {
+                    do {
+                        let status = try rescan.rescan(path)
+                        if status != 200 { log("Syncthing answered \(status) to the rescan of \(path)") }
+                    } catch {
+                        log("could not ask Syncthing to rescan \(path): \(error.message)")
+                    }
+                }
+            }
+        } catch {
+            log("sync: could not write this device's changes: \(error.message)")
+        }
+        guard changes.folder else { return }
+        let arrivals: SyncArrivals
+        do {
+            arrivals = try engine.applyArrivals()
+        } catch {
+            log("sync: could not apply what arrived: \(error.message)")
+            return
+        }
+        for rejection in arrivals.rejected where reported.insert(rejection).inserted {
+            log("sync: rejected \(rejection) (see pb sync status)")
+        }
+        if arrivals.operations > 0 { log("sync: applied \(arrivals.operations) operation\(arrivals.operations == 1 ? "" : "s")") }
+        // Only when nothing copied here since is newer: the arriving copy is at the top of the history.
+        if let toClipboard, let newest = arrivals.newestCopy {
+            do {
+                if try store.newestID() == newest.id { toClipboard(newest.id) }
+            } catch {
+                log("sync: could not read the history: \(error.message)")
+            }
+        }
+    }
+}

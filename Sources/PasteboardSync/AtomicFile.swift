@@ -1,0 +1,110 @@
+import Foundation
+internal import CSodium
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Puts whole files into the sync folder: written and flushed elsewhere first, then renamed in, so neither
+/// Syncthing nor a reader ever sees one half-written.
+struct AtomicFile {
+    /// Where files are written before they are renamed in (outside the folder, on this device only).
+    let staging: URL
+
+    /// Writes `data` to `destination` (mode 600), creating its directory. With `flushing` false the data is not
+    /// flushed to disk before the rename; the caller flushes the file system (`flushFileSystem`) before anything
+    /// that refers to the file is written.
+    func write(_ data: Data, to destination: URL, flushing: Bool = true) throws(SyncError) {
+        let directory = destination.deletingLastPathComponent()
+        try Self.makeDirectory(directory)
+        try Self.makeDirectory(staging)
+        var temporary = staging.appendingPathComponent(".pb-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+        try Self.writeFlushed(data, to: temporary, flushing: flushing)
+        if rename(temporary.path, destination.path) != 0 {
+            let failure = errno
+            unlink(temporary.path)
+            guard failure == EXDEV else { throw Self.error("Cannot move a file into \(directory.path)", failure) }
+            // Another file system: stage beside the destination under Syncthing's own temporary-file name, which
+            // it never scans or sends.
+            temporary = directory.appendingPathComponent(".syncthing.pb-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+            try Self.writeFlushed(data, to: temporary, flushing: flushing)
+            if rename(temporary.path, destination.path) != 0 {
+                let failure = errno
+                unlink(temporary.path)
+                throw Self.error("Cannot move a file into \(directory.path)", failure)
+            }
+        }
+    }
+
+    private static func writeFlushed(_ data: Data, to url: URL, flushing: Bool) throws(SyncError) {
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw error("Cannot write \(url.path)", errno) }
+        var written = 0
+        let failure: Int32? = data.withUnsafeBytes { buffer -> Int32? in
+            while written < buffer.count {
+                let count = Glibc.write(fd, buffer.baseAddress! + written, buffer.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                written += count
+            }
+            return !flushing || fsync(fd) == 0 ? nil : errno
+        }
+        let closed = close(fd)
+        if let failure {
+            unlink(url.path)
+            throw error("Cannot write \(url.path)", failure)
+        }
+        if closed != 0 {
+            unlink(url.path)
+            throw error("Cannot write \(url.path)", errno)
+        }
+    }
+
+    /// Flushes every file written on the file system holding `url` (`syncfs`): one call for a batch of payloads.
+    static func flushFileSystem(_ url: URL) throws(SyncError) {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw error("Cannot open \(url.path)", errno) }
+        defer { close(fd) }
+        guard syncfs(fd) == 0 else { throw error("Cannot flush \(url.path) to disk", errno) }
+    }
+
+    static func makeDirectory(_ url: URL) throws(SyncError) {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw SyncError(.io, "Cannot create the directory \(url.path): \(error.localizedDescription)")
+        }
+    }
+
+    static func error(_ what: String, _ code: Int32) -> SyncError {
+        SyncError(.io, "\(what): \(String(cString: strerror(code))).")
+    }
+
+    /// Reads a whole file of at most `limit` bytes; a larger one is refused unread.
+    static func read(_ url: URL, limit: Int) throws(SyncError) -> Data {
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw error("Cannot read \(url.path)", errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw error("Cannot read \(url.path)", errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw SyncError(.rejected, "it is not a regular file") }
+        guard Int(info.st_size) <= limit else { throw SyncError(.rejected, "it is larger than \(limit) bytes") }
+        var data = Data(count: Int(info.st_size))
+        var total = 0
+        let failure: Int32? = data.withUnsafeMutableBytes { buffer -> Int32? in
+            while total < buffer.count {
+                let count = Glibc.read(fd, buffer.baseAddress! + total, buffer.count - total)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if count == 0 { break }
+                total += count
+            }
+            return nil
+        }
+        if let failure { throw error("Cannot read \(url.path)", failure) }
+        return data.prefix(total)
+    }
+}

@@ -1,0 +1,99 @@
+internal import CSodium
+import Foundation
+
+/// A file sealed with `crypto_secretstream_xchacha20poly1305`: a plaintext magic, the stream header, then each
+/// message as a 4-byte big-endian length and its ciphertext. The last message carries the FINAL tag, so a file cut
+/// short after any message is detected; every message is bound to `context` (the file's name in the folder) as
+/// associated data, so a file renamed or moved to another place does not open either.
+enum SecretStream {
+    /// The first bytes of every sealed file: "PBS" and the format version.
+    static let magic = Data("PBS1".utf8)
+    /// The largest message `open` accepts (payload chunks are 64 KiB; log records are small).
+    static let maxMessageBytes = 1 << 20
+    /// How payloads are cut into messages.
+    static let chunkBytes = 64 * 1024
+
+    static var overhead: Int { magic.count + Int(crypto_secretstream_xchacha20poly1305_headerbytes()) }
+    static var perMessageOverhead: Int { 4 + Int(crypto_secretstream_xchacha20poly1305_abytes()) }
+
+    /// Seals `messages` (at least one) in order.
+    static func seal(_ messages: [Data], key: SecretKey, context: String) throws(SyncError) -> Data {
+        precondition(!messages.isEmpty, "a sealed file holds at least one message")  // callers always pass one
+        try Sodium.start()
+        let headerBytes = Int(crypto_secretstream_xchacha20poly1305_headerbytes())
+        let abytes = Int(crypto_secretstream_xchacha20poly1305_abytes())
+        var state = crypto_secretstream_xchacha20poly1305_state()
+        var header = [UInt8](repeating: 0, count: headerBytes)
+        let started = key.bytes.withUnsafeBytes { k in
+            crypto_secretstream_xchacha20poly1305_init_push(&state, &header, k.bindMemory(to: UInt8.self).baseAddress!)
+        }
+        guard started == 0 else { throw SyncError(.crypto, "libsodium could not start an encrypted stream.") }
+        let ad = [UInt8](context.utf8)
+        var out = magic
+        out.append(contentsOf: header)
+        for (index, message) in messages.enumerated() {
+            let tag =
+                index == messages.count - 1
+                ? crypto_secretstream_xchacha20poly1305_tag_final() : crypto_secretstream_xchacha20poly1305_tag_message()
+            var cipher = [UInt8](repeating: 0, count: message.count + abytes)
+            var cipherLength: UInt64 = 0
+            let pushed = message.withUnsafeBytes { m in
+                crypto_secretstream_xchacha20poly1305_push(
+                    &state, &cipher, &cipherLength, m.bindMemory(to: UInt8.self).baseAddress, UInt64(message.count),
+                    ad, UInt64(ad.count), tag)
+            }
+            guard pushed == 0 else { throw SyncError(.crypto, "libsodium could not encrypt a message.") }
+            var length = UInt32(cipherLength).bigEndian
+            withUnsafeBytes(of: &length) { out.append(contentsOf: $0) }
+            out.append(contentsOf: cipher[0..<Int(cipherLength)])
+        }
+        return out
+    }
+
+    /// Opens a sealed file: every message, or an error when anything is wrong (another key, a changed byte, a
+    /// missing end, bytes after the end, a different `context`). Nothing is returned from a file that fails.
+    static func open(_ file: Data, key: SecretKey, context: String) throws(SyncError) -> [Data] {
+        try Sodium.start()
+        let headerBytes = Int(crypto_secretstream_xchacha20poly1305_headerbytes())
+        let abytes = Int(crypto_secretstream_xchacha20poly1305_abytes())
+        let bytes = [UInt8](file)
+        guard bytes.count >= magic.count + headerBytes, Data(bytes[0..<magic.count]) == magic else {
+            throw SyncError(.rejected, "not a Pasteboard sync file (no PBS1 header)")
+        }
+        var state = crypto_secretstream_xchacha20poly1305_state()
+        let header = Array(bytes[magic.count..<magic.count + headerBytes])
+        let started = key.bytes.withUnsafeBytes { k in
+            crypto_secretstream_xchacha20poly1305_init_pull(&state, header, k.bindMemory(to: UInt8.self).baseAddress!)
+        }
+        guard started == 0 else { throw SyncError(.rejected, "its stream header is invalid") }
+        let ad = [UInt8](context.utf8)
+        var offset = magic.count + headerBytes
+        var messages: [Data] = []
+        var finished = false
+        while offset < bytes.count {
+            if finished { throw SyncError(.rejected, "it has bytes after its end") }
+            guard bytes.count - offset >= 4 else { throw SyncError(.rejected, "it is truncated") }
+            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            offset += 4
+            guard length >= abytes, length <= maxMessageBytes + abytes else {
+                throw SyncError(.rejected, "a message has an impossible length (\(length) bytes)")
+            }
+            guard bytes.count - offset >= length else { throw SyncError(.rejected, "it is truncated") }
+            var plain = [UInt8](repeating: 0, count: length - abytes)
+            var plainLength: UInt64 = 0
+            var tag: UInt8 = 0
+            let pulled = bytes.withUnsafeBufferPointer { buffer in
+                crypto_secretstream_xchacha20poly1305_pull(
+                    &state, &plain, &plainLength, &tag, buffer.baseAddress! + offset, UInt64(length), ad, UInt64(ad.count))
+            }
+            guard pulled == 0 else {
+                throw SyncError(.rejected, "it does not decrypt with this folder's key (modified, or from another folder)")
+            }
+            offset += length
+            messages.append(Data(plain[0..<Int(plainLength)]))
+            if tag == crypto_secretstream_xchacha20poly1305_tag_final() { finished = true }
+        }
+        guard finished else { throw SyncError(.rejected, "it is truncated (its last message is missing)") }
+        return messages
+    }
+}

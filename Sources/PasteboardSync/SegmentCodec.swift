@@ -1,0 +1,154 @@
+import Foundation
+
+/// The binary form of a segment's operations (see docs/sync.md): compact, so that an operation costs a few dozen
+/// bytes beyond its payload. The segment's device is implied (every operation in a segment is its device's own), and
+/// content types are numbered in a table in the segment header.
+///
+/// ```
+/// operation  = kind(u8) wall(varint, ms) counter(varint) body
+/// clear      = keepsPinned(u8)
+/// pin, unpin, delete = identity(16 bytes)
+/// copy       = identity(16) source(varint length+1, 0 = none; UTF-8) count(varint) representation*
+/// representation = type(varint index into the table) size(varint) storage(u8: 0 inline, 1 file) bytes(size) | name(32)
+/// ```
+enum SegmentCodec {
+    static let kinds: [SyncOperation.Kind] = [.copy, .pin, .unpin, .delete, .clear]
+
+    /// Encodes `operations` (all made by `device`); returns the type table and the bytes.
+    static func encode(_ operations: [SyncOperation]) -> (types: [String], bytes: Data) {
+        var types: [String] = []
+        var typeIndex: [String: Int] = [:]
+        var out = Data()
+        for operation in operations {
+            out.append(UInt8(kinds.firstIndex(of: operation.kind)!))  // every kind is in the table
+            appendVarint(&out, operation.clock.milliseconds)
+            appendVarint(&out, UInt64(operation.clock.counter))
+            if operation.kind == .clear {
+                out.append(operation.keepsPinned == true ? 1 : 0)
+                continue
+            }
+            out.append(operation.identityBytes ?? Data(count: 16))
+            guard operation.kind == .copy else { continue }
+            if let source = operation.source {
+                let bytes = Data(source.utf8)
+                appendVarint(&out, UInt64(bytes.count + 1))
+                out.append(bytes)
+            } else {
+                appendVarint(&out, 0)
+            }
+            let representations = operation.representations ?? []
+            appendVarint(&out, UInt64(representations.count))
+            for representation in representations {
+                let index: Int
+                if let known = typeIndex[representation.type] {
+                    index = known
+                } else {
+                    index = types.count
+                    typeIndex[representation.type] = index
+                    types.append(representation.type)
+                }
+                appendVarint(&out, UInt64(index))
+                appendVarint(&out, UInt64(representation.size))
+                if let inline = representation.inline {
+                    out.append(0)
+                    out.append(inline)
+                } else {
+                    out.append(1)
+                    out.append(Hex.decode(representation.payload ?? "") ?? Data(count: KeyedHash.byteCount))
+                }
+            }
+        }
+        return (types, out)
+    }
+
+    /// Decodes `count` operations made by `device`; nil when the bytes are malformed in any way.
+    static func decode(_ data: Data, count: Int, types: [String], device: DeviceID) -> [SyncOperation]? {
+        var reader = Reader(bytes: [UInt8](data))
+        var operations: [SyncOperation] = []
+        for _ in 0..<count {
+            guard let kindByte = reader.byte(), Int(kindByte) < kinds.count, let wall = reader.varint(),
+                let counter = reader.varint(), counter <= UInt64(UInt32.max), wall < 1 << 48
+            else { return nil }
+            let clock = HybridClock(milliseconds: wall, counter: UInt32(counter), device: device)
+            let kind = kinds[Int(kindByte)]
+            if kind == .clear {
+                guard let flag = reader.byte(), flag <= 1 else { return nil }
+                operations.append(SyncOperation(kind: .clear, clock: clock, keepsPinned: flag == 1))
+                continue
+            }
+            guard let identity = reader.bytes(16) else { return nil }
+            var operation = SyncOperation(kind: kind, clock: clock, identity: Hex.encode(identity))
+            if kind == .copy {
+                guard let sourceLength = reader.varint(), sourceLength <= 4096 else { return nil }
+                if sourceLength > 0 {
+                    guard let bytes = reader.bytes(Int(sourceLength) - 1), let source = String(bytes: bytes, encoding: .utf8) else {
+                        return nil
+                    }
+                    operation.source = source
+                }
+                guard let representationCount = reader.varint(), representationCount <= 64 else { return nil }
+                var representations: [SyncOperation.Representation] = []
+                for _ in 0..<representationCount {
+                    guard let index = reader.varint(), index < UInt64(types.count), let size = reader.varint(),
+                        size <= UInt64(SyncFolder.maxPayloadBytes), let storage = reader.byte()
+                    else { return nil }
+                    switch storage {
+                    case 0:
+                        guard size <= UInt64(SyncOperation.Representation.inlineLimit), let bytes = reader.bytes(Int(size)) else {
+                            return nil
+                        }
+                        representations.append(.init(type: types[Int(index)], payload: nil, size: Int(size), inline: bytes))
+                    case 1:
+                        guard let name = reader.bytes(KeyedHash.byteCount) else { return nil }
+                        representations.append(.init(type: types[Int(index)], payload: Hex.encode(name), size: Int(size)))
+                    default:
+                        return nil
+                    }
+                }
+                operation.representations = representations
+            }
+            operations.append(operation)
+        }
+        return reader.isAtEnd ? operations : nil
+    }
+
+    static func appendVarint(_ out: inout Data, _ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            out.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(value))
+    }
+
+    struct Reader {
+        let bytes: [UInt8]
+        var offset = 0
+
+        var isAtEnd: Bool { offset == bytes.count }
+
+        mutating func byte() -> UInt8? {
+            guard offset < bytes.count else { return nil }
+            defer { offset += 1 }
+            return bytes[offset]
+        }
+
+        mutating func bytes(_ count: Int) -> Data? {
+            guard count >= 0, bytes.count - offset >= count else { return nil }
+            defer { offset += count }
+            return Data(bytes[offset..<offset + count])
+        }
+
+        mutating func varint() -> UInt64? {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while shift < 64 {
+                guard let byte = byte() else { return nil }
+                value |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { return value }
+                shift += 7
+            }
+            return nil
+        }
+    }
+}

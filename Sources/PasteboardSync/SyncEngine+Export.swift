@@ -1,0 +1,206 @@
+public import Foundation
+import PasteboardHistory
+import PasteboardModel
+
+extension SyncEngine {
+    /// Writes what changed in the history since the last call as one new segment of this device's log (copies,
+    /// pins, unpins, deletes, a clear), with the payloads it needs; returns the paths written, relative to the
+    /// folder. Items that never sync are left out (see `syncReason(for:item:)`).
+    @discardableResult
+    public func writeLocalChanges(now: Date = Date()) throws(SyncError) -> [String] {
+        try withLock { () throws(SyncError) -> [String] in
+            let written = try batch(includingStore: false) { () throws(SyncError) -> [String] in
+                try writeLocalChangesLocked(now: now)
+            }
+            if !written.isEmpty { try state.forgetDeadRecords() }
+            return written
+        }
+    }
+
+    private func writeLocalChangesLocked(now: Date) throws(SyncError) -> [String] {
+            var written: [String] = []
+            var operations: [SyncOperation] = []
+            let watermark = try startingPosition()
+            var newest = watermark
+            var newestIdentity: Data?
+            // Copies: every item that reached the top since the watermark, oldest first.
+            while true {
+                let rows = try inStore { () throws(HistoryError) in try store.syncRows(afterPosition: newest, limit: 1000) }
+                if rows.isEmpty { break }
+                for row in rows {
+                    newest = max(newest, row.position)
+                    newestIdentity = row.identity
+                    if try state.position(row.identity) == row.position { continue }  // put there by sync
+                    guard let operation = try copyOperation(for: row, now: now, written: &written) else { continue }
+                    operations.append(operation)
+                    var entry = try state.entry(row.identity) ?? SyncState.Entry(identity: row.identity)
+                    entry.apply(operation)
+                    entry.position = row.position
+                    entry.isPending = false
+                    try state.save(entry)
+                }
+            }
+            // Pins and deletes: what the history says against what sync last knew.
+            let present = try inStore { () throws(HistoryError) in try store.syncIdentities() }
+            var deletions: [Data] = []
+            for known in try state.liveEntries() {
+                if let item = present[known.identity] {
+                    guard item.isPinned != known.isPinned else { continue }
+                    let operation = SyncOperation(
+                        kind: item.isPinned ? .pin : .unpin, clock: clock.tick(now: now), identity: Hex.encode(known.identity))
+                    operations.append(operation)
+                    try update(known.identity) { $0.apply(operation) }
+                } else if !known.isPending {
+                    deletions.append(known.identity)
+                }
+            }
+            if present.isEmpty && deletions.count > 1 {
+                // The whole history went: one clear says it (and removes what the others copied before it).
+                let operation = SyncOperation(kind: .clear, clock: clock.tick(now: now), keepsPinned: false)
+                operations.append(operation)
+                var clears = try state.clears()
+                _ = clears.apply(operation)
+                try state.save(clears)
+            } else {
+                for identity in deletions {
+                    let operation = SyncOperation(kind: .delete, clock: clock.tick(now: now), identity: Hex.encode(identity))
+                    operations.append(operation)
+                    try update(identity) {
+                        $0.apply(operation)
+                        $0.position = nil
+                    }
+                }
+            }
+            if !operations.isEmpty {
+                if written.contains(where: { $0.hasPrefix("payloads/") }) { try AtomicFile.flushFileSystem(folder.root) }
+                var start = 0
+                while start < operations.count {
+                    let end = min(operations.count, start + Self.segmentOperations)
+                    written.append(try writeSegment(Array(operations[start..<end]), now: now))
+                    start = end
+                }
+            }
+            if let newestIdentity {
+                try state.setMeta("watermark", String(newest))
+                try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
+            }
+            try saveClock()
+            return written
+    }
+
+    /// The position after which items may be new to sync. The store gives a new copy the position after the
+    /// highest one in use, so when the newest items were deleted a position can come back for another item: then
+    /// the search starts again below, at the highest item sync knows at its position.
+    private func startingPosition() throws(SyncError) -> Int64 {
+        guard let watermark = Int64(try state.meta("watermark") ?? "0"), watermark > 0 else { return 0 }
+        let expected = try state.meta("watermark-identity").flatMap(Hex.decode)
+        let rows = try inStore { () throws(HistoryError) in try store.syncRows(atOrBelow: watermark, limit: 1) }
+        if let row = rows.first, row.position == watermark, row.identity == expected { return watermark }
+        var below = watermark
+        while true {
+            let rows = try inStore { () throws(HistoryError) in try store.syncRows(atOrBelow: below, limit: 200) }
+            guard let last = rows.last else { return 0 }
+            for row in rows {
+                if try state.position(row.identity) == row.position { return row.position }
+            }
+            below = last.position - 1
+        }
+    }
+
+    private func update(_ identity: Data, _ change: (inout SyncState.Entry) -> Void) throws(SyncError) {
+        var entry = try state.entry(identity) ?? SyncState.Entry(identity: identity)
+        change(&entry)
+        try state.save(entry)
+    }
+
+    /// Why an item stays on this device, or nil when it syncs.
+    func localReason(for row: HistoryStore.SyncRow, item: PasteboardItem?) throws(SyncError) -> String? {
+        if row.expiresAt != nil { return "it expires (--expire or --once)" }
+        if try state.isLocalOnly(row.identity) { return "it is marked local-only" }
+        if row.size > settings.maxItemBytes { return "larger than sync-max-item-size" }
+        guard let item else { return nil }
+        return settings.localReason(source: row.source, types: item.types, size: item.byteCount)
+    }
+
+    /// The copy operation for an item, its payloads written; nil for an item that stays here.
+    private func copyOperation(for row: HistoryStore.SyncRow, now: Date, written: inout [String]) throws(SyncError)
+        -> SyncOperation?
+    {
+        if try localReason(for: row, item: nil) != nil { return nil }
+        let item = try inStore { () throws(HistoryError) in try store.pasteboardItem(id: row.id) }
+        if try localReason(for: row, item: item) != nil { return nil }
+        var representations: [SyncOperation.Representation] = []
+        for representation in item.representations {
+            let data = representation.data
+            if data.count <= SyncOperation.Representation.inlineLimit {
+                representations.append(.init(type: representation.type.identifier, payload: nil, size: data.count, inline: data))
+                continue
+            }
+            let name = Hex.encode(try KeyedHash.digest(data, key: setup.key.nameKey))
+            let path = SyncFolder.payloadPath(name)
+            if !FileManager.default.fileExists(atPath: folder.url(path).path) {
+                // Flushed together before the segment that names it (see `writeSegments`).
+                try staging.write(try sealPayload(data, path: path), to: folder.url(path), flushing: false)
+                written.append(path)
+            }
+            representations.append(.init(type: representation.type.identifier, payload: name, size: data.count))
+        }
+        return SyncOperation(
+            kind: .copy, clock: clock.tick(now: now), identity: Hex.encode(row.identity), representations: representations,
+            source: row.source)
+    }
+
+    func sealPayload(_ data: Data, path: String) throws(SyncError) -> Data {
+        var chunks: [Data] = []
+        var offset = 0
+        repeat {
+            let end = min(data.count, offset + SecretStream.chunkBytes)
+            chunks.append(data.subdata(in: offset..<end))
+            offset = end
+        } while offset < data.count
+        return try SecretStream.seal(chunks, key: setup.key.payloadKey, context: path)
+    }
+
+    /// Segments roll over after this many operations.
+    static let segmentOperations = 5000
+
+    /// The first message of a segment: whose it is, its number, and how many operations follow.
+    struct SegmentHeader: Codable, Equatable {
+        var device: String
+        var sequence: Int
+        var count: Int
+        /// The content types the operations name, by index (see `SegmentCodec`).
+        var types: [String]
+
+        enum CodingKeys: String, CodingKey {
+            case device = "d", sequence = "q", count = "n", types = "t"
+        }
+    }
+
+    /// Seals `operations` as this device's next segment and renames it into the folder; returns its path.
+    func writeSegment(_ operations: [SyncOperation], now: Date) throws(SyncError) -> String {
+        let sequence = (Int(try state.meta("sequence") ?? "0") ?? 0) + 1
+        let path = SyncFolder.segmentPath(device: setup.device, sequence: sequence)
+        let (types, body) = SegmentCodec.encode(operations)
+        var messages: [Data] = []
+        do {
+            let header = SegmentHeader(device: setup.device.rawValue, sequence: sequence, count: operations.count, types: types)
+            messages.append(try JSONEncoder().encode(header))
+        } catch {
+            throw SyncError(.io, "Cannot encode a segment header: \(error)")
+        }
+        // The operations as one byte stream, cut into messages of at most 64 KiB.
+        var offset = 0
+        while offset < body.count {
+            let end = min(body.count, offset + SecretStream.chunkBytes)
+            messages.append(body.subdata(in: offset..<end))
+            offset = end
+        }
+        let sealed = try SecretStream.seal(messages, key: setup.key.logKey, context: path)
+        try staging.write(sealed, to: folder.url(path))
+        try state.setMeta("sequence", String(sequence))
+        try state.noteFile(path, url: folder.url(path), status: "applied", reason: nil, operations: operations.count, now: now)
+        if let last = operations.last { try state.noteDevice(setup.device, clock: last.clock, seen: now) }
+        return path
+    }
+}

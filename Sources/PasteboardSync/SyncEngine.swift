@@ -1,0 +1,77 @@
+public import Foundation
+public import PasteboardConfiguration
+public import PasteboardHistory
+import PasteboardModel
+
+/// Syncs one store with one folder: writes what happens here to this device's log (`writeLocalChanges()`), and
+/// applies what other devices wrote (`applyArrivals()`). Both are idempotent and safe to call at any time; the
+/// daemon calls them when the store or the folder changes.
+///
+/// ```swift
+/// let engine = try SyncEngine(store: store, location: location, setup: setup, settings: configuration.sync)
+/// let written = try engine.writeLocalChanges()   // paths written into the folder
+/// let arrived = try engine.applyArrivals()
+/// ```
+public final class SyncEngine {
+    let store: HistoryStore
+    public let setup: SyncSetup
+    public var settings: SyncSettings
+    let folder: SyncFolder
+    let state: SyncState
+    let directory: URL
+    var clock: ClockSource
+
+    public init(store: HistoryStore, location: StoreLocation, setup: SyncSetup, settings: SyncSettings) throws(SyncError) {
+        self.store = store
+        self.setup = setup
+        self.settings = settings
+        self.folder = SyncFolder(root: setup.folder)
+        self.directory = SyncSetup.directory(for: location)
+        self.state = try SyncState(directory: directory)
+        let last = try state.meta("clock").flatMap { text throws(SyncError) in try HybridClock(text: text) }
+        self.clock = ClockSource(device: setup.device, last: last)
+    }
+
+    /// The folder's root.
+    public var folderURL: URL { folder.root }
+
+    var staging: AtomicFile { AtomicFile(staging: directory.appendingPathComponent("staging")) }
+
+    func withLock<T>(_ body: () throws(SyncError) -> T) throws(SyncError) -> T {
+        let lock = try FileLock(path: directory.appendingPathComponent("lock").path)
+        defer { withExtendedLifetime(lock) {} }
+        return try body()
+    }
+
+    func saveClock() throws(SyncError) {
+        if let last = clock.last { try state.setMeta("clock", last.text) }
+    }
+
+    /// Runs `body` as one transaction of the store and one of the sync state: a batch of changes lands whole.
+    /// (With `includingStore` false, only the sync state's: for a step that only reads the history.)
+    func batch<T>(includingStore: Bool = true, _ body: () throws(SyncError) -> T) throws(SyncError) -> T {
+        do {
+            if !includingStore { return try state.db.transaction { try body() } }
+            return try store.transaction { try state.db.transaction { try body() } }
+        } catch let error as SyncError {
+            throw error
+        } catch let error as HistoryError {
+            throw SyncError(.io, "The history store: \(error.message)", cause: error)
+        } catch {
+            throw SyncError(.io, "The sync state could not be updated: \(error)", cause: error)
+        }
+    }
+
+    /// Runs `body` translating store errors into sync errors that say so.
+    func inStore<T>(_ body: () throws(HistoryError) -> T) throws(SyncError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw SyncError(.io, "The history store: \(error.message)", cause: error)
+        }
+    }
+}
+
+/// An engine is confined to one thread, as its store is.
+@available(*, unavailable)
+extension SyncEngine: Sendable {}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// The shared folder and what is in it (see docs/sync.md):
+///
+/// ```
+/// pasteboard-sync.json             the folder's header: format, how the key is made, a key check
+/// devices/<device>/<seq>.pblog     each device's log segments, written only by that device
+/// payloads/<keyed hash>.pbdata     payloads, named by a keyed BLAKE2b of their bytes
+/// ```
+struct SyncFolder {
+    let root: URL
+
+    static let headerName = "pasteboard-sync.json"
+    static let checkText = Data("pasteboard sync key check".utf8)
+    /// The largest segment read (a segment rolls over long before; anything bigger is not ours).
+    static let maxSegmentBytes = 64 << 20
+    /// The largest payload file read: the largest item Pasteboard syncs, sealed.
+    static let maxPayloadBytes = 1 << 30
+
+    var headerURL: URL { root.appendingPathComponent(Self.headerName) }
+    var devicesURL: URL { root.appendingPathComponent("devices") }
+    var payloadsURL: URL { root.appendingPathComponent("payloads") }
+
+    func deviceURL(_ device: DeviceID) -> URL { devicesURL.appendingPathComponent(device.rawValue) }
+
+    static func segmentPath(device: DeviceID, sequence: Int) -> String {
+        let number = String(sequence)
+        return "devices/\(device.rawValue)/" + String(repeating: "0", count: max(0, 10 - number.count)) + number + ".pblog"
+    }
+
+    static func payloadPath(_ name: String) -> String { "payloads/\(name).pbdata" }
+
+    func url(_ relativePath: String) -> URL { root.appendingPathComponent(relativePath) }
+
+    // MARK: - The header
+
+    /// How the folder's key is made, and a small sealed text that only the right key opens.
+    struct Header: Codable, Equatable {
+        var format: Int
+        /// `phrase` (a generated key, typed as a phrase) or `passphrase` (Argon2id over what the user chose).
+        var keyKind: String
+        var passphrase: PassphraseKey?
+        /// `checkText` sealed with the check key, base64.
+        var check: String
+    }
+
+    func readHeader() throws(SyncError) -> Header {
+        guard FileManager.default.fileExists(atPath: headerURL.path) else {
+            throw SyncError(
+                .invalidInput,
+                "\(root.path) is not a Pasteboard sync folder (no \(Self.headerName)). Run 'pb sync init --folder \(root.path)' on the first device, "
+                    + "and wait until the folder has synced here before joining.")
+        }
+        let data = try AtomicFile.read(headerURL, limit: 64 * 1024)
+        do {
+            let header = try JSONDecoder().decode(Header.self, from: data)
+            guard header.format == 1 else {
+                throw SyncError(.invalidInput, "\(headerURL.path) is format \(header.format); this pb reads format 1. Upgrade pb.")
+            }
+            return header
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.invalidInput, "\(headerURL.path) is damaged: \(error.localizedDescription)", cause: error)
+        }
+    }
+
+    /// Whether `key` opens this folder's key check.
+    static func keyOpens(_ header: Header, _ key: SyncKey) -> Bool {
+        guard let sealed = Data(base64Encoded: header.check),
+            let messages = try? SecretStream.open(sealed, key: key.checkKey, context: headerName)  // a wrong key is an answer, not an error
+        else { return false }
+        return messages == [checkText]
+    }
+
+    static func header(for key: SyncKey, passphrase: PassphraseKey?) throws(SyncError) -> Header {
+        let sealed = try SecretStream.seal([checkText], key: key.checkKey, context: headerName)
+        return Header(
+            format: 1, keyKind: passphrase == nil ? "phrase" : "passphrase", passphrase: passphrase,
+            check: sealed.base64EncodedString())
+    }
+
+    // MARK: - Listing
+
+    /// Every segment in the folder, as relative paths, by device then sequence.
+    func segmentPaths() -> [String] {
+        let manager = FileManager.default
+        guard let devices = try? manager.contentsOfDirectory(atPath: devicesURL.path) else { return [] }  // no folder yet: nothing to read
+        var paths: [String] = []
+        for device in devices.sorted() where DeviceID(rawValue: device) != nil {
+            guard let names = try? manager.contentsOfDirectory(atPath: devicesURL.appendingPathComponent(device).path) else { continue }
+            for name in names.sorted() where name.hasSuffix(".pblog") && !name.hasPrefix(".") {
+                paths.append("devices/\(device)/\(name)")
+            }
+        }
+        return paths
+    }
+
+    /// Parses `devices/<device>/<seq>.pblog`.
+    static func parseSegmentPath(_ path: String) -> (device: DeviceID, sequence: Int)? {
+        let parts = path.split(separator: "/")
+        guard parts.count == 3, parts[0] == "devices", let device = DeviceID(rawValue: String(parts[1])),
+            parts[2].hasSuffix(".pblog"), let sequence = Int(parts[2].dropLast(6)), parts[2].count == 16
+        else { return nil }
+        return (device, sequence)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import SQLiteSupport
+
+extension SyncState {
+    /// An item sync believes is in the history, in brief.
+    struct LiveEntry {
+        var identity: Data
+        var isPinned: Bool
+        var isPending: Bool
+    }
+
+    /// Every item alive by the merge rules (see `Entry.isAlive`), computed in SQL: clock texts sort as clocks do.
+    func liveEntries() throws(SyncError) -> [LiveEntry] {
+        let clears = try clears()
+        return try run {
+            let statement = try db.prepare(
+                """
+                SELECT identity, pinned, pending FROM entries WHERE copy IS NOT NULL
+                    AND (deleted IS NULL OR copy > deleted) AND copy > ? AND (copy > ? OR pinned)
+                """)
+            try statement.bind([clears.all?.text ?? "", clears.unpinned?.text ?? ""])
+            var result: [LiveEntry] = []
+            while let row = try statement.step() {
+                guard let identity = row.data("identity") else { continue }
+                result.append(LiveEntry(identity: identity, isPinned: row.int("pinned") == 1, isPending: row.int("pending") == 1))
+            }
+            return result
+        }
+    }
+
+    /// Forgets the copy records (with their inline payload bytes) of every item no longer alive, and wipes them
+    /// from the write-ahead log too: what the user deleted is not kept in the sync state. The clocks stay, which is
+    /// all the merge needs of a dead item (a newer copy brings its own record).
+    func forgetDeadRecords() throws(SyncError) {
+        let clears = try clears()
+        try run {
+            try db.run(
+                """
+                UPDATE entries SET record = NULL WHERE record IS NOT NULL AND NOT (copy IS NOT NULL
+                    AND (deleted IS NULL OR copy > deleted) AND copy > ? AND (copy > ? OR pinned))
+                """, clears.all?.text ?? "", clears.unpinned?.text ?? "")
+            if db.changes > 0 && !db.isInTransaction { _ = try db.checkpointAndTruncate() }
+        }
+    }
+
+    func save(_ clears: Clears) throws(SyncError) {
+        if let all = clears.all { try setMeta("clear-all", all.text) }
+        if let unpinned = clears.unpinned { try setMeta("clear-unpinned", unpinned.text) }
+    }
+
+    // MARK: - Files
+
+    struct FileRecord {
+        var path: String
+        var size: Int
+        var modified: Double
+        var status: String
+        var reason: String?
+        var operations: Int
+        var seen: Date
+    }
+
+    static func attributes(_ url: URL) -> (size: Int, modified: Double)? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0 else { return nil }
+        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        return (Int(info.st_size), modified)
+    }
+
+    func file(_ path: String) throws(SyncError) -> FileRecord? {
+        try run { () throws -> FileRecord? in
+            guard let row = try db.row("SELECT * FROM files WHERE path = ?", path) else { return nil }
+            return Self.fileRecord(row)
+        }
+    }
+
+    static func fileRecord(_ row: Row) -> FileRecord {
+        FileRecord(
+            path: row.string("path") ?? "", size: Int(row.int("size") ?? 0), modified: row.double("mtime") ?? 0,
+            status: row.string("status") ?? "", reason: row.string("reason"), operations: Int(row.int("operations") ?? 0),
+            seen: Date(timeIntervalSince1970: row.double("seen") ?? 0))
+    }
+
+    func noteFile(_ path: String, url: URL, status: String, reason: String?, operations: Int, now: Date) throws(SyncError) {
+        let attributes = Self.attributes(url)
+        try run {
+            try db.run(
+                """
+                INSERT INTO files(path, size, mtime, status, reason, operations, seen) VALUES (?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(path) DO UPDATE SET size = excluded.size, mtime = excluded.mtime, status = excluded.status,
+                    reason = excluded.reason, operations = excluded.operations, seen = excluded.seen
+                """, path, attributes?.size ?? -1, attributes?.modified ?? 0, status, reason, operations,
+                now.timeIntervalSince1970)
+        }
+    }
+
+    func rejectedFiles() throws(SyncError) -> [FileRecord] {
+        try run { try db.rows("SELECT * FROM files WHERE status = 'rejected' ORDER BY path").map(Self.fileRecord) }
+    }
+
+    func forgetFile(_ path: String) throws(SyncError) {
+        try run { try db.run("DELETE FROM files WHERE path = ?", path) }
+    }
+
+    // MARK: - Devices
+
+    struct DeviceRecord {
+        var device: DeviceID
+        var clock: HybridClock
+        var seen: Date
+    }
+
+    func noteDevice(_ device: DeviceID, clock: HybridClock, seen: Date) throws(SyncError) {
+        try run {
+            try db.run(
+                """
+                INSERT INTO devices(device, clock, seen) VALUES (?, ?, ?)
+                ON CONFLICT(device) DO UPDATE SET clock = max(clock, excluded.clock), seen = excluded.seen
+                """, device.rawValue, clock.text, seen.timeIntervalSince1970)
+        }
+    }
+
+    func devices() throws(SyncError) -> [DeviceRecord] {
+        try run {
+            try db.rows("SELECT * FROM devices ORDER BY device").compactMap { row throws -> DeviceRecord? in
+                guard let device = row.string("device").flatMap(DeviceID.init(rawValue:)), let text = row.string("clock") else {
+                    return nil
+                }
+                return DeviceRecord(device: device, clock: try HybridClock(text: text), seen: Date(timeIntervalSince1970: row.double("seen") ?? 0))
+            }
+        }
+    }
+
+    func pendingCount() throws(SyncError) -> Int {
+        try run { Int(try db.row("SELECT count(*) AS n FROM entries WHERE pending")?.int("n") ?? 0) }
+    }
+
+    /// Forgets everything but the local-only marks (`pb sync leave`).
+    func reset() throws(SyncError) {
+        try run {
+            try db.execute("DELETE FROM entries; DELETE FROM files; DELETE FROM devices; DELETE FROM meta")
+            _ = try db.checkpointAndTruncate()
+        }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import SQLiteSupport
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What sync knows on this device, in `<store>/sync/state.sqlite`: the merged state of every item it has seen
+/// (the clocks of its latest copy, delete and pin), the latest clears, which folder files were applied or rejected,
+/// the devices heard from, and the items that never leave this device.
+final class SyncState {
+    let db: Connection
+
+    init(directory: URL) throws(SyncError) {
+        try AtomicFile.makeDirectory(directory)
+        let path = directory.appendingPathComponent("state.sqlite").path
+        // Private like the history (SQLite gives its -wal and -shm files the database file's mode): created 600
+        // whatever the umask.
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0, fchmod(fd, 0o600) == 0 else {
+            let failure = errno
+            if fd >= 0 { close(fd) }
+            throw AtomicFile.error("Cannot create the sync state \(path)", failure)
+        }
+        close(fd)
+        do {
+            db = try Connection(path: path, mode: .readWrite(create: true), busyTimeout: 30_000, followsSymbolicLinks: false)
+            // secure_delete: what sync forgets (the inline bytes of a deleted item's copy) is overwritten with zeros.
+            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
+            try db.execute(
+                """
+                CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS entries(
+                    identity BLOB PRIMARY KEY,
+                    copy TEXT,
+                    record TEXT,
+                    deleted TEXT,
+                    pin TEXT,
+                    pinned INTEGER NOT NULL DEFAULT 0,
+                    position INTEGER,
+                    pending INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE INDEX IF NOT EXISTS entries_copy ON entries(copy);
+                CREATE TABLE IF NOT EXISTS files(
+                    path TEXT PRIMARY KEY,
+                    size INTEGER NOT NULL,
+                    mtime REAL NOT NULL,
+                    status TEXT NOT NULL,
+                    reason TEXT,
+                    operations INTEGER NOT NULL DEFAULT 0,
+                    seen REAL NOT NULL
+                );
+                CREATE TABLE IF NOT EXISTS devices(device TEXT PRIMARY KEY, clock TEXT NOT NULL, seen REAL NOT NULL);
+                CREATE TABLE IF NOT EXISTS local_only(identity BLOB PRIMARY KEY);
+                """)
+        } catch {
+            throw SyncError(.io, "Cannot open the sync state \(path): \(error)", cause: error)
+        }
+    }
+
+    func run<T>(_ body: () throws -> T) throws(SyncError) -> T {
+        do {
+            return try body()
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError(.io, "The sync state could not be updated: \(error)", cause: error)
+        }
+    }
+
+    func transaction<T>(_ body: () throws -> T) throws(SyncError) -> T {
+        try run { try db.transaction(body) }
+    }
+
+    // MARK: - Meta
+
+    func meta(_ key: String) throws(SyncError) -> String? {
+        try run { try db.row("SELECT value FROM meta WHERE key = ?", key)?.string("value") }
+    }
+
+    func setMeta(_ key: String, _ value: String) throws(SyncError) {
+        try run { try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value) }
+    }
+
+    // MARK: - Entries
+
+    struct Entry: Equatable {
+        var identity: Data
+        var copy: HybridClock?
+        var record: SyncOperation?
+        var deleted: HybridClock?
+        var pin: HybridClock?
+        var isPinned = false
+        var position: Int64?
+        var isPending = false
+    }
+
+    func entry(_ identity: Data) throws(SyncError) -> Entry? {
+        try run { () throws -> Entry? in
+            guard let row = try db.row("SELECT * FROM entries WHERE identity = ?", identity) else { return nil }
+            return try Self.entry(row)
+        }
+    }
+
+    /// Where sync last put or saw the item with `identity` in the history (nil when nowhere or unknown).
+    func position(_ identity: Data) throws(SyncError) -> Int64? {
+        try run { try db.row("SELECT position FROM entries WHERE identity = ?", identity)?.int("position") }
+    }
+
+    static func entry(_ row: Row) throws -> Entry {
+        func clock(_ name: String) throws -> HybridClock? { try row.string(name).map { text throws in try HybridClock(text: text) } }
+        let record = try row.string("record").map { try JSONDecoder().decode(SyncOperation.self, from: Data($0.utf8)) }
+        return Entry(
+            identity: row.data("identity") ?? Data(), copy: try clock("copy"), record: record, deleted: try clock("deleted"),
+            pin: try clock("pin"), isPinned: row.int("pinned") == 1, position: row.int("position"),
+            isPending: row.int("pending") == 1)
+    }
+
+    func save(_ entry: Entry) throws(SyncError) {
+        try run {
+            let record = try entry.record.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+            try db.run(
+                """
+                INSERT INTO entries(identity, copy, record, deleted, pin, pinned, position, pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(identity) DO UPDATE SET copy = excluded.copy, record = excluded.record, deleted = excluded.deleted,
+                    pin = excluded.pin, pinned = excluded.pinned, position = excluded.position, pending = excluded.pending
+                """, entry.identity, entry.copy?.text, record, entry.deleted?.text, entry.pin?.text, entry.isPinned,
+                entry.position, entry.isPending)
+        }
+    }
+
+    /// The identities of the entries whose latest copy is at or after `clock`, oldest copy first.
+    func identities(copiedSince clock: HybridClock) throws(SyncError) -> [Data] {
+        try run {
+            try db.rows("SELECT identity FROM entries WHERE copy IS NOT NULL AND copy >= ? ORDER BY copy", clock.text)
+                .compactMap { $0.data("identity") }
+        }
+    }
+
+    /// Saves where an entry's item now is in the history (and that it is no longer pending).
+    func savePlacement(_ entry: Entry) throws(SyncError) {
+        try run {
+            try db.run(
+                "UPDATE entries SET position = ?, pending = ?, pinned = ? WHERE identity = ?", entry.position, entry.isPending,
+                entry.isPinned, entry.identity)
+        }
+    }
+
+    func pendingEntries() throws(SyncError) -> [Entry] {
+        try run { try db.rows("SELECT * FROM entries WHERE pending ORDER BY copy").map(Self.entry) }
+    }
+
+    // MARK: - Clears
+
+    struct Clears: Equatable {
+        var all: HybridClock?
+        var unpinned: HybridClock?
+    }
+
+    func clears() throws(SyncError) -> Clears {
+        let all = try meta("clear-all")
+        let unpinned = try meta("clear-unpinned")
+        do {
+            return Clears(all: try all.map { try HybridClock(text: $0) }, unpinned: try unpinned.map { try HybridClock(text: $0) })
+        } catch {
+            throw SyncError(.io, "The sync state is damaged (a clear's clock).")
+        }
+    }
+
+    // MARK: - Local-only items
+
+    func isLocalOnly(_ identity: Data) throws(SyncError) -> Bool {
+        try run { try db.row("SELECT 1 AS found FROM local_only WHERE identity = ?", identity) != nil }
+    }
+
+    func markLocalOnly(_ identity: Data) throws(SyncError) {
+        try run { try db.run("INSERT INTO local_only(identity) VALUES (?) ON CONFLICT DO NOTHING", identity) }
+    }
+}

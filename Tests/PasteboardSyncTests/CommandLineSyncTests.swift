@@ -1,0 +1,120 @@
+import Foundation
+import PasteboardHistory
+import PasteboardTestSupport
+import Testing
+@testable import PasteboardSync
+
+/// `pb sync` and `pb copy` through the built `pb`, with a headless daemon doing the syncing.
+@Suite struct CommandLineSyncTests {
+    let pb: String
+    let a: ProcessSandbox
+    let b: ProcessSandbox
+
+    init() throws {
+        pb = try Product.pb.path()
+        a = try ProcessSandbox(label: "pbsynccli-a")
+        b = try ProcessSandbox(label: "pbsynccli-b")
+    }
+
+    func storeLocation(_ sandbox: ProcessSandbox) -> StoreLocation {
+        StoreLocation(directory: sandbox.root.appendingPathComponent("data/pasteboard"))
+    }
+
+    @Test func badInputGetsAClearMessageAndANonZeroExit() async throws {
+        let cases: [([String], Int32, String)] = [
+            (["sync"], 64, "Missing argument ACTION"),
+            (["sync", "frob"], 64, "Unknown sync action"),
+            (["sync", "stauts"], 64, "Did you mean 'status'?"),
+            (["sync", "init"], 64, "needs --folder DIR"),
+            (["sync", "status"], 1, "This device does not sync"),
+            (["sync", "leave"], 1, "nothing to leave"),
+            (["sync", "join", "--folder", "/nonexistent-pb-folder"], 1, "does not exist"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try await a.run(pb, arguments)
+            #expect(result.status == status, "\(arguments): \(result)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result)")
+        }
+    }
+
+    @Test func initPrintsTheKeyLastAndJoinRefusesAWrongOne() async throws {
+        let folder = try a.directory("shared")
+        let created = try await a.run(pb, ["sync", "init", "--folder", folder.path])
+        #expect(created.status == 0, "\(created)")
+        let key = try #require(created.output.split(separator: "\n").last.map(String.init))
+        #expect(key.range(of: #"^([0-9A-Z]{4}-){13}[0-9A-Z]{4}$"#, options: .regularExpression) != nil, "\(key)")
+        let again = try await a.run(pb, ["sync", "init", "--folder", folder.path])
+        #expect(again.status == 1 && again.stderr.contains("syncs with"), "\(again)")
+
+        // Another folder's key has a valid checksum but does not open this folder.
+        let otherFolder = try b.directory("other")
+        let other = try await b.run(pb, ["sync", "init", "--folder", otherFolder.path])
+        let otherKey = try #require(other.output.split(separator: "\n").last.map(String.init))
+        let c = try ProcessSandbox(label: "pbsynccli-c")
+        let refused = try await c.run(pb, ["sync", "join", "--folder", folder.path], stdin: Data((otherKey + "\n").utf8))
+        #expect(refused.status == 1 && refused.stderr.contains("does not open"), "\(refused)")
+        let empty = try await c.run(pb, ["sync", "join", "--folder", folder.path], stdin: Data())
+        #expect(empty.status == 1 && empty.stderr.contains("No key given"), "\(empty)")
+        let joined = try await c.run(pb, ["sync", "join", "--folder", folder.path], stdin: Data((key + "\n").utf8))
+        #expect(joined.status == 0, "\(joined)")
+        let status = try await c.run(pb, ["sync", "status"])
+        #expect(status.status == 0 && status.output.contains("rejected: none"), "\(status)")
+        let left = try await c.run(pb, ["sync", "leave"])
+        #expect(left.status == 0, "\(left)")
+        #expect(try await c.run(pb, ["sync", "status"]).status == 1)
+    }
+
+    @Test func onceExpiringAndLocalCopiesNeverReachTheFolder() async throws {
+        let folder = try a.directory("shared")
+        let created = try await a.run(pb, ["sync", "init", "--folder", folder.path])
+        #expect(created.status == 0, "\(created)")
+        let config = a.root.appendingPathComponent("config/pasteboard/config")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "sync-ignore-app = pb-ignored\nsync-max-item-size = 4K\n".write(to: config, atomically: true, encoding: .utf8)
+        let daemon = try a.launch(pb, ["daemon", "--backend", "headless"])
+        let ready = try await eventually(within: .seconds(20)) { String(decoding: daemon.stdout, as: UTF8.self).contains("running") }
+        #expect(ready, "the daemon never started: \(daemon.stderr)")
+        let secrets: [(String, [String])] = [
+            ("ONCE-ONLY-TEXT", ["--once"]), ("EXPIRING-TEXT", ["--expire", "1h"]), ("LOCAL-ONLY-TEXT", ["--local"]),
+            ("LARGE-TEXT-" + String(repeating: "y", count: 5000), []),
+        ]
+        for (text, options) in secrets {
+            let copied = try await a.run(pb, ["copy"] + options, stdin: Data(text.utf8))
+            #expect(copied.status == 0, "\(copied)")
+        }
+        let copied = try await a.run(pb, ["copy"], stdin: Data("ORDINARY-TEXT".utf8))
+        #expect(copied.status == 0, "\(copied)")
+        let key = try #require(try SyncSetup.load(for: storeLocation(a))).key
+        let synced = try await eventually(within: .seconds(10)) {
+            try decryptedFolder(folder, key: key).range(of: Data("ORDINARY-TEXT".utf8)) != nil
+        }
+        #expect(synced, "the ordinary copy never reached the folder: \(daemon.stderr)")
+        let everything = try decryptedFolder(folder, key: key)
+        for (text, _) in secrets {
+            #expect(everything.range(of: Data(text.prefix(20).utf8)) == nil, "\(text.prefix(20)) reached the folder")
+        }
+        // Nothing in the folder is readable without the key.
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)!
+        while let url = enumerator.nextObject() as? URL {
+            guard let data = FileManager.default.contents(atPath: url.path) else { continue }
+            #expect(data.range(of: Data("ORDINARY-TEXT".utf8)) == nil, "\(url.lastPathComponent) holds plaintext")
+        }
+    }
+
+    @Test func leavingStopsARunningDaemonFromWritingAnything() async throws {
+        let folder = try a.directory("shared")
+        #expect(try await a.run(pb, ["sync", "init", "--folder", folder.path]).status == 0)
+        let daemon = try a.launch(pb, ["daemon", "--backend", "headless"])
+        let ready = try await eventually(within: .seconds(20)) { String(decoding: daemon.stdout, as: UTF8.self).contains("running") }
+        #expect(ready, "the daemon never started: \(daemon.stderr)")
+        #expect(try await a.run(pb, ["copy"], stdin: Data("before leaving".utf8)).status == 0)
+        let written = try await eventually(within: .seconds(10)) { !SyncFolder(root: folder).segmentPaths().isEmpty }
+        #expect(written, "\(daemon.stderr)")
+        #expect(try await a.run(pb, ["sync", "leave"]).status == 0)
+        let before = SyncFolder(root: folder).segmentPaths()
+        #expect(try await a.run(pb, ["copy"], stdin: Data("after leaving".utf8)).status == 0)
+        let stopped = try await eventually(within: .seconds(10)) { daemon.stderr.contains("syncing stopped") }
+        #expect(stopped, "\(daemon.stderr)")
+        #expect(SyncFolder(root: folder).segmentPaths() == before)
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import PasteboardSync
+
+@Suite struct SegmentCodecTests {
+    let device = DeviceID(rawValue: "0123456789abcdef")!
+
+    func operations() -> [SyncOperation] {
+        let identity = String(repeating: "ab", count: 16)
+        let clock = { (ms: UInt64, c: UInt32) in HybridClock(milliseconds: ms, counter: c, device: self.device) }
+        return [
+            SyncOperation(
+                kind: .copy, clock: clock(1_700_000_000_000, 0), identity: identity,
+                representations: [
+                    .init(type: "public.utf8-plain-text", payload: nil, size: 5, inline: Data("hello".utf8)),
+                    .init(type: "public.html", payload: String(repeating: "cd", count: 32), size: 70_000),
+                ], source: "firefox"),
+            SyncOperation(kind: .pin, clock: clock(1_700_000_000_001, 3), identity: identity),
+            SyncOperation(kind: .unpin, clock: clock(1_700_000_000_002, 0), identity: identity),
+            SyncOperation(kind: .delete, clock: clock(1_700_000_000_003, 0), identity: identity),
+            SyncOperation(kind: .clear, clock: clock(1_700_000_000_004, 0), keepsPinned: true),
+        ]
+    }
+
+    @Test func operationsRoundTrip() throws {
+        let (types, bytes) = SegmentCodec.encode(operations())
+        #expect(types == ["public.utf8-plain-text", "public.html"])
+        #expect(SegmentCodec.decode(bytes, count: 5, types: types, device: device) == operations())
+        // A copy costs a few dozen bytes beyond its payload.
+        let copy = SegmentCodec.encode([operations()[0]]).bytes
+        #expect(copy.count - 5 - 32 < 48, "\(copy.count) bytes")
+    }
+
+    @Test func everyTruncationAndAnyTrailingByteIsRefused() {
+        let (types, bytes) = SegmentCodec.encode(operations())
+        for length in 0..<bytes.count {
+            #expect(SegmentCodec.decode(bytes.prefix(length), count: 5, types: types, device: device) == nil)
+        }
+        #expect(SegmentCodec.decode(bytes + Data([0]), count: 5, types: types, device: device) == nil)
+        #expect(SegmentCodec.decode(bytes, count: 5, types: [], device: device) == nil)
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import PasteboardConfiguration
+import PasteboardHistory
+import PasteboardModel
+import Testing
+@testable import PasteboardSync
+
+@Suite struct SyncEngineTests {
+    let scratch: Scratch
+    let folder: URL
+    let phrase: String
+    let a: Device
+    let b: Device
+
+    init() throws {
+        scratch = try Scratch()
+        folder = scratch.url.appendingPathComponent("folder")
+        let first = StoreLocation(directory: scratch.url.appendingPathComponent("a"))
+        phrase = try #require(try SyncSession.initialize(folder: folder, location: first))
+        a = try Device("a", in: scratch, folder: folder)
+        b = try Device("b", in: scratch, folder: folder, phrase: phrase)
+    }
+
+    @Test func copyPinDeleteAndClearPropagate() throws {
+        try a.copy("one")
+        try a.copy("two")
+        try a.sync()
+        try b.sync()
+        #expect(try b.history() == ["two", "one"])
+
+        try a.store.setPinned(true, id: try #require(try a.id(of: "one")))
+        try a.sync()
+        try b.sync()
+        #expect(try b.history() == ["two", "one [pinned]"])
+
+        try b.store.delete(id: try #require(try b.id(of: "two")))
+        try b.sync()
+        try a.sync()
+        #expect(try a.history() == ["one [pinned]"])
+
+        try b.copy("three")
+        try b.sync()
+        try a.sync()
+        let seenOnA = try a.history()
+        #expect(seenOnA == ["three", "one [pinned]"], "\(seenOnA)")
+        try a.store.clear()
+        try a.sync()
+        try b.sync()
+        let seenOnB = try b.history()
+        #expect(seenOnB == [], "\(seenOnB)")
+        #expect(try a.history() == [])
+    }
+
+    @Test func aDeletedItemLeavesNothingInTheSyncState() throws {
+        let marker = "DELETE-ME-\(UUID().uuidString)"
+        try a.copy(marker)
+        try a.sync()
+        try b.sync()
+        try b.store.delete(id: try #require(try b.id(of: marker)))
+        try b.sync()
+        try a.sync()
+        #expect(try a.history() == [])
+        for device in [a, b] {
+            let directory = SyncSetup.directory(for: device.location)
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix("state.sqlite") {
+                let data = try Data(contentsOf: directory.appendingPathComponent(name))
+                // Kept as it was copied, or base64 (the copy record is JSON).
+                for form in [Data(marker.utf8), Data(Data(marker.utf8).base64EncodedString().utf8)] {
+                    #expect(data.range(of: form) == nil, "\(name) still holds the deleted text")
+                }
+            }
+            let mode = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("state.sqlite").path)[.posixPermissions] as? Int
+            #expect(mode == 0o600)
+        }
+    }
+
+    @Test func repeatedCopyMovesTheItemToTheTopEverywhere() throws {
+        try a.copy("old")
+        try a.copy("new")
+        try a.sync()
+        try b.sync()
+        try b.copy("old")  // copied again on b
+        try b.sync()
+        try a.sync()
+        #expect(try a.history() == ["old", "new"])
+        #expect(try b.history() == ["old", "new"])
+    }
+
+    @Test func concurrentOperationsConverge() throws {
+        try a.copy("shared")
+        try a.sync()
+        try b.sync()
+        // Both offline: a pins, b deletes, each copies something.
+        try a.store.setPinned(true, id: try #require(try a.id(of: "shared")))
+        try a.copy("from a")
+        try b.store.delete(id: try #require(try b.id(of: "shared")))
+        try b.copy("from b")
+        try a.engine.writeLocalChanges()
+        try b.engine.writeLocalChanges()
+        try a.engine.applyArrivals()
+        try b.engine.applyArrivals()
+        #expect(try a.history() == b.history())
+        // b's delete came after a's copy of "shared": it is gone everywhere.
+        #expect(try a.history() == ["from b", "from a"])
+    }
+
+    @Test func anOfflineDeviceCatchesUpWhenItJoins() throws {
+        for index in 0..<20 { try a.copy("item \(index)") }
+        try a.store.delete(id: try #require(try a.id(of: "item 3")))
+        try a.sync()
+        let late = try Device("late", in: scratch, folder: folder, phrase: phrase)
+        try late.sync()
+        #expect(try late.history() == a.history())
+        #expect(try late.history().count == 19)
+    }
+
+    @Test func anItemWhosePayloadIsLateWaitsForIt() throws {
+        let big = String(repeating: "large payload ", count: 400)  // above the inline limit: a payload file
+        try a.copy(big)
+        let written = try a.engine.writeLocalChanges()
+        let payload = try #require(written.first { $0.hasPrefix("payloads/") })
+        let aside = scratch.url.appendingPathComponent("aside")
+        try FileManager.default.moveItem(at: folder.appendingPathComponent(payload), to: aside)
+        try b.engine.applyArrivals()
+        #expect(try b.history() == [])
+        #expect(try SyncStatus.load(location: b.location)?.pendingItems == 1)
+        try FileManager.default.moveItem(at: aside, to: folder.appendingPathComponent(payload))
+        try b.engine.applyArrivals()
+        #expect(try b.store.items(limit: 5).map(\.size) == [big.utf8.count])
+        #expect(try SyncStatus.load(location: b.location)?.pendingItems == 0)
+    }
+
+    @Test func aWrongKeyIsRefused() throws {
+        let other = try Scratch()
+        let phraseOfAnotherFolder = try #require(
+            try SyncSession.initialize(
+                folder: other.url.appendingPathComponent("f"), location: StoreLocation(directory: other.url.appendingPathComponent("s"))))
+        let location = StoreLocation(directory: scratch.url.appendingPathComponent("intruder"))
+        #expect(throws: SyncError.self) { try SyncSession.join(folder: folder, location: location, secret: phraseOfAnotherFolder) }
+        #expect(try SyncSetup.load(for: location) == nil)
+        // A typing mistake is caught by the checksum.
+        var typo = Array(phrase)
+        typo[0] = typo[0] == "A" ? "B" : "A"
+        let error = try #require(throws: SyncError.self) { try SyncSession.join(folder: folder, location: location, secret: String(typo)) }
+        #expect(error.code == .invalidInput)
+    }
+
+    @Test(arguments: ["tamper", "truncate", "foreign"])
+    func aDamagedSegmentIsRejectedAndReported(damage: String) throws {
+        try a.copy("first")
+        try a.sync()
+        try b.sync()
+        try a.copy("second")
+        let written = try a.engine.writeLocalChanges()
+        let segment = try #require(written.first { $0.hasSuffix(".pblog") })
+        let url = folder.appendingPathComponent(segment)
+        var bytes = try Data(contentsOf: url)
+        switch damage {
+        case "tamper": bytes[bytes.count - 5] ^= 0x01
+        case "truncate": bytes = bytes.prefix(bytes.count - 20)
+        default:
+            // A segment sealed with another folder's key, under this device's name.
+            let key = try SyncKey.generate()
+            bytes = try SecretStream.seal([Data("{}".utf8)], key: key.logKey, context: segment)
+        }
+        try bytes.write(to: url)
+        let arrivals = try b.engine.applyArrivals()
+        #expect(arrivals.rejected.count == 1)
+        #expect(try b.history() == ["first"])
+        let status = try #require(try SyncStatus.load(location: b.location))
+        #expect(status.rejected.map(\.path) == [segment])
+    }
+
+    @Test func aPassphraseFolderJoinsWithThePassphraseOnly() throws {
+        let other = try Scratch()
+        let shared = other.url.appendingPathComponent("f")
+        let first = StoreLocation(directory: other.url.appendingPathComponent("one"))
+        #expect(try SyncSession.initialize(folder: shared, location: first, passphrase: "correct horse battery") == nil)
+        let second = StoreLocation(directory: other.url.appendingPathComponent("two"))
+        let wrong = try #require(throws: SyncError.self) {
+            try SyncSession.join(folder: shared, location: second, secret: "wrong horse battery")
+        }
+        #expect(wrong.code == .wrongKey)
+        try SyncSession.join(folder: shared, location: second, secret: "correct horse battery")
+        #expect(try SyncSetup.load(for: second)?.key == SyncSetup.load(for: first)?.key)
+    }
+
+    @Test func whatNeverSyncsIsNeverInTheFolder() throws {
+        var settings = SyncSettings()
+        settings.maxItemBytes = 1000
+        settings.ignoredApplications = ["KeePassXC"]
+        let c = try Device("c", in: scratch, folder: folder, phrase: phrase, settings: settings)
+        try c.store.record(PasteboardItem(string: "EXPIRING-SECRET"), metadata: CaptureMetadata(expiresAt: Date().addingTimeInterval(60)))
+        let local = PasteboardItem(string: "LOCAL-ONLY-TEXT")
+        try SyncSession.markLocalOnly(local, location: c.location)
+        try c.store.record(local)
+        try c.store.record(PasteboardItem(string: "FROM-KEEPASS"), metadata: CaptureMetadata(source: "KeePassXC"))
+        try c.store.record(PasteboardItem(string: "BIG-" + String(repeating: "x", count: 2000)))
+        try c.copy("ordinary")
+        try c.sync()
+        let key = try #require(try SyncSetup.load(for: c.location)).key
+        let everything = try decryptedFolder(folder, key: key)
+        for secret in ["EXPIRING-SECRET", "LOCAL-ONLY-TEXT", "FROM-KEEPASS", "BIG-xxxx"] {
+            #expect(everything.range(of: Data(secret.utf8)) == nil, "\(secret) reached the folder")
+        }
+        #expect(everything.range(of: Data("ordinary".utf8)) != nil)
+        try b.sync()
+        #expect(try b.history() == ["ordinary"])
+    }
+}
+
+@Suite struct CompactionTests {
+    @Test func aCompactedLogBringsANewDeviceToTheSameHistory() throws {
+        let scratch = try Scratch()
+        let folder = scratch.url.appendingPathComponent("folder")
+        let phrase = try #require(
+            try SyncSession.initialize(folder: folder, location: StoreLocation(directory: scratch.url.appendingPathComponent("a"))))
+        let a = try Device("a", in: scratch, folder: folder)
+        for round in 0..<12 {
+            try a.copy("item \(round % 5)")  // repeated copies
+            if round % 3 == 0, let id = try a.id(of: "item \(round % 5)") { try a.store.setPinned(round % 2 == 0, id: id) }
+            if round == 7, let id = try a.id(of: "item 1") { try a.store.delete(id: id) }
+            try a.engine.writeLocalChanges()
+        }
+        let before = SyncFolder(root: folder).segmentPaths()
+        #expect(before.count == 12)
+        let early = try Device("early", in: scratch, folder: folder, phrase: phrase)
+        try early.sync()
+        let compaction = try #require(try a.engine.compactLog(threshold: 4))
+        #expect(compaction.removed == before)
+        #expect(SyncFolder(root: folder).segmentPaths() == [compaction.written])
+        let late = try Device("late", in: scratch, folder: folder, phrase: phrase)
+        try late.sync()
+        try early.sync()
+        #expect(try late.history() == a.history())
+        #expect(try early.history() == a.history())
+        #expect(try a.engine.compactLog(threshold: 4) == nil)
+    }
+}
