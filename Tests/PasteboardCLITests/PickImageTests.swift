@@ -43,6 +43,18 @@ import Testing
         #expect(ImageHeader(format: "PNG", width: 10_000, height: 10_000).isTooLargeToDecode)
     }
 
+    @Test func kittyGetsThePNGInChunksOfAtMost4096() {
+        let image = [UInt8](repeating: 0xA5, count: 7000)  // 9336 base64 bytes: three chunks
+        let sequence = ImagePreviewRenderer.kittyPNG(image, columns: 20, rows: 6)
+        let chunks = sequence.components(separatedBy: "\u{1B}\\").filter { !$0.isEmpty }
+        #expect(chunks.count == 3)
+        #expect(chunks[0].hasPrefix("\u{1B}_Ga=T,f=100,t=d,q=2,c=20,r=6,m=1;"))
+        #expect(chunks[1].hasPrefix("\u{1B}_Gm=1;") && chunks[2].hasPrefix("\u{1B}_Gm=0;"))
+        let payload = chunks.map { String($0[$0.index(after: $0.firstIndex(of: ";")!)...]) }
+        #expect(payload.allSatisfy { $0.utf8.count <= 4096 })
+        #expect(Data(base64Encoded: payload.joined()) == Data(image))
+    }
+
     // MARK: - Through tmux
 
     func pick(_ arguments: String = "", prefix: String = "") async throws -> TerminalSession {
