@@ -7,8 +7,8 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libxtst-dev libgtk-4-dev libwayland-dev \
-	libsodium-dev pkg-config
+DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libxtst-dev zlib1g-dev libgtk-4-dev \
+	libwayland-dev libsodium-dev pkg-config
 # The X11 tests' peers: real toolkits (through the system Python), CopyQ, Chromium, xdotool to drive them;
 # tmux for the terminal picker, xterm (sixel) and chafa for its image previews, fzf, rofi and dmenu
 # (suckless-tools) for the launcher round trips; ImageMagick for screenshots; headless sway, wl-clipboard and wtype

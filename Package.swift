@@ -17,6 +17,7 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CSystemShim"),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CStaticFoundation"),
         .target(
             name: "CX11",
@@ -65,7 +66,8 @@ let package = Package(
             ]
         ),
         .target(
-            name: "PasteboardPicker", dependencies: ["ArgumentParsing", "CSystemShim", "PasteboardHistory", "PasteboardModel"]),
+            name: "PasteboardPicker",
+            dependencies: ["ArgumentParsing", "CSystemShim", "CZlib", "PasteboardHistory", "PasteboardModel"]),
         .target(
             name: "PasteboardCLI",
             dependencies: [

@@ -17,7 +17,7 @@ Measures, side by side:
 
 The store is the one bench/startup_bench.py builds (written straight into SQLite, kept in bench/data).
 
-Usage: python3 bench/pick_bench.py [--pb PATH] [--items N] [--runs R] [--keys K]
+Usage: python3 bench/pick_bench.py [--pb PATH] [--items N] [--runs R] [--keys K] [--pipe-runs P]
 Needs fzf. Prints a Markdown table and the raw numbers as JSON.
 """
 import argparse, fcntl, json, os, pty, re, select, signal, statistics, struct, subprocess, sys, termios, time
@@ -178,6 +178,7 @@ def wall(command, env, runs):
         began = time.perf_counter()
         subprocess.run(["/bin/sh", "-c", command], env=env, check=True, stdout=subprocess.DEVNULL)
         times.append((time.perf_counter() - began) * 1000)
+    log(f"  {command[:70]}: {statistics.median(times):.0f} ms")
     return times
 
 
@@ -187,6 +188,7 @@ def main():
     parser.add_argument("--items", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--keys", type=int, default=200, help="selection moves timed")
+    parser.add_argument("--pipe-runs", type=int, default=3, help="runs of each launcher pipe (median taken)")
     args = parser.parse_args()
     pb = os.path.abspath(args.pb)
     store = cached_store(pb, args.items)
@@ -203,6 +205,7 @@ def main():
 
     log("keystrokes: pb pick")
     pick_typing, pick_moving = measure_pick_keys(pb, env, args.keys)
+    log(f"  pb pick typing p50 {statistics.median(pick_typing):.1f} ms, moving p50 {statistics.median(pick_moving):.1f} ms")
     log("keystrokes: fzf")
     fzf_typing = measure_fzf_keys(lines_path, env, total)
     fzf_moving = []  # fzf's frames have no end this script can see without its search count changing
@@ -213,7 +216,7 @@ def main():
     log("launcher pipes")
     query = "the"
     quoted_pb = "'" + pb.replace("'", "'\\''") + "'"
-    runs = max(3, args.runs // 2)
+    runs = args.pipe_runs
     pipes = {
         "pb history --format dmenu | fzf --filter": wall(f"{quoted_pb} history --format dmenu | fzf --filter {query}",
                                                          env, runs),

@@ -60,9 +60,6 @@ final class ImagePreviewRenderer: Sendable {
         close(wakeWrite)
     }
 
-    /// Whether anything can draw pictures here: chafa, or the kitty protocol (which takes PNG as it is).
-    var canDraw: Bool { chafa != nil || graphics == .kitty }
-
     /// The rendering for `request`, if done.
     func rendering(for request: Request) -> Rendering? {
         state.withLock { $0.done[request] }
@@ -116,6 +113,10 @@ final class ImagePreviewRenderer: Sendable {
                 let columns = max(1, min(request.columns, Int(Double(request.rows) * aspect)))
                 let rows = max(1, min(request.rows, Int((Double(columns) / aspect).rounded())))
                 return .graphic(Self.kittyPNG(image, columns: columns, rows: rows))
+            }
+            // Without chafa: half-blocks from our own PNG decoder, where there are colours to draw them with.
+            if usesColor, let decoded = PNGImage(image) {
+                return .lines(HalfBlocks.lines(decoded, columns: request.columns, rows: request.rows))
             }
             return .failed("install chafa to see it here")
         }

@@ -51,7 +51,6 @@ struct ImagePreviewState {
         }
         guard let (_, bytes, description) = cached else { return Shown(description: "image") }
         guard let renderer, let bytes, box.rows >= 1, box.columns >= 2 else { return Shown(description: description) }
-        guard renderer.canDraw else { return Shown(description: description + " · install chafa to see it here") }
         guard let rendering = renderer.rendering(for: box) else {
             renderer.render(box, image: bytes)
             return Shown(description: description + " · drawing…")

@@ -111,10 +111,8 @@ public struct Picker {
             mode.write(start + screen.frame(model, preview: lines) + overlay)
         }
 
-        for key in pendingKeys {
-            model.handle(key, source: source)
-            if let outcome = model.outcome { return Self.result(outcome) }
-        }
+        model.handle(pendingKeys, source: source)
+        if let outcome = model.outcome { return Self.result(outcome) }
         draw()
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
@@ -145,10 +143,8 @@ public struct Picker {
             } else if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 {
                 return .cancelled
             }
-            for key in keys {
-                model.handle(key, source: source)
-                if let outcome = model.outcome { return Self.result(outcome) }
-            }
+            model.handle(keys, source: source)
+            if let outcome = model.outcome { return Self.result(outcome) }
             draw()
         }
     }

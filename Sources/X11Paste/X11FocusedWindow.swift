@@ -59,6 +59,7 @@ public struct X11FocusedWindow: Sendable, Equatable {
         if window != 0 {
             try focus(display)
         }
+        waitForModifiersReleased(display)
         for code in codes { XTestFakeKeyEvent(display, UInt32(code), 1, 0) }
         for code in codes.reversed() { XTestFakeKeyEvent(display, UInt32(code), 0, 0) }
         XSync(display, 0)
@@ -94,6 +95,25 @@ public struct X11FocusedWindow: Sendable, Equatable {
         }
         throw X11PasteError(
             "The window 0x\(String(window, radix: 16)) did not take the focus back, so nothing was pasted.")
+    }
+
+    /// Waits (at most a second) until no modifier is held: Alt still down from the picker's Alt-Enter would turn
+    /// Ctrl+V into Ctrl+Alt+V.
+    private func waitForModifiersReleased(_ display: OpaquePointer) {
+        let modifiers = UInt32(ShiftMask | ControlMask | Mod1Mask | Mod4Mask)
+        let root = XDefaultRootWindow(display)
+        for _ in 0..<100 {
+            var rootReturn: Window = 0
+            var child: Window = 0
+            var rootX: Int32 = 0
+            var rootY: Int32 = 0
+            var x: Int32 = 0
+            var y: Int32 = 0
+            var mask: UInt32 = 0
+            guard XQueryPointer(display, root, &rootReturn, &child, &rootX, &rootY, &x, &y, &mask) != 0 else { return }
+            if mask & modifiers == 0 { return }
+            usleep(10_000)
+        }
     }
 
     /// The child of the root window that holds `window`: what a window manager manages.

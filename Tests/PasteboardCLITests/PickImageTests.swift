@@ -43,6 +43,18 @@ import Testing
         #expect(ImageHeader(format: "PNG", width: 10_000, height: 10_000).isTooLargeToDecode)
     }
 
+    @Test func kittyGetsThePNGInChunksOfAtMost4096() {
+        let image = [UInt8](repeating: 0xA5, count: 7000)  // 9336 base64 bytes: three chunks
+        let sequence = ImagePreviewRenderer.kittyPNG(image, columns: 20, rows: 6)
+        let chunks = sequence.components(separatedBy: "\u{1B}\\").filter { !$0.isEmpty }
+        #expect(chunks.count == 3)
+        #expect(chunks[0].hasPrefix("\u{1B}_Ga=T,f=100,t=d,q=2,c=20,r=6,m=1;"))
+        #expect(chunks[1].hasPrefix("\u{1B}_Gm=1;") && chunks[2].hasPrefix("\u{1B}_Gm=0;"))
+        let payload = chunks.map { String($0[$0.index(after: $0.firstIndex(of: ";")!)...]) }
+        #expect(payload.allSatisfy { $0.utf8.count <= 4096 })
+        #expect(Data(base64Encoded: payload.joined()) == Data(image))
+    }
+
     // MARK: - Through tmux
 
     func pick(_ arguments: String = "", prefix: String = "") async throws -> TerminalSession {
@@ -67,18 +79,69 @@ import Testing
         #expect(screen[1].contains("image"), "the list is drawn as before: \(screen[1])")
     }
 
-    @Test func withoutChafaTheImageIsDescribedInOneLine() async throws {
+    /// The smallest GIF: one transparent pixel.
+    static let gif = Data(
+        [
+            0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0x01, 0x00, 0x01, 0x00, 0x80, 0x00, 0x00, 0xFF, 0xFF, 0xFF, 0x00, 0x00,
+            0x00,
+        ]
+            + [0x21, 0xF9, 0x04, 0x01, 0x00, 0x00, 0x00, 0x00, 0x2C, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00]
+            + [0x00, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3B])
+
+    @Test func withoutChafaPNGsAreDrawnAndOthersDescribed() async throws {
+        try await sandbox.copy(Self.gif)
         try await sandbox.copy(Payloads.png)
         let session = try await pick(prefix: "PATH=/nonexistent ")
-        let screen = try await session.waitForScreen {
-            Self.previewRows($0).contains { $0.hasPrefix("PNG image, 2×2") }
-        }
+        var screen = try await session.waitForScreen { Self.previewRows($0).contains { $0.contains("▀") } }
+        #expect(Self.previewRows(screen).contains("PNG image, 2×2"), "pb decodes the PNG itself: \(screen)")
+        try await session.send("Down")
+        screen = try await session.waitForScreen { Self.previewRows($0).contains { $0.hasPrefix("GIF image, 1×1") } }
         #expect(Self.previewRows(screen).contains { $0.contains("install chafa") }, "\(screen)")
         #expect(!screen.contains { $0.contains("▄") || $0.contains("▀") })
 
         let described = try await pick("--images text")
         let text = try await described.waitForScreen { Self.previewRows($0).contains("PNG image, 2×2") }
         #expect(!text.contains { $0.contains("▄") || $0.contains("▀") }, "\(text)")
+    }
+
+    @Test func ourPNGDecoderDrawsHalfBlocks() throws {
+        let image = try #require(PNGImage(Array(Payloads.png)))
+        #expect(image.rgba == [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 128])
+        // Red over blue, green over half-transparent white (blended over black: mid grey).
+        #expect(
+            HalfBlocks.lines(image, columns: 2, rows: 1) == [
+                "\u{1B}[38;5;196;48;5;21m▀\u{1B}[38;5;46;48;5;145m▀\u{1B}[0m"
+            ])
+        #expect(PNGImage(Array(Payloads.png.prefix(40))) == nil, "a cut PNG is not decoded")
+    }
+
+    /// Our decoder against ImageMagick's, over every colour type and several bit depths.
+    @Test(arguments: [("0", "8"), ("0", "1"), ("2", "8"), ("2", "16"), ("3", "8"), ("4", "8"), ("6", "8"), ("6", "16")])
+    func ourPNGDecoderAgreesWithImageMagick(colorType: String, depth: String) async throws {
+        let path = sandbox.root.appendingPathComponent("t\(colorType)-\(depth).png").path
+        let io = sandbox.root.appendingPathComponent("io")
+        var source = ["-size", "37x23", "gradient:red-blue", "-fill", "yellow", "-draw", "circle 18,11 18,4"]
+        if colorType == "4" || colorType == "6" {
+            source += ["-alpha", "set", "-channel", "A", "-evaluate", "set", "60%"]
+        }
+        if colorType == "0" || colorType == "4" { source += ["-colorspace", "Gray"] }
+        if depth == "1" { source += ["-threshold", "50%"] }
+        let make = try ChildProcess(
+            executable: try Self.tool("convert"),
+            arguments: source + [
+                "-define", "png:color-type=\(colorType)", "-define", "png:bit-depth=\(depth)", "PNG:" + path,
+            ], environment: sandbox.environment, stdin: nil, ioDirectory: io)
+        #expect(try await make.finish(timeout: .seconds(20)).succeeded)
+        let expected = try await ChildProcess(
+            executable: try Self.tool("convert"), arguments: [path, "-depth", "8", "rgba:-"],
+            environment: sandbox.environment, stdin: nil, ioDirectory: io
+        ).finish(timeout: .seconds(20)).stdout
+        let file = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(file[25] == UInt8(colorType), "ImageMagick wrote colour type \(file[25])")
+        let image = try #require(PNGImage(Array(file)))
+        #expect(image.width == 37 && image.height == 23)
+        let differences = zip(image.rgba, expected).filter { abs(Int($0) - Int($1)) > 1 }.count
+        #expect(expected.count == image.rgba.count && differences == 0, "\(differences) bytes differ")
     }
 
     // MARK: - Sixel in xterm

@@ -1,6 +1,11 @@
 import Foundation
 import PasteboardTestSupport
+import Synchronization
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A real terminal for a full-screen program: a tmux server of its own (its socket in the sandbox), one window of
 /// a given size running a shell command, keys sent with `send-keys` and the screen read with `capture-pane`.
@@ -8,6 +13,8 @@ final class TerminalSession: Sendable {
     let tmux: String
     let socket: String
     let sandbox: Sandbox
+    /// The tmux server's pid, stopped when the session goes.
+    private let server = Mutex<Int32?>(nil)
 
     /// Starts `command` (run by `sh -c`, with the sandbox's environment) in a `columns`×`rows` window.
     init(_ command: String, sandbox: Sandbox, columns: Int = 80, rows: Int = 24, environment: [String: String] = [:]) async throws {
@@ -23,17 +30,15 @@ final class TerminalSession: Sendable {
         let modes = "$(stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' ')"
         let script = "env \(variables) \(command); echo EXIT=$?; echo MODES: \(modes); sleep 120"
         try await run(["new-session", "-d", "-s", "t", "-x", String(columns), "-y", String(rows), script])
+        let pid = try await run(["display-message", "-p", "-t", "t", "#{pid}"])
+        server.withLock { $0 = Int32(pid.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     deinit {
-        // The server goes with its last session; killing it ends the shell and the program too.
-        do {
-            _ = try ChildProcess(
-                executable: tmux, arguments: ["-S", socket, "kill-server"], environment: [:], stdin: nil,
-                ioDirectory: sandbox.root.appendingPathComponent("io"))
-        } catch {
-            // Nothing to clean up if tmux cannot even start.
-        }
+        // SIGTERM to the server closes its sessions: the shell and the program get SIGHUP and end. (A `kill-server`
+        // client started here would be killed by its own ChildProcess's deinit before it ran, leaving the program
+        // behind, waiting on its terminal forever.)
+        if let pid = server.withLock({ $0 }) { kill(pid, SIGTERM) }
     }
 
     static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'" }
