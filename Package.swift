@@ -33,8 +33,8 @@ let package = Package(
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
         .target(name: "CGtkObjects", dependencies: ["CGtk"]),
-        // The X11 desktop around a GTK window (pointer, focus, placing, XTest paste) for the popup (libxtst-dev).
-        .target(name: "CGtkX11", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xtst")]),
+        // The X11 desktop around a GTK window (the pointer, placing it) for the popup.
+        .target(name: "CGtkX11", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11")]),
         .target(name: "ClipboardBackend", dependencies: ["PasteboardModel"]),
         .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11"]),
         .target(name: "WaylandBackend", dependencies: ["ClipboardBackend", "PasteboardModel", "CWayland"]),

@@ -2,8 +2,6 @@
 
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
-#include <X11/extensions/XTest.h>
-#include <X11/keysym.h>
 #endif
 
 #ifdef GDK_WINDOWING_X11
@@ -40,20 +38,6 @@ bool pb_x11_screen_size(int *width, int *height) {
 #endif
 }
 
-unsigned long pb_x11_focused_window(void) {
-#ifdef GDK_WINDOWING_X11
-    Display *display = x11_display();
-    if (display == NULL) return 0;
-    Window focus = 0;
-    int revert;
-    XGetInputFocus(display, &focus, &revert);
-    // PointerRoot (1) and None (0) name no window.
-    return focus > 1 ? focus : 0;
-#else
-    return 0;
-#endif
-}
-
 bool pb_x11_move_window(GtkWindow *window, int x, int y) {
 #ifdef GDK_WINDOWING_X11
     Display *display = x11_display();
@@ -63,29 +47,6 @@ bool pb_x11_move_window(GtkWindow *window, int x, int y) {
     XFlush(display);
     return true;
 #else
-    return false;
-#endif
-}
-
-bool pb_x11_paste_into(unsigned long target) {
-#ifdef GDK_WINDOWING_X11
-    Display *display = x11_display();
-    int event_base, error_base, major, minor;
-    if (display == NULL || !XTestQueryExtension(display, &event_base, &error_base, &major, &minor)) return false;
-    gdk_x11_display_error_trap_push(gdk_display_get_default());
-    if (target != 0) XSetInputFocus(display, target, RevertToParent, CurrentTime);
-    KeyCode control = XKeysymToKeycode(display, XK_Control_L);
-    KeyCode v = XKeysymToKeycode(display, XK_v);
-    XTestFakeKeyEvent(display, control, True, CurrentTime);
-    XTestFakeKeyEvent(display, v, True, CurrentTime);
-    XTestFakeKeyEvent(display, v, False, CurrentTime);
-    XTestFakeKeyEvent(display, control, False, CurrentTime);
-    XSync(display, False);
-    // A target that vanished meanwhile gets nothing; that is not worth a crash.
-    gdk_x11_display_error_trap_pop_ignored(gdk_display_get_default());
-    return true;
-#else
-    (void)target;
     return false;
 #endif
 }

@@ -22,14 +22,14 @@ final class PopupController {
     private let listView: ListView
     private let status = Label()
     private let thumbnails: ThumbnailCache
-    /// The window that had the focus before the popup opened: where `--paste` pastes.
-    private let previousFocus: X11Desktop.WindowID?
+    /// The window that had the focus before the popup opened, where `--paste` pastes (or why it cannot).
+    private let pasteTarget: Result<any PasteTarget, ClipboardError>?
     private var isCopying = false
 
     init(store: HistoryStore, clipboard: SystemClipboard, environment: [String: String], log: TestLog, pastes: Bool) {
         self.log = log
         self.pastes = pastes
-        previousFocus = X11Desktop.focusedWindow
+        pasteTarget = pastes ? Result { () throws(ClipboardError) in try PasteTargets.focused(environment: environment) } : nil
         worker = ClipboardWorker(clipboard: clipboard, location: store.location, environment: environment)
         thumbnails = ThumbnailCache(loader: ImageLoader(location: store.location), size: 48)
         let rows = HistoryRows(store: store, countsWholeHistory: false)
@@ -172,11 +172,13 @@ final class PopupController {
             return
         }
         // Once our window is gone, the one that had the focus gets it back and receives Ctrl+V.
-        MainLoop.after(0.05) { [log, previousFocus] in
-            let pasted = X11Desktop.paste(into: previousFocus)
-            log.note(pasted ? "pasted" : "paste unavailable")
-            if !pasted {
-                FileHandle.standardError.write(Data("pasteboard-gtk: --paste needs X11 with XTest; copied only.\n".utf8))
+        MainLoop.after(0.05) { [log, pasteTarget] in
+            do throws(ClipboardError) {
+                try pasteTarget?.get().paste(.ctrlV)
+                log.note("pasted")
+            } catch {
+                log.note("paste unavailable")
+                FileHandle.standardError.write(Data("pasteboard-gtk: \(error.message) Copied only.\n".utf8))
             }
             MainLoop.quit()
         }

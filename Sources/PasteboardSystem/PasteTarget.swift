@@ -1,7 +1,7 @@
 import X11Paste
 
-/// The window that gets the paste keystroke of `pb pick --paste`: remembered when the picker starts, typed into
-/// after the chosen item is on the clipboard. One implementation per display server; X11's sends the keystroke
+/// The window that gets the paste keystroke of `pb pick --paste` and `pasteboard-gtk --popup --paste`: remembered
+/// when the picker or popup starts, typed into after the chosen item is on the clipboard. One implementation per display server; X11's sends the keystroke
 /// through XTest. Wayland's (the virtual-keyboard protocol, where the compositor offers it) plugs in here, in
 /// `PasteTargets.focused(environment:)`.
 public protocol PasteTarget: Sendable {
@@ -30,10 +30,10 @@ public enum PasteTargets {
     public static func focused(environment: [String: String]) throws(ClipboardError) -> any PasteTarget {
         if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
             throw ClipboardError(
-                "pb pick --paste cannot type into Wayland windows yet; pick without --paste and paste with Ctrl+V.")
+                "--paste cannot type into Wayland windows yet; choose without --paste and paste with Ctrl+V.")
         }
         guard let display = environment["DISPLAY"], !display.isEmpty else {
-            throw ClipboardError("pb pick --paste needs a display to paste into (DISPLAY is not set).")
+            throw ClipboardError("--paste needs a display to paste into (DISPLAY is not set).")
         }
         do {
             return X11PasteTarget(window: try X11FocusedWindow.current(display: display))
