@@ -69,6 +69,9 @@ extension X11Clipboard {
         let time = x.serverTime(otherEvents: &deferred)
         XSetSelectionOwner(x.handle, x.atom(selection.rawValue), 0, time)
         owned[selection] = nil
+        // Events that came while waiting for the time (a reader's request among them) still get their answer:
+        // dropped, that reader would wait forever.
+        for var event in deferred { handle(&event) }
         x.flush()
     }
 }
