@@ -1,5 +1,7 @@
 public import PasteboardModel
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Pasteboards kept in the history store: the headless default, shared by every process of the user.
 ///
@@ -76,23 +78,43 @@ public final class StorePasteboardServer: PasteboardServer, @unchecked Sendable 
 
     public func changes(of name: String) -> AsyncStream<Int> {
         let interval = pollInterval
-        // The starting count is read now, not when the polling task first runs: a write in between would
-        // otherwise become the starting point and never be reported.
-        let initial = (try? changeCount(of: name)) ?? 0
+        // The starting count is read now, not when the first check runs: a write in between would otherwise
+        // become the starting point and never be reported.
+        let last = Mutex((try? changeCount(of: name)) ?? 0)  // an unreadable store counts as unchanged
         return AsyncStream { continuation in
-            let task = Task { [weak self] in
-                var last = initial
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: interval)
-                    guard let self else { break }
-                    if let count = try? self.changeCount(of: name), count != last {
-                        last = count
-                        continuation.yield(count)
-                    }
+            // The checks run on a Dispatch timer, not in a task: a cooperative pool kept busy by its other work
+            // (two threads on a two-core machine) must not hold back news of a write.
+            let timer = DispatchSource.makeTimerSource(queue: DispatchQueue.global(qos: .utility))
+            let nanoseconds = Int(interval.components.seconds) * 1_000_000_000
+                + Int(interval.components.attoseconds / 1_000_000_000)
+            timer.schedule(deadline: .now() + .nanoseconds(nanoseconds), repeating: .nanoseconds(max(1, nanoseconds)))
+            timer.setEventHandler { [weak self] in
+                guard let self else {
+                    continuation.finish()
+                    return
                 }
-                continuation.finish()
+                // A check that cannot read the store reports nothing; the next one tries again.
+                guard let count = try? self.changeCount(of: name) else { return }
+                let changed = last.withLock { previous in
+                    guard previous != count else { return false }
+                    previous = count
+                    return true
+                }
+                if changed { continuation.yield(count) }
             }
-            continuation.onTermination = { _ in task.cancel() }
+            let source = TimerSource(timer)
+            continuation.onTermination = { _ in source.cancel() }
+            timer.resume()
         }
     }
+}
+
+/// A Dispatch timer handed to the stream's termination handler, which only cancels it (`cancel` may be called from
+/// any thread).
+private final class TimerSource: @unchecked Sendable {
+    private let timer: any DispatchSourceTimer
+
+    init(_ timer: any DispatchSourceTimer) { self.timer = timer }
+
+    func cancel() { timer.cancel() }
 }
