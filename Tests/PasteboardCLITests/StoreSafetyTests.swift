@@ -156,7 +156,8 @@ import Testing
 
         let started = ContinuousClock.now
         let doctor = try await expectDoctorFinds("daemon:   ")
-        #expect(ContinuousClock.now - started < .seconds(10), "pb doctor waited too long for the stuck daemon")
+        // It gives up on the daemon after a few seconds; 20 s leaves room for a loaded machine, not for a hang.
+        #expect(ContinuousClock.now - started < .seconds(20), "pb doctor waited too long for the stuck daemon")
         #expect(doctor.output.contains("does not answer"), "\(doctor)")
     }
 

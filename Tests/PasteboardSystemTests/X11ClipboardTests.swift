@@ -7,14 +7,14 @@ import Testing
 @Suite(.timeLimit(.minutes(2))) struct X11ClipboardTests {
     @Test func profileOwnedByItsProcessIsPastedAsProfileJSONAndText() async throws {
         let sandbox = try await ProcessSandbox(displayLifetime: .test)
-        // A generous hold: under a full parallel test run the checks below can take several seconds.
-        let owner = try sandbox.launch(.profile, ["copy", "X", "1", "--hold", "20"])
+        // A generous hold: under a full parallel test run on two cores the checks below took more than 20 s.
+        let owner = try sandbox.launch(.profile, ["copy", "X", "1", "--hold", "45"])
         // Its "copied" reaches the output file only at exit (stdout is not a terminal): watch the clipboard instead.
         let owned = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
             try await sandbox.xclipPaste().output == "X" || !owner.isRunning
         }
         try #require(
-            owned && owner.isRunning, "profile copy --hold 20: \(owner.result.map(\.description) ?? owner.stderr)")
+            owned && owner.isRunning, "profile copy --hold 45: \(owner.result.map(\.description) ?? owner.stderr)")
 
         let paste = try await sandbox.run(.profile, ["paste"])
         #expect(paste.succeeded && paste.lines == ["profile: X, 1"], "\(paste)")
@@ -24,7 +24,7 @@ import Testing
         #expect(text.succeeded && text.output == "X", "\(text)")
         #expect(owner.isRunning, "the checks above must run while the copying process holds the clipboard")
 
-        let exit = try await owner.finish(timeout: .seconds(40))
+        let exit = try await owner.finish(timeout: .seconds(80))
         #expect(exit.succeeded && exit.output == "copied\n", "\(exit)")
         // Without a daemon the clipboard goes with the process that owned it.
         let afterExit = try await sandbox.run(.profile, ["paste"])
@@ -59,7 +59,8 @@ import Testing
     @Test func clipboardTextPrintsWhatXclipCopied() async throws {
         let sandbox = try await ProcessSandbox(displayLifetime: .test)
         let owner = try sandbox.xclipCopy("copied by xclip")
-        let owned = try await eventually(within: .seconds(5), every: .milliseconds(50)) {
+        // Generous: in a full parallel run on two cores the first reads have taken longer than 5 s.
+        let owned = try await eventually(within: .seconds(30), every: .milliseconds(50)) {
             try await sandbox.xclipPaste().output == "copied by xclip" || !owner.isRunning
         }
         try #require(owned && owner.isRunning, "xclip -i: \(owner.result.map(\.description) ?? owner.stderr)")

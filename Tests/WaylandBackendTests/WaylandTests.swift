@@ -158,7 +158,8 @@ import Testing
         let session = try await WaylandSession()
         let daemon = try await session.startDaemon()
         let stalled = try await session.testSource(["--never-write"])
-        #expect(try await session.waitForLog(daemon, "stalled on", timeout: .seconds(5)), "\(daemon.stderr)")
+        // The stall timeout is 1.5 s; the rest is room for a full parallel run on two cores.
+        #expect(try await session.waitForLog(daemon, "stalled on", timeout: .seconds(20)), "\(daemon.stderr)")
         #expect(stalled.isRunning)
         let status = try await session.pb(["doctor"])
         #expect(status.output.contains("daemon:   running"), "the daemon answers meanwhile: \(status)")
