@@ -9,7 +9,7 @@
 import Foundation
 
 @testable import PasteboardModel
-@testable import X11Backend
+@testable import ClipboardBackend
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzContentTypeNames(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
