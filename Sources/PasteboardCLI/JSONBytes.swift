@@ -102,27 +102,33 @@ enum UTF8Check {
                 index += 1
                 continue
             }
-            let length: Int
-            var low: UInt8 = 0x80
-            var high: UInt8 = 0xBF
-            switch lead {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; low = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; high = 0x9F
-            case 0xF0: length = 4; low = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; high = 0x8F
-            default: return false
-            }
-            guard count - index >= length, base[index + 1] >= low, base[index + 1] <= high else { return false }
-            var offset = 2
-            while offset < length {
-                if base[index + offset] & 0xC0 != 0x80 { return false }
-                offset += 1
-            }
+            guard let length = UTF8Sequence.length(at: base + index, available: count - index) else { return false }
             index += length
         }
         return true
+    }
+}
+
+/// Well-formed UTF-8 (Unicode table 3-7), one sequence at a time: shared by the validator above and `JSONScanner`.
+enum UTF8Sequence {
+    /// The length of the well-formed sequence starting at `start`, whose lead byte is not ASCII, within the
+    /// `available` bytes; nil when it is ill-formed or cut short.
+    static func length(at start: UnsafePointer<UInt8>, available: Int) -> Int? {
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch start[0] {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return nil
+        }
+        guard available >= length, start[1] >= low, start[1] <= high else { return nil }
+        for offset in 2..<length where start[offset] & 0xC0 != 0x80 { return nil }
+        return length
     }
 }

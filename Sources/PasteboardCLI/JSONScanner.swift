@@ -352,24 +352,7 @@ struct JSONScanner {
 
     /// The length of the well-formed UTF-8 sequence at `index` (Unicode table 3-7), or a failure.
     private func utf8SequenceLength() throws(Failure) -> Int {
-        let lead = base[index]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0xC2...0xDF: length = 2
-        case 0xE0: length = 3; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED: length = 3; high = 0x9F
-        case 0xF0: length = 4; low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4: length = 4; high = 0x8F
-        default: throw failure("invalid UTF-8")
-        }
-        guard count - index >= length else { throw failure("invalid UTF-8") }
-        let second = base[index + 1]
-        guard second >= low && second <= high else { throw failure("invalid UTF-8") }
-        for offset in 2..<max(2, length) where base[index + offset] & 0xC0 != 0x80 {
+        guard let length = UTF8Sequence.length(at: base + index, available: count - index) else {
             throw failure("invalid UTF-8")
         }
         return length
