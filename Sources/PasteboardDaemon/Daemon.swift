@@ -64,7 +64,8 @@ public final class Daemon {
         }
         let server = try ControlServer(path: runtime.socketPath, log: log)
         self.server = server
-        let deadline = try StopDeadline(grace: .milliseconds(600))
+        // 0.4 s: room within the 1 s promise for a loaded machine to deliver the signal and reap the process.
+        let deadline = try StopDeadline(grace: .milliseconds(400))
         defer { withExtendedLifetime(deadline) {} }
         let signals = try SignalPipe()
         if let backend {
