@@ -38,7 +38,9 @@ public final class ChildProcess: Sendable {
     public let stdoutURL: URL
     /// The file standard error goes to.
     public let stderrURL: URL
-    private let reaped = Mutex<Termination?>(nil)
+    /// Reaps the process on a thread of its own, so that noticing an exit never waits for a turn on Swift's
+    /// cooperative pool (two threads on a two-core machine, shared by every test running in parallel).
+    private let reaper: Reaper
 
     /// Starts `executable` with `arguments` (without argv[0]) and exactly `environment`; its output files are
     /// created in `ioDirectory`.
@@ -85,6 +87,7 @@ public final class ChildProcess: Sendable {
             throw SetupFailure("Cannot start \(executable): \(String(cString: strerror(status))).")
         }
         pid = child
+        reaper = Reaper(pid: child)
     }
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), which Swift's Glibc module does not import.
@@ -99,30 +102,20 @@ public final class ChildProcess: Sendable {
         }()
 
     deinit {
-        if reaped.withLock({ $0 }) == nil {
+        if reaper.termination == nil {
             Glibc.kill(pid, SIGKILL)
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, 0)
+            _ = reaper.wait(timeout: .seconds(10))
         }
     }
 
     // MARK: - State
 
-    /// How the process ended, or nil while it runs. Reaps it the first time it is seen to have exited.
-    public var termination: Termination? {
-        reaped.withLock { cached in
-            if let cached { return cached }
-            var status: Int32 = 0
-            guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-            // <sys/wait.h>'s macros are not imported: the low 7 bits are the signal, the next byte the status.
-            let signal = status & 0x7F
-            cached =
-                signal == 0
-                ? Termination(status: (status >> 8) & 0xFF, wasSignalled: false)
-                : Termination(status: signal, wasSignalled: true)
-            return cached
-        }
-    }
+    /// How the process ended, or nil while it runs.
+    public var termination: Termination? { reaper.termination }
+
+    /// When the process was seen to exit, by a thread that waits for nothing else: the moment to measure a
+    /// shutdown against, however late the test itself gets to run again.
+    public var exitedAt: ContinuousClock.Instant? { reaper.exitedAt }
 
     /// True until the process has exited.
     public var isRunning: Bool { termination == nil }
@@ -144,22 +137,13 @@ public final class ChildProcess: Sendable {
 
     /// Sends `signal` to this process, unless it has already been reaped (its pid may then be reused).
     public func send(_ signal: Int32) {
-        reaped.withLock { cached in
-            if cached == nil { Glibc.kill(pid, signal) }
-        }
+        reaper.signal(signal)
     }
 
-    /// Waits until the process exits; nil if it still runs after `timeout`.
+    /// Waits until the process exits; nil if it still runs after `timeout`. The wait is resumed by the reaper
+    /// thread or by a Dispatch timer, so it holds no thread of the cooperative pool.
     public func waitForExit(timeout: Duration) async throws -> Termination? {
-        let clock = ContinuousClock()
-        let deadline = clock.now + timeout
-        var pause = Duration.milliseconds(2)
-        while true {
-            if let exit = termination { return exit }
-            if clock.now >= deadline { return nil }
-            try await Task.sleep(for: pause)
-            pause = min(pause * 2, .milliseconds(20))
-        }
+        await reaper.exit(timeout: timeout)
     }
 
     /// Waits for the exit and returns the result; kills the process and throws `ProcessTimeout` after `timeout`.
@@ -171,14 +155,108 @@ public final class ChildProcess: Sendable {
         return result!  // exited: waitForExit returned a termination
     }
 
-    /// Stops the process: SIGTERM, then SIGKILL after `grace`. Blocks, briefly.
+    /// Blocks until the process exits or `timeout` passes; true when it has exited. For synchronous set-up code
+    /// (compiling a helper program); an async test uses `waitForExit`.
+    public func waitBlocking(timeout: Duration) -> Bool {
+        reaper.wait(timeout: timeout) != nil
+    }
+
+    /// Stops the process: SIGTERM, then SIGKILL after `grace`. Blocks only until the exit is seen.
     public func terminate(grace: Duration) {
         send(SIGTERM)
-        let deadline = ContinuousClock.now + grace
-        while isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-        if isRunning {
+        if reaper.wait(timeout: grace) == nil {
             send(SIGKILL)
-            while isRunning { usleep(2_000) }
+            _ = reaper.wait(timeout: .seconds(30))
         }
+    }
+}
+
+/// Waits for one child on a dedicated thread (`waitid` without reaping, then `waitpid` under the lock, so a
+/// signal is never sent to a pid that was already reaped and reused), and wakes everyone waiting for it.
+private final class Reaper: Sendable {
+    private struct State {
+        var termination: ChildProcess.Termination?
+        var exitedAt: ContinuousClock.Instant?
+        var waiters: [UInt64: CheckedContinuation<ChildProcess.Termination?, Never>] = [:]
+        var nextWaiter: UInt64 = 0
+    }
+
+    private let pid: pid_t
+    private let state = Mutex(State())
+    private let exited = DispatchSemaphore(value: 0)
+
+    init(pid: pid_t) {
+        self.pid = pid
+        let thread = Thread { [self] in watch() }
+        thread.name = "reaper \(pid)"
+        thread.stackSize = 64 * 1024
+        thread.start()
+    }
+
+    var termination: ChildProcess.Termination? { state.withLock { $0.termination } }
+    var exitedAt: ContinuousClock.Instant? { state.withLock { $0.exitedAt } }
+
+    func signal(_ number: Int32) {
+        state.withLock { state in
+            if state.termination == nil { Glibc.kill(pid, number) }
+        }
+    }
+
+    /// Blocks up to `timeout` for the exit.
+    func wait(timeout: Duration) -> ChildProcess.Termination? {
+        if let done = termination { return done }
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        if exited.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success {
+            exited.signal()  // leave it signalled for the next waiter
+        }
+        return termination
+    }
+
+    /// Suspends up to `timeout` for the exit.
+    func exit(timeout: Duration) async -> ChildProcess.Termination? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<ChildProcess.Termination?, Never>) in
+            let id: UInt64? = state.withLock { state in
+                if state.termination != nil { return nil }
+                let id = state.nextWaiter
+                state.nextWaiter += 1
+                state.waiters[id] = continuation
+                return id
+            }
+            guard let id else {
+                continuation.resume(returning: termination)
+                return
+            }
+            let nanoseconds =
+                timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+                let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+                waiter?.resume(returning: nil)
+            }
+        }
+    }
+
+    private func watch() {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 && errno == EINTR {}
+        let waiters = state.withLock { state in
+            var status: Int32 = 0
+            if waitpid(pid, &status, 0) == pid {
+                // <sys/wait.h>'s macros are not imported: the low 7 bits are the signal, the next byte the status.
+                let signal = status & 0x7F
+                state.termination =
+                    signal == 0
+                    ? ChildProcess.Termination(status: (status >> 8) & 0xFF, wasSignalled: false)
+                    : ChildProcess.Termination(status: signal, wasSignalled: true)
+            } else {
+                // Reaped elsewhere (it should not be): report it as gone rather than running for ever.
+                state.termination = ChildProcess.Termination(status: -1, wasSignalled: false)
+            }
+            state.exitedAt = .now
+            let waiters = state.waiters
+            state.waiters = [:]
+            return waiters
+        }
+        exited.signal()
+        for waiter in waiters.values { waiter.resume(returning: state.withLock { $0.termination }) }
     }
 }

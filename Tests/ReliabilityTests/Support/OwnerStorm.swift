@@ -60,8 +60,7 @@ enum OwnerStorm {
                 executable: compiler, arguments: ["-O2", "-o", output.path, source.path, "-lX11"],
                 environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"], stdin: nil,
                 ioDirectory: directory)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+            _ = process.waitBlocking(timeout: .seconds(60))
             guard process.termination == .init(status: 0, wasSignalled: false) else {
                 process.terminate(grace: .seconds(1))
                 return .failure(

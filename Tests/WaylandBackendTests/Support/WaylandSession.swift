@@ -240,8 +240,7 @@ enum TestSource {
                 ] + extra,
                 environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
                 stdin: nil, ioDirectory: directory)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+            _ = process.waitBlocking(timeout: .seconds(60))
             guard process.termination == .init(status: 0, wasSignalled: false) else {
                 process.terminate(grace: .seconds(1))
                 return .failure(

@@ -67,8 +67,7 @@ enum TestOwner {
                 ],
                 environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
                 stdin: nil, ioDirectory: directory)
-            let deadline = ContinuousClock.now + .seconds(60)
-            while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+            _ = process.waitBlocking(timeout: .seconds(60))
             guard let exit = process.termination else {
                 process.terminate(grace: .seconds(1))
                 return .failure(SetupFailure("Compiling \(source.lastPathComponent) took longer than 60 s."))
