@@ -23,14 +23,20 @@ import Testing
         func x11Paste() async throws -> ProcessResult {
             try await session.sandbox.run(xclip, ["-selection", "clipboard", "-o"], timeout: .seconds(10))
         }
+        var probes: [ChildProcess] = []
         let mirrored = try await eventually(within: .seconds(15), every: .milliseconds(300)) {
-            _ = try x11Copy("probe")
+            probes.append(try x11Copy("probe"))
             try await Task.sleep(for: .milliseconds(100))
             return try await session.wlPaste().output == "probe"
         }
         try #require(mirrored, "sway did not mirror an X11 copy to Wayland: \(window.stderr) \(sway.log.suffix(1500))")
+        // Every probe gone (a slow one could take the selection late), then nothing on the clipboard.
+        for probe in probes { probe.terminate(grace: .seconds(2)) }
         try await session.succeed(["clear"])
         let daemon = try await session.startDaemon()
+        try await Task.sleep(for: .milliseconds(300))
+        let before = try await session.history()
+        #expect(before.isEmpty, "nothing was copied yet: \(before); \(daemon.stderr)")
 
         // An X11 client's copy, seen through the mirror: one item.
         let x11Source = try x11Copy("copied by an X11 client")
@@ -42,6 +48,8 @@ import Testing
         try await Task.sleep(for: .milliseconds(700))
         items = try await session.history()
         #expect(items.count == 1, "an X11 copy must be recorded once: \(items); \(daemon.stderr)")
+        // Not even as a repeat of itself (which would count as a second copy of the same item).
+        #expect(items.first?["copyCount"] as? Int == 1, "\(items); \(daemon.stderr)")
         let x11ID = try #require(items.first?["id"] as? Int)
 
         // A Wayland client's copy, which sway mirrors to X11: one more item.
@@ -56,6 +64,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(700))
         items = try await session.history()
         #expect(items.count == 2, "a Wayland copy must be recorded once: \(items); \(daemon.stderr)")
+        #expect(items.first?["copyCount"] as? Int == 1, "\(items); \(daemon.stderr)")
         x11Source.terminate(grace: .seconds(1))
 
         // pb restore: the daemon's source, read from both sides; nothing new recorded.
