@@ -46,6 +46,8 @@ extension WaylandClipboard {
             }
         } catch {
             isConnected = false
+            // At once: a late answer on this connection would otherwise keep the loop's poll awake.
+            dropConnection()
             let delay = min(Self.longestRetryDelay, Self.firstRetryDelay * pow(2, Double(attempt.attempts)))
             attempt.next = Date().addingTimeInterval(delay)
             attempt.failure = error.message
