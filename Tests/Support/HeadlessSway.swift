@@ -69,7 +69,9 @@ public final class HeadlessSway: Sendable {
         }
         let isRoot = getuid() == 0
         if isRoot { try await Self.createUserIfMissing() }
-        root = directory ?? URL(fileURLWithPath: "/tmp/pbsway-" + UUID().uuidString.prefix(8).lowercased(), isDirectory: true)
+        root =
+            directory
+            ?? URL(fileURLWithPath: "/tmp/pbsway-" + UUID().uuidString.prefix(8).lowercased(), isDirectory: true)
         let runtime = root.appendingPathComponent("run", isDirectory: true)
         let io = root.appendingPathComponent("io", isDirectory: true)
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
@@ -160,7 +162,8 @@ public final class HeadlessSway: Sendable {
         }
         guard let display, !display.isEmpty, watchdog.isRunning else {
             watchdog.terminate(grace: .seconds(2))
-            throw SetupFailure("XWayland did not start under headless sway within 15 s: \(watchdog.stderr.suffix(1500))")
+            throw SetupFailure(
+                "XWayland did not start under headless sway within 15 s: \(watchdog.stderr.suffix(1500))")
         }
         x11Display = display
     }
