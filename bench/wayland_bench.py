@@ -3,16 +3,22 @@
 private headless sway (wlr data-control).
 
 `wl-paste --watch CMD` is what cliphist and clipman are built on: it runs CMD with each new selection on its
-standard input. Each watcher is measured alone on the compositor, driven by the same copies (`wl-copy -t
-text/plain`, each a distinct text):
+standard input. Each watcher is measured alone on the compositor, driven by the same changes, each a distinct text:
   1. latency from `wl-copy`'s start to the change being committed (pb: the `committed` time of its `captured`
-     event, as `pb watch` prints it; the peer: the moment `cat`'s output arrives), p50/p99;
-  2. completeness at 20/50/100 changes per second: how many of the distinct texts each one got;
-  3. idle cost with nothing happening: wake-ups (voluntary context switches) and CPU over `--idle` seconds.
+     event, as `pb watch` prints it; the peer: the moment `cat`'s output arrives), p50/p99, over `--copies`
+     copies; and the same from the moment a long-lived source set the selection (`bench/wayland-storm.c`, at
+     10 changes/s), which leaves out wl-copy's start-up;
+  2. completeness at 20/50/100 changes per second, driven by `wayland-storm` (one process setting a new
+     data-control source at each tick, so the rate is really reached): how many of the distinct texts each one
+     got, out of all, and out of those it asked the source for (the storm counts the reads it answered, and the
+     watcher is the only reader: a change replaced before the watcher's request reached the compositor cannot
+     be read any more, by it or anyone slower);
+  3. idle cost with nothing happening: wake-ups (voluntary context switches) and CPU over `--idle` seconds, both
+     watchers at once after a few changes.
 
-Usage: python3 bench/wayland_bench.py [--pb PATH] [--copies N] [--idle SECONDS] [--rates 20,50,100]
-As root it runs sway as the user `pbsway` (created when missing), as the tests do. Needs sway, wl-clipboard.
-Every process it starts and its temporary directory are removed at the end, also on Ctrl-C.
+Usage: python3 bench/wayland_bench.py [--pb PATH] [--copies N] [--idle SECONDS] [--rates 20,50,100] [--seconds S]
+As root it runs sway as the user `pbsway` (created when missing), as the tests do. Needs sway, wl-clipboard, cc and
+libwayland-dev. Every process it starts and its temporary directory are removed at the end, also on Ctrl-C.
 """
 import argparse, json, os, pwd, shutil, signal, statistics, subprocess, sys, tempfile, threading, time
 
@@ -193,7 +199,50 @@ def proc_counters(pid):
     return int(status["voluntary_ctxt_switches"]), (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-def measure(watcher, env, args, tag):
+def build_storm(session):
+    binary = os.path.join(session.dir, "wayland-storm")
+    module = os.path.join(ROOT, "Sources", "CWayland")
+    subprocess.run(["cc", "-std=c11", "-D_GNU_SOURCE", "-O2", "-o", binary, os.path.join(ROOT, "bench", "wayland-storm.c"),
+                    os.path.join(module, "interfaces.c"), "-I", os.path.join(module, "include"), "-lwayland-client"],
+                   check=True)
+    return binary
+
+
+def storm(binary, env, rate, count, prefix):
+    """Runs wayland-storm; returns {text: (set time in s, times served)} and its summary line."""
+    result = subprocess.run([binary, "--rate", str(rate), "--count", str(count), "--prefix", prefix, "--linger-ms", "1500"],
+                            env=env, capture_output=True, check=True, timeout=count / rate + 60)
+    changes, summary = {}, ""
+    for line in result.stdout.decode().splitlines():
+        fields = line.split()
+        if fields[0] == "change":
+            changes[fields[5]] = (int(fields[2]) / 1e6, int(fields[3]))
+        elif fields[0] == "summary":
+            summary = line
+    return changes, summary
+
+
+def arrival_times(watcher, texts, timeout):
+    """The time each of `texts` was committed (pb) or arrived (the peer), for those that did."""
+    deadline = time.time() + timeout
+    while True:
+        if isinstance(watcher, PbWatcher):
+            with watcher.lines.condition:
+                events = [json.loads(l) for _, l in watcher.lines.lines if '"captured"' in l]
+            committed = {event["id"]: event.get("committed") for event in events}
+            result = subprocess.run([watcher.pb, "history", "--json", "--limit", "100000"], env=watcher.env,
+                                    capture_output=True, check=True)
+            times = {item["preview"].strip(): committed.get(item["id"]) for item in json.loads(result.stdout)}
+        else:
+            with watcher.lines.condition:
+                times = {line: at for at, line in watcher.lines.lines}
+        found = {text: times[text] for text in texts if times.get(text) is not None}
+        if len(found) == len(texts) or time.time() >= deadline:
+            return found
+        time.sleep(0.2)
+
+
+def measure(watcher, env, args, tag, binary):
     results = {}
     copy(env, f"{tag}-warmup")
     time.sleep(0.5)
@@ -213,25 +262,32 @@ def measure(watcher, env, args, tag):
     if not latencies:
         raise SystemExit(f"{watcher.name} saw none of the copies")
     results["latency"] = (statistics.median(latencies), percentile(latencies, 0.99), len(latencies))
+    changes, _ = storm(binary, env, 10, args.copies, f"{tag}-storm10")
+    arrived = arrival_times(watcher, list(changes), 10)
+    direct = [(arrived[text] - changes[text][0]) * 1000 for text in arrived]
+    if not direct:
+        raise SystemExit(f"{watcher.name} saw none of the storm's changes at 10/s")
+    results["storm_latency"] = (statistics.median(direct), percentile(direct, 0.99), len(direct), len(changes))
     for rate in args.rates:
-        count = rate * 2
-        texts = [f"{tag}-rate{rate}-{index}" for index in range(count)]
-        begin = time.time()
-        for index, text in enumerate(texts):
-            delay = begin + index / rate - time.time()
-            if delay > 0:
-                time.sleep(delay)
-            copy(env, text)
-        achieved = count / (time.time() - begin)
-        time.sleep(1.5)
-        got = watcher.texts()
-        results[f"rate{rate}"] = (sum(1 for text in texts if text in got), count, achieved)
-    time.sleep(1)
-    switches, cpu = proc_counters(watcher.pid)
-    time.sleep(args.idle)
-    switches2, cpu2 = proc_counters(watcher.pid)
-    results["idle"] = (switches2 - switches, cpu2 - cpu)
+        count = int(rate * args.seconds)
+        changes, summary = storm(binary, env, rate, count, f"{tag}-rate{rate}")
+        times = sorted(at for at, _ in changes.values())
+        achieved = (count - 1) / (times[-1] - times[0]) if count > 1 and times[-1] > times[0] else float(rate)
+        got = set(arrival_times(watcher, list(changes), 3))
+        asked = {text for text, (_, served) in changes.items() if served > 0}
+        results[f"rate{rate}"] = (len(got), count, len(got & asked), len(asked), achieved)
+        log(f"  {watcher.name} at {rate}/s: {len(got)}/{count}, {len(got & asked)}/{len(asked)} of those asked for; {summary}")
     return results
+
+
+def idle(watchers, env, binary, seconds):
+    """Wake-ups and CPU of every watcher over `seconds` with nothing happening, after a few changes."""
+    storm(binary, env, 20, 20, "idle-before")
+    time.sleep(2)
+    before = {watcher.name: proc_counters(watcher.pid) for watcher in watchers}
+    time.sleep(seconds)
+    after = {watcher.name: proc_counters(watcher.pid) for watcher in watchers}
+    return {name: (after[name][0] - before[name][0], after[name][1] - before[name][1]) for name in before}
 
 
 def main():
@@ -240,14 +296,16 @@ def main():
     parser.add_argument("--copies", type=int, default=100)
     parser.add_argument("--idle", type=float, default=60)
     parser.add_argument("--rates", default="20,50,100")
+    parser.add_argument("--seconds", type=float, default=3, help="how long each rate is driven")
     args = parser.parse_args()
     args.rates = [int(rate) for rate in args.rates.split(",")]
-    for tool in ("sway", "wl-copy", "wl-paste"):
+    for tool in ("sway", "wl-copy", "wl-paste", "cc"):
         if shutil.which(tool) is None:
-            raise SystemExit(f"{tool} is needed: apt-get install -y sway wl-clipboard")
+            raise SystemExit(f"{tool} is needed: apt-get install -y sway wl-clipboard gcc libwayland-dev")
     session = Session()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     try:
+        binary = build_storm(session)
         _, socket = start_sway(session)
         log(f"sway on {socket}")
         table = {}
@@ -256,16 +314,28 @@ def main():
             subprocess.run(["wl-copy", "--clear"], env=env)
             watcher = PbWatcher(session, env, args.pb) if name == "pb" else WlPasteWatcher(session, env)
             log(f"measuring {watcher.name}")
-            table[watcher.name] = measure(watcher, env, args, name)
+            table[watcher.name] = measure(watcher, env, args, name, binary)
+            watcher.close()
+        log(f"idle, both watchers, {args.idle:g} s")
+        watchers = [PbWatcher(session, environment(session, socket, "pb-idle"), args.pb),
+                    WlPasteWatcher(session, environment(session, socket, "peer-idle"))]
+        for name, counters in idle(watchers, environment(session, socket, "idle"), binary, args.idle).items():
+            table[name]["idle"] = counters
+        for watcher in watchers:
             watcher.close()
         names = list(table)
-        print(f"\n| (one run, {args.copies} copies, idle {args.idle:g} s) | " + " | ".join(names) + " |")
-        print("|---|" + "---|" * len(names))
+        print(f"\n| (one run, {args.copies} copies, {args.seconds:g} s per rate, idle {args.idle:g} s) | "
+              + " | ".join(names) + " |")
+        print("|---|" + "---:|" * len(names))
         row = lambda label, cell: print(f"| {label} | " + " | ".join(cell(table[n]) for n in names) + " |")
-        row("latency wl-copy start → committed, p50", lambda r: f"{r['latency'][0]:.1f} ms")
+        row("latency `wl-copy` start → committed, p50", lambda r: f"{r['latency'][0]:.1f} ms")
         row("latency, p99", lambda r: f"{r['latency'][1]:.1f} ms")
+        row("latency selection set → committed (10/s), p50 (changes seen)",
+            lambda r: f"{r['storm_latency'][0]:.2f} ms ({r['storm_latency'][2]}/{r['storm_latency'][3]})")
+        row("latency selection set → committed, p99", lambda r: f"{r['storm_latency'][1]:.2f} ms")
         for rate in args.rates:
-            row(f"completeness at {rate}/s", lambda r, rate=rate: "{}/{} ({:.0f}/s achieved)".format(*r[f"rate{rate}"]))
+            row(f"at {rate}/s: recorded / changes; recorded / asked for (rate achieved)",
+                lambda r, rate=rate: "{}/{}; {}/{} ({:.0f}/s)".format(*r[f"rate{rate}"]))
         row(f"idle wake-ups in {args.idle:g} s", lambda r: str(r["idle"][0]))
         row(f"idle CPU in {args.idle:g} s", lambda r: f"{r['idle'][1]:.2f} s")
         print("\nraw:", json.dumps(table))

@@ -19,6 +19,12 @@ public protocol ClipboardBackend: AnyObject {
     func processEvents()
     /// Abandons stalled reads and readers.
     func processTimeouts(now: Date)
+    /// Keep working across a display server restart: connect again when the connection is lost, rather than
+    /// stay without it (the daemon asks for this; a short-lived owner does not). Default: nothing.
+    func enableReconnection()
+    /// What keeps the backend from working now, in words for a user (`compositor gone, retrying …`); nil when
+    /// it works. Default: nil.
+    var problem: String? { get }
 
     /// Starts reporting changes of `selections` to `sink`; with `capturing`, each new owner's offer is admitted
     /// through the sink, read and delivered. The sink is held weakly.

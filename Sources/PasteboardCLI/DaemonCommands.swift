@@ -170,6 +170,11 @@ enum DoctorCommand: Command {
             let reply = try clipboard.daemon.perform(.status, timeout: daemonTimeout)
             status = reply
             out.line("daemon:   running (pid \(reply.pid.map(String.init) ?? "?")), socket \(runtime.socketPath)")
+            if let problem = reply.backendProblem {
+                // It keeps running and connects again by itself; meanwhile nothing is recorded.
+                out.line("daemon:   PROBLEM: its \(reply.backend ?? "display") backend: \(problem)")
+                return 1
+            }
             return 0
         } catch where error.code == .notRunning {
             // Nothing listens: fine, as long as a daemon could start.

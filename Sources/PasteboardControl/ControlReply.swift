@@ -22,6 +22,9 @@ public struct ControlReply: Codable, Sendable, Equatable {
     public var approvers: Int?
     /// `status`: how far the backend gates pastes: `named-readers`, `unnamed-readers` or `unsupported`.
     public var pasteGating: String?
+    /// `status`: what keeps the display backend from working now (`compositor gone, retrying …`); absent when it
+    /// works.
+    public var backendProblem: String?
 
     public init(ok: Bool = true, error: String? = nil) {
         self.ok = ok

@@ -187,7 +187,7 @@ public final class CaptureService: CaptureSink {
             throw DaemonError(error.message, cause: error)
         }
         guard backend.own(.clipboard, item: item, once: once) else {
-            throw DaemonError("Could not take the clipboard selection.")
+            throw DaemonError("Could not take the clipboard selection\(backend.problem.map { ": \($0)" } ?? ".")")
         }
         lastItem[.clipboard] = once ? nil : item
         currentIDs[.clipboard] = id

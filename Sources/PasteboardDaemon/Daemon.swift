@@ -81,6 +81,7 @@ public final class Daemon {
                 approverCount: { [weak server] in server?.approverCount ?? 0 })
             pasteApproval = approval
             backend.setPasteGate(approval)
+            backend.enableReconnection()
             capture.start()
         }
         do {
@@ -211,6 +212,7 @@ public final class Daemon {
             reply.socket = runtime.socketPath
             reply.approvers = server?.approverCount ?? 0
             reply.pasteGating = (backend?.pasteGating ?? .unsupported).rawValue
+            reply.backendProblem = backend?.problem
             do {
                 reply.items = try store?.count()
             } catch {

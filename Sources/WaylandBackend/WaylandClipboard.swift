@@ -15,6 +15,9 @@ import Glibc
 /// `processTimeouts(now:)` at `nextDeadline`. Nothing blocks on another client.
 ///
 /// The compositor does not say which application made a copy: captures carry no source application.
+///
+/// After `enableReconnection()` (the daemon's choice), a lost connection is retried with a bounded backoff until
+/// a compositor answers on the same socket again; the selections this process held are then set again.
 public final class WaylandClipboard {
     /// The data-control protocol in use.
     public enum ProtocolFlavor: String, Sendable {
@@ -24,7 +27,7 @@ public final class WaylandClipboard {
 
     /// What a proxy is, for the one dispatcher every event goes through.
     enum Role {
-        case registry, device, offer, source
+        case registry, device, offer, source, callback
     }
 
     public var limits = CaptureLimits()
@@ -32,9 +35,12 @@ public final class WaylandClipboard {
     /// Whether the compositor's data-control has the primary selection.
     public private(set) var hasPrimary = false
 
-    let display: OpaquePointer
+    /// The connection: after a loss, the broken one until a new one is made.
+    var display: OpaquePointer
     let descriptors: Descriptors
-    let displayFD: Int32
+    var displayFD: Int32
+    /// What `wl_display_connect` is given: a socket name, a path, or nil for `$WAYLAND_DISPLAY`.
+    let displayName: String?
     var registry: OpaquePointer?
     var seat: OpaquePointer?
     var manager: OpaquePointer?
@@ -42,10 +48,20 @@ public final class WaylandClipboard {
     var dataControl: pb_data_control_protocol
     var roles: [OpaquePointer: Role] = [:]
     var isConnected = true
+    /// Whether `display` is still to be disconnected (after a loss it is, once, when connecting again).
+    var isDisplayOpen = true
+    /// Set by `enableReconnection()`: a lost connection is retried rather than left lost.
+    var reconnects = false
+    /// While the connection is lost: the attempts made to connect again, the next one's time, the last failure.
+    var reconnection: (attempts: Int, next: Date, failure: String)?
+    /// What this process held when the connection was lost, to be set again once connected.
+    var heldWhileGone: [Selection: (item: PasteboardItem, once: Bool)] = [:]
+    /// `wl_display.sync` callbacks whose `done` came.
+    var finishedSyncs: Set<OpaquePointer> = []
 
     /// Globals seen while connecting: name and version.
-    private var seatGlobal: (name: UInt32, version: UInt32)?
-    private var managerGlobals: [ProtocolFlavor: (name: UInt32, version: UInt32)] = [:]
+    var seatGlobal: (name: UInt32, version: UInt32)?
+    var managerGlobals: [ProtocolFlavor: (name: UInt32, version: UInt32)] = [:]
 
     /// MIME types each live offer announced, in order.
     var offers: [OpaquePointer: [String]] = [:]
@@ -78,11 +94,10 @@ public final class WaylandClipboard {
     ///   neither protocol (GNOME's mutter, weston).
     public init(displayName: String? = nil) throws(WaylandError) {
         guard let display = wl_display_connect(displayName) else {
-            let shown = displayName ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
-            throw WaylandError(
-                .cannotConnect, "Cannot connect to the Wayland compositor '\(shown)': \(String(cString: strerror(errno))).")
+            throw WaylandError(.cannotConnect, Self.cannotConnect(displayName))
         }
         self.display = display
+        self.displayName = displayName
         displayFD = wl_display_get_fd(display)
         do {
             descriptors = try Descriptors()
@@ -91,11 +106,27 @@ public final class WaylandClipboard {
             throw error
         }
         dataControl = pb_ext_data_control
-        // Phase two: self is whole now, so the dispatcher may be handed a pointer to it.
+        // From here on a throw runs deinit (self is whole), which disconnects.
+        try bind(within: Self.connectTimeout)
+    }
+
+    /// How long a compositor has to answer while connecting; a reconnection tries again later.
+    static let connectTimeout: TimeInterval = 10
+    static let reconnectTimeout: TimeInterval = 0.25
+
+    static func cannotConnect(_ displayName: String?) -> String {
+        let shown = displayName ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
+        return "Cannot connect to the Wayland compositor '\(shown)': \(String(cString: strerror(errno)))."
+    }
+
+    /// Binds the first seat and the data-control manager on the fresh `display`, and reads what the selections
+    /// hold; each round trip waits at most `timeout`.
+    func bind(within timeout: TimeInterval, beforeFirstEvents prepare: () -> Void = {}) throws(WaylandError) {
+        let noAnswer = WaylandError(
+            .cannotConnect, "The Wayland compositor did not answer within \(Self.seconds(timeout)) s.")
         registry = wl_display_get_registry(display)
         attach(registry!, as: .registry)
-        wl_display_roundtrip(display)
-        // From here on a throw runs deinit (self is whole), which disconnects.
+        guard sync(within: timeout) else { throw noAnswer }
         guard let seatGlobal else {
             throw WaylandError(.noSeat, "The Wayland compositor offers no seat, so it has no clipboard.")
         }
@@ -122,13 +153,17 @@ public final class WaylandClipboard {
         device = withUnsafePointer(to: &dataControl) { pb_dc_get_data_device(manager, $0, seat) }
         attach(device!, as: .device)
         descriptors.watch(displayFD)
+        prepare()
         // The device's first events say what the selections hold now.
-        wl_display_roundtrip(display)
+        guard sync(within: timeout) else { throw noAnswer }
     }
+
+    static func seconds(_ interval: TimeInterval) -> String { String(format: "%.2g", interval) }
 
     deinit {
         for transfer in outgoing.values { close(transfer.fd) }
         for job in Array(captures.values) + replaced { closePipes(of: job) }
+        guard isDisplayOpen else { return }
         for source in owned.values { pb_dc_destroy(source.proxy, UInt32(PB_DC_SOURCE_DESTROY)) }
         for offer in offers.keys { pb_dc_destroy(offer, UInt32(PB_DC_OFFER_DESTROY)) }
         if let device { pb_dc_destroy(device, UInt32(PB_DC_DEVICE_DESTROY)) }
@@ -190,6 +225,11 @@ public final class WaylandClipboard {
             {
                 offers[proxy]?.append(String(cString: type))
             }
+        case .callback:
+            // wl_callback.done, the answer to a wl_display.sync; the object is gone on the compositor's side.
+            finishedSyncs.insert(proxy)
+            roles[proxy] = nil
+            wl_proxy_destroy(proxy)
         case .source:
             if opcode == UInt32(PB_DC_SOURCE_EVENT_SEND) {
                 let fd = arguments[1].h
@@ -218,6 +258,7 @@ public final class WaylandClipboard {
         deadlines += jobs.map { $0.observedAt.addingTimeInterval(limits.slowOwnerCap) }
         deadlines += outgoing.values.map(\.deadline)
         deadlines += owned.values.compactMap(\.withdrawAt)
+        if let reconnection { deadlines.append(reconnection.next) }
         return deadlines.min()
     }
 
@@ -278,8 +319,13 @@ public final class WaylandClipboard {
         isConnected = false
         descriptors.forget(displayFD)
         let code = wl_display_get_error(display)
-        let message = "pb: the Wayland connection was lost (\(String(cString: strerror(code))))\n"
-        FileHandle.standardError.write(Data(message.utf8))
+        let reason = String(cString: strerror(code))
+        var message = "pb: the Wayland connection was lost (\(reason))"
+        if reconnects {
+            reconnection = (0, Date().addingTimeInterval(Self.firstRetryDelay), "the connection was lost (\(reason))")
+            message += "; connecting again when the compositor is back"
+        }
+        FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 
     /// Abandons stalled captures and readers that stopped reading.
@@ -294,6 +340,7 @@ public final class WaylandClipboard {
             finishTransfer(fd)
         }
         withdrawPasted(now: now)
+        if let reconnection, reconnection.next <= now { reconnect() }
         flush()
     }
 }

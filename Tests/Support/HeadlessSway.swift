@@ -11,6 +11,9 @@ public import Foundation
 /// this test process exits (a small shell stays behind with it and stops it then), so a suite can share one:
 /// `HeadlessSway.shared(requiredBy:)`. A missing sway fails the test with a `SetupFailure`, never skips it.
 ///
+/// A test may start one of its own instead: with XWayland (`x11Display` is then its X display, which root may
+/// use), or in a directory it keeps (`in:`), so that a second compositor comes up on the first one's socket.
+///
 /// ```swift
 /// let sway = try await HeadlessSway.shared(requiredBy: "the Wayland backend tests")
 /// environment["WAYLAND_DISPLAY"] = sway.socketPath
@@ -23,6 +26,8 @@ public final class HeadlessSway: Sendable {
     public let socketPath: String
     /// The directory everything of this compositor lives in (removed when the test process exits).
     public let root: URL
+    /// The XWayland display (`:N`), when started with XWayland.
+    public let x11Display: String?
     private let watchdog: ChildProcess
 
     private static let instance = SharedInstance()
@@ -49,7 +54,13 @@ public final class HeadlessSway: Sendable {
     }
 
     /// Starts sway and waits (at most 15 s) until its socket accepts connections.
-    public init(requiredBy tests: String) async throws {
+    ///
+    /// - Parameters:
+    ///   - xwayland: Also start XWayland (`xwayland force`) and let root's clients on it (`xhost`): sway copies
+    ///     between X11 and Wayland selections, though only while an X11 window has the focus.
+    ///   - directory: Where to run, kept when this compositor stops (the caller removes it); nil: a fresh one,
+    ///     removed with the compositor.
+    public init(requiredBy tests: String, xwayland: Bool = false, in directory: URL? = nil) async throws {
         let required = ProcessInfo.processInfo.environment["PB_REQUIRE_DISPLAY"] == "1" ? " (PB_REQUIRE_DISPLAY=1)" : ""
         guard let sway = executableOnPath("sway") else {
             throw SetupFailure(
@@ -58,7 +69,9 @@ public final class HeadlessSway: Sendable {
         }
         let isRoot = getuid() == 0
         if isRoot { try await Self.createUserIfMissing() }
-        root = URL(fileURLWithPath: "/tmp/pbsway-" + UUID().uuidString.prefix(8).lowercased(), isDirectory: true)
+        root =
+            directory
+            ?? URL(fileURLWithPath: "/tmp/pbsway-" + UUID().uuidString.prefix(8).lowercased(), isDirectory: true)
         let runtime = root.appendingPathComponent("run", isDirectory: true)
         let io = root.appendingPathComponent("io", isDirectory: true)
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true)
@@ -66,8 +79,31 @@ public final class HeadlessSway: Sendable {
         chmod(root.path, 0o755)
         chmod(runtime.path, 0o700)
         let config = root.appendingPathComponent("sway.config")
-        // No bar, no background, no key bindings: nothing but the compositor.
-        try Data("# Pasteboard's test compositor\n".utf8).write(to: config)
+        // No bar, no background, no key bindings: nothing but the compositor (and XWayland when asked for).
+        var configuration = "# Pasteboard's test compositor\n"
+        let x11DisplayFile = runtime.appendingPathComponent("x11-display")
+        if xwayland {
+            guard executableOnPath("Xwayland") != nil, executableOnPath("xhost") != nil else {
+                throw SetupFailure(
+                    "Xwayland or xhost is not installed, so \(tests) cannot run\(required). "
+                        + "Install them with 'apt-get install -y xwayland x11-xserver-utils'.")
+            }
+            // XWayland lets only sway's user in: root's clients are added, then the display is told.
+            let ready = root.appendingPathComponent("xwayland-ready.sh")
+            try Data(
+                """
+                for attempt in $(seq 100); do xhost +si:localuser:root >/dev/null 2>&1 && break; sleep 0.1; done
+                echo "$DISPLAY" > "$XDG_RUNTIME_DIR/x11-display.new" && mv "$XDG_RUNTIME_DIR/x11-display.new" "$XDG_RUNTIME_DIR/x11-display"
+
+                """.utf8
+            ).write(to: ready)
+            chmod(ready.path, 0o644)
+            try? FileManager.default.removeItem(at: x11DisplayFile)  // a former compositor's in a kept directory
+            configuration += "xwayland force\nexec sh \(ready.path)\n"
+        } else {
+            configuration += "xwayland disable\n"
+        }
+        try Data(configuration.utf8).write(to: config)
         chmod(config.path, 0o644)
         if isRoot {
             guard let account = getpwnam(Self.user) else { throw SetupFailure("The user \(Self.user) is missing.") }
@@ -87,7 +123,7 @@ public final class HeadlessSway: Sendable {
                     pid=${socket%.sock}; pid=${pid##*.}
                     [ -n "$pid" ] && kill "$pid" 2>/dev/null
                 done
-                kill $server 2>/dev/null; wait $server; rm -rf "\(root.path)"
+                kill $server 2>/dev/null; wait $server\(directory == nil ? "; rm -rf \"\(root.path)\"" : "")
             }
             trap 'stop; exit 0' TERM INT
             while kill -0 \(getpid()) 2>/dev/null && kill -0 $server 2>/dev/null; do sleep 0.2; done
@@ -113,7 +149,32 @@ public final class HeadlessSway: Sendable {
             throw SetupFailure("Headless sway did not start within 15 s: \(watchdog.stderr.suffix(1500))")
         }
         socketPath = found
+        guard xwayland else {
+            x11Display = nil
+            return
+        }
+        var display: String?
+        _ = try await eventually(within: .seconds(15), every: .milliseconds(20)) { [watchdog] in
+            if !watchdog.isRunning { return true }
+            display = (try? String(contentsOf: x11DisplayFile, encoding: .utf8))?
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return display?.isEmpty == false
+        }
+        guard let display, !display.isEmpty, watchdog.isRunning else {
+            watchdog.terminate(grace: .seconds(2))
+            throw SetupFailure(
+                "XWayland did not start under headless sway within 15 s: \(watchdog.stderr.suffix(1500))")
+        }
+        x11Display = display
     }
+
+    /// Stops the compositor (and its XWayland) now, waiting up to `grace`; its clients lose their connection.
+    public func stop(grace: Duration = .seconds(5)) {
+        watchdog.terminate(grace: grace)
+    }
+
+    /// Whether the compositor still runs.
+    public var isRunning: Bool { watchdog.isRunning }
 
     deinit {
         watchdog.terminate(grace: .seconds(3))

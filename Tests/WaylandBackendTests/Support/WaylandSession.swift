@@ -14,9 +14,15 @@ final class WaylandSession {
     let sway: HeadlessSway
     let sandbox: ProcessSandbox
 
-    init() async throws {
-        sway = try await HeadlessSway.shared(requiredBy: "the Wayland backend tests")
-        sandbox = try ProcessSandbox(label: "pbwl", environment: ["WAYLAND_DISPLAY": sway.socketPath])
+    convenience init() async throws {
+        try await self.init(sway: try await HeadlessSway.shared(requiredBy: "the Wayland backend tests"))
+    }
+
+    /// A world on `sway`, a compositor of the test's own; its children also get `environment` (`DISPLAY`).
+    init(sway: HeadlessSway, environment: [String: String] = [:]) async throws {
+        self.sway = sway
+        sandbox = try ProcessSandbox(
+            label: "pbwl", environment: environment.merging(["WAYLAND_DISPLAY": sway.socketPath]) { _, new in new })
         // What an earlier test left on the clipboard is not this test's. (Not `wl-copy --clear`: it clears from a
         // forked child, which may do so after this test's daemon took the clipboard. pb clears before it exits.)
         _ = try await sandbox.run(try Product.pb.path(), ["clear"], timeout: .seconds(10))
