@@ -141,7 +141,8 @@ extension SyncState {
     /// Forgets everything but the local-only marks (`pb sync leave`).
     func reset() throws(SyncError) {
         try run {
-            try db.execute("DELETE FROM entries; DELETE FROM files; DELETE FROM devices; DELETE FROM meta")
+            try db.execute(
+                "DELETE FROM entries; DELETE FROM files; DELETE FROM devices; DELETE FROM meta; DELETE FROM floors; DELETE FROM own_payloads")
             _ = try db.checkpointAndTruncate()
         }
     }
