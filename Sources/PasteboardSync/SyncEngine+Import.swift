@@ -129,24 +129,29 @@ extension SyncEngine {
     private func reconcile(_ intake: Intake, rejected: inout [String], now: Date) throws(SyncError) -> (id: Int64, date: Date)? {
         let clears = intake.clears
         let present = try inStore { () throws(HistoryError) in try store.syncIdentities() }
-        var candidates = intake.touched
-        if intake.clearsChanged {
-            for identity in present.keys where try state.isKnown(identity) { candidates.insert(identity) }
-        }
+        // What changed for items the history has: removed when no longer alive, pinned or unpinned. (Items it lacks
+        // are placed below; an entry no longer alive loses its place, in one statement.)
+        let candidates = intake.clearsChanged ? Set(present.keys) : intake.touched.filter { present[$0] != nil }
         var removals: [Int64] = []
         try state.transaction {
             for identity in candidates {
-                guard var entry = try state.entry(identity, withRecord: false) else { continue }
-                let item = present[identity]
+                guard let entry = try state.entry(identity, withRecord: false), let item = present[identity] else { continue }
                 if !entry.isAlive(clears) {
-                    if let item { removals.append(item.id) }
-                    if entry.position != nil || entry.isPending {
-                        entry.position = nil
-                        entry.isPending = false
-                        try state.savePlacement(entry)
-                    }
-                } else if let item, item.isPinned != entry.isPinned {
+                    removals.append(item.id)
+                } else if item.isPinned != entry.isPinned {
                     try inStore { () throws(HistoryError) in try store.setPinned(entry.isPinned, id: item.id) }
+                }
+            }
+            if intake.clearsChanged || intake.touched.count > 1000 {
+                try state.unplaceDeadEntries()  // one pass over the state beats many lookups
+            } else {
+                for identity in intake.touched where present[identity] == nil {
+                    guard var entry = try state.entry(identity, withRecord: false), !entry.isAlive(clears),
+                        entry.position != nil || entry.isPending
+                    else { continue }
+                    entry.position = nil
+                    entry.isPending = false
+                    try state.savePlacement(entry)
                 }
             }
         }
