@@ -26,6 +26,9 @@ extension SyncEngine {
         var clears: SyncState.Clears
         var clearsChanged = false
         var operations = 0
+        /// Whether the sync state held no entry when the round began (a device joining): an item not taken in this
+        /// round is then known to be new, without a look-up.
+        var startedEmpty = false
     }
 
     /// Reads every segment not yet applied (all of them, or only `paths`, in the order given), checks each whole
@@ -39,6 +42,7 @@ extension SyncEngine {
         try withLock { () throws(SyncError) -> SyncArrivals in
             var arrivals = SyncArrivals()
             var intake = Intake(clears: try state.clears())
+            intake.startedEmpty = try state.hasNoEntries()
             try state.transaction {
                 if paths == nil { try takeInSnapshots(into: &intake, rejected: &arrivals.rejected, now: now) }
                 for path in paths ?? folder.segmentPaths() {
@@ -95,6 +99,8 @@ extension SyncEngine {
             var entry: SyncState.Entry
             if let known = entries[identity] {
                 entry = known
+            } else if intake.startedEmpty && !intake.touched.contains(identity) {
+                entry = SyncState.Entry(identity: identity)
             } else {
                 entry = try state.entry(identity) ?? SyncState.Entry(identity: identity)
             }
@@ -174,7 +180,7 @@ extension SyncEngine {
     /// Entries read from the sync state at a time while placing them.
     static let placementPage = 2000
     /// Items new to the history recorded by one bulk import, at most.
-    static let importBatch = 5000
+    static let importBatch = 20000
 
     /// Puts live items at the top of the history one after another, in the order given: an item the history has
     /// is moved there, one it lacks is recorded from its payloads, many at a time through `HistoryImport`.

@@ -247,7 +247,13 @@ extension SyncEngine {
                 try state.noteFile(candidate.path, url: url, status: "rejected", reason: error.message, operations: 0, now: now)
                 continue
             }
-            try takeIn(read.operations, into: &intake)
+            // In slices, as segments come: what one slice changed is saved before the next is taken in.
+            var start = 0
+            while start < read.operations.count {
+                let end = min(read.operations.count, start + Self.segmentOperations)
+                try takeIn(Array(read.operations[start..<end]), into: &intake)
+                start = end
+            }
             for (device, sequence) in covers { try state.raiseFloor(device, to: sequence) }
             try state.noteFile(candidate.path, url: url, status: "applied", reason: nil, operations: read.operations.count, now: now)
             try state.noteDevice(read.header.clock.device, clock: read.header.clock, seen: now)

@@ -109,6 +109,10 @@ final class SyncState {
         }
     }
 
+    func hasNoEntries() throws(SyncError) -> Bool {
+        try run { try db.row("SELECT 1 AS any FROM entries LIMIT 1") == nil }
+    }
+
     /// Where sync last put or saw the item with `identity` in the history (nil when nowhere or unknown).
     func position(_ identity: Data) throws(SyncError) -> Int64? {
         try run { try db.row("SELECT position FROM entries WHERE identity = ?", identity)?.int("position") }
