@@ -11,8 +11,9 @@ Measures, side by side in one run:
      rescan request, and with the watcher alone);
   2. CPU time of both daemons per synced copy (utime+stime from /proc);
   3. joining a device to a history of --items items (default 100,000) through a plain shared directory: A's daemon
-     writing the whole history into the folder, then B's daemon applying it, beside `pb import` of the same items into
-     an empty store (what putting them in a store costs without sync);
+     writing the whole history into the folder, then its snapshot (which replaces its segments), then B's daemon
+     applying it, beside `pb import` of the same items into an empty store (what putting them in a store costs
+     without sync);
   4. the folder's size against the payload bytes it carries, and bytes per operation.
 
 Copies are --gap seconds apart (default 0.6): Syncthing sends index updates in batches about 250 ms apart, so a
@@ -20,10 +21,11 @@ change made right after another waits for the next batch (with --gap 0 both pb a
 about 250 ms).
 
 Usage: python3 bench/sync_bench.py [--pb PATH] [--runs N] [--items N] [--size BYTES] [--gap SECONDS] [--skip-join]
+                                     [--skip-latency]
 Needs syncthing (its REST API is called from Python over loopback). Uses ports
 23900-23999 and private directories under /tmp, removed at the end. Prints Markdown tables and the raw numbers as JSON.
 """
-import argparse, json, os, random, re, shutil, signal, sqlite3, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, random, re, resource, shutil, signal, sqlite3, statistics, subprocess, sys, tempfile, time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -148,6 +150,13 @@ class Device:
     def cpu(self):
         fields = open(f"/proc/{self.daemon.pid}/stat").read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+    def last_id(self):
+        try:
+            with sqlite3.connect(f"file:{self.db}?mode=ro", uri=True, timeout=1) as db:
+                return db.execute("SELECT coalesce(max(id), 0) FROM items").fetchone()[0]
+        except sqlite3.Error:
+            return -1
 
     def count(self):
         try:
@@ -298,18 +307,22 @@ def join(args, root):
     payload_bytes = sum(len(json.loads(line)["text"].encode()) for line in lines.splitlines())
     path = os.path.join(root, "items.jsonl")
     open(path, "w").write(lines)
-    start = time.monotonic()
+    start, children = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
     c.run(["import", path])
     import_seconds = time.monotonic() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    import_cpu = after.ru_utime + after.ru_stime - children.ru_utime - children.ru_stime
     a.run(["import", path])
     key = a.run(["sync", "init", "--folder", folder]).strip().split("\n")[-1]
     b.run(["sync", "join", "--folder", folder], stdin=(key + "\n").encode())
-    result = {"items": args.items, "pb_import_s": import_seconds}
+    result = {"items": args.items, "pb_import_s": import_seconds, "pb_import_cpu_s": import_cpu}
     try:
         start = time.monotonic()
         a.start()
         state = os.path.join(a.root, "data/pasteboard/sync/state.sqlite")
-        while True:  # A has written everything when its state knows every item
+        device_a = json.load(open(os.path.join(a.root, "data/pasteboard/sync/device.json")))["device"]
+        own = os.path.join(folder, "devices", device_a)
+        while True:  # A has written everything when its state knows every item (polled now and then: a full count)
             try:
                 with sqlite3.connect(f"file:{state}?mode=ro", uri=True, timeout=1) as db:
                     known = db.execute("SELECT count(*) FROM entries WHERE position IS NOT NULL").fetchone()[0]
@@ -317,13 +330,22 @@ def join(args, root):
                 known = 0
             if known >= args.items:
                 break
-            time.sleep(0.05)
+            time.sleep(0.25)
         result["write_history_s"] = time.monotonic() - start
+        # Then its snapshot (due at once after that many operations), which replaces its segments.
+        while not any(name.endswith(".pbsnap") for name in listing(own)) or any(
+                name.endswith(".pblog") for name in listing(own)):
+            time.sleep(0.05)
+        result["write_snapshot_s"] = time.monotonic() - start - result["write_history_s"]
         start = time.monotonic()
         b.start()
-        while b.count() < args.items:
-            time.sleep(0.05)
+        # Polled cheaply (the largest id, not a count over the whole table, which would take CPU from B's daemon):
+        # B's store starts empty and the join only adds items, so the last id is the count; checked at the end.
+        while b.last_id() < args.items:
+            time.sleep(0.1)
         result["join_s"] = time.monotonic() - start
+        if b.count() != args.items:
+            raise SystemExit(f"B's history has {b.count()} items, not {args.items}")
         cpu_b = b.cpu()
     finally:
         a.stop()
@@ -345,6 +367,7 @@ def main():
                         help="seconds between copies (default 0.6). Syncthing batches index updates: a change within "
                         "about 250 ms of the previous one waits for the next batch")
     parser.add_argument("--skip-join", action="store_true")
+    parser.add_argument("--skip-latency", action="store_true", help="only the join and the folder size")
     args = parser.parse_args()
     if not shutil.which("syncthing"):
         raise SystemExit("syncthing is not installed: apt-get install -y syncthing")
@@ -352,12 +375,22 @@ def main():
         raise SystemExit(f"{args.pb} is not built: run 'make build' (or pass --pb)")
     root = tempfile.mkdtemp(prefix="pb-sync-bench-")
     try:
-        results = {"latency": latency(args, root)}
+        results = {} if args.skip_latency else {"latency": latency(args, root)}
         if not args.skip_join:
             results["join"] = join(args, root)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
+    if "latency" in results:
+        print_latency(args, results)
+    if "join" in results:
+        print_join(results)
+    print("\n```json")
+    print(json.dumps(results, indent=1))
+    print("```")
+
+
+def print_latency(args, results):
     print(f"## Copy on A → item in B's history, {args.size}-byte text, two Syncthing 1.19 on loopback\n")
     print("| mode | total p50 (p90) | pb on A | Syncthing | pb on B | baseline: Syncthing alone, plain file | "
           "CPU per copy, daemon A / B |")
@@ -368,20 +401,21 @@ def main():
               f"| {r['syncthing']['p50_ms']:.0f} ms | {r['pb_b']['p50_ms']:.1f} ms | "
               f"{r['baseline_plain_file']['p50_ms']:.0f} ms ({r['baseline_plain_file']['p90_ms']:.0f}) | "
               f"{r['cpu_ms_per_copy']['a']:.1f} / {r['cpu_ms_per_copy']['b']:.1f} ms |")
-    if "join" in results:
-        j = results["join"]
-        print(f"\n## Joining a device to a {j['items']:,}-item history (plain shared directory)\n")
-        print("| step | time |")
-        print("|---|---|")
-        print(f"| A's daemon writes the whole history into the folder | {j['write_history_s']:.1f} s |")
-        print(f"| B's daemon applies it (join) | {j['join_s']:.1f} s (CPU {j['join_cpu_s']:.1f} s) |")
-        print(f"| baseline: `pb import` of the same items into an empty store | {j['pb_import_s']:.1f} s |")
-        print(f"\nFolder: {j['folder_bytes']:,} bytes in {j['folder_files']} files for {j['payload_bytes']:,} payload "
-              f"bytes: {j['folder_over_payloads']:.2f}× the payloads, "
-              f"{j['bytes_per_operation_beyond_payloads']:.0f} bytes per operation beyond them.")
-    print("\n```json")
-    print(json.dumps(results, indent=1))
-    print("```")
+
+
+def print_join(results):
+    j = results["join"]
+    print(f"\n## Joining a device to a {j['items']:,}-item history (plain shared directory)\n")
+    print("| step | time |")
+    print("|---|---|")
+    print(f"| A's daemon writes the whole history into the folder | {j['write_history_s']:.1f} s |")
+    print(f"| then its snapshot, removing the segments it covers | {j['write_snapshot_s']:.1f} s |")
+    print(f"| B's daemon applies it (join, from the snapshot) | {j['join_s']:.1f} s (CPU {j['join_cpu_s']:.1f} s) |")
+    print(f"| baseline: `pb import` of the same items into an empty store | {j['pb_import_s']:.1f} s "
+          f"(CPU {j['pb_import_cpu_s']:.1f} s) |")
+    print(f"\nFolder: {j['folder_bytes']:,} bytes in {j['folder_files']} files for {j['payload_bytes']:,} payload "
+          f"bytes: {j['folder_over_payloads']:.2f}× the payloads, "
+          f"{j['bytes_per_operation_beyond_payloads']:.0f} bytes per operation beyond them.")
 
 
 if __name__ == "__main__":

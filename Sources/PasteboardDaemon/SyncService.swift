@@ -78,6 +78,12 @@ final class SyncService {
                 written += [compaction.written] + compaction.removed
                 log("sync: compacted \(compaction.removed.count) segments of this device's log into one")
             }
+            if let snapshot = try engine.writeSnapshotIfDue() {
+                written += [snapshot.path] + snapshot.removed + snapshot.removedPayloads + snapshot.restoredPayloads
+                log(
+                    "sync: wrote a snapshot of the merged state; removed \(snapshot.removed.count) files it covers and "
+                        + "\(snapshot.removedPayloads.count) payload files nothing refers to")
+            }
             if let rescan {
                 for path in written {
                     do {

@@ -112,6 +112,9 @@ public final class HistoryImport {
         if isOpen { rollBack() }
     }
 
+    /// The position of the item the last `add` recorded or moved to the top (sync keeps it).
+    package var lastPosition: Int64 { nextPosition - 1 }
+
     // MARK: - Adding
 
     /// Records one item inside the import's transaction; returns its id and whether it is new.

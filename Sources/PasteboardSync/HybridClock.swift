@@ -25,10 +25,16 @@ public struct HybridClock: Sendable, Hashable, Comparable, Codable, CustomString
     public var description: String { text }
 
     init(text: String) throws(SyncError) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0].count == 12, parts[1].count == 8, let wall = UInt64(parts[0], radix: 16),
-            let count = UInt32(parts[1], radix: 16), let device = DeviceID(rawValue: String(parts[2]))
-        else { throw SyncError(.rejected, "a clock reading is malformed") }
+        // Parsed byte by byte: the sync state holds several readings per item, read back in bulk.
+        var text = text
+        let parsed = text.withUTF8 { bytes -> (UInt64, UInt32, DeviceID)? in
+            guard bytes.count == 12 + 1 + 8 + 1 + 16, bytes[12] == UInt8(ascii: "."), bytes[21] == UInt8(ascii: "."),
+                let wall = DeviceID.hexValue(bytes[0..<12]), let count = DeviceID.hexValue(bytes[13..<21]),
+                let device = DeviceID(utf8: UnsafeBufferPointer(rebasing: bytes[22...]))
+            else { return nil }
+            return (wall, UInt32(count), device)
+        }
+        guard let (wall, count, device) = parsed else { throw SyncError(.rejected, "a clock reading is malformed") }
         self.init(milliseconds: wall, counter: count, device: device)
     }
 

@@ -152,3 +152,65 @@ enum SegmentCodec {
         }
     }
 }
+
+/// Operations of several devices in one self-describing run of bytes: a snapshot's body, and the record of a copy
+/// kept in the sync state. Each group is one device's operations in the segment form above, with its own type table:
+///
+/// ```
+/// groups = count(varint) group*
+/// group  = device(16 ASCII hex digits) types(varint) { length(varint) UTF-8 }* operations(varint) length(varint) bytes
+/// ```
+extension SegmentCodec {
+    /// Encodes `operations`, grouped by the device of their clocks (each group keeps their order).
+    static func encodeGroups(_ operations: [SyncOperation]) -> Data {
+        var order: [DeviceID] = []
+        var groups: [DeviceID: [SyncOperation]] = [:]
+        for operation in operations {
+            let device = operation.clock.device
+            if groups[device] == nil { order.append(device) }
+            groups[device, default: []].append(operation)
+        }
+        var out = Data()
+        appendVarint(&out, UInt64(order.count))
+        for device in order {
+            let group = groups[device]!  // every device in `order` has a group
+            let (types, bytes) = encode(group)
+            out.append(contentsOf: Array(device.rawValue.utf8))
+            appendVarint(&out, UInt64(types.count))
+            for type in types {
+                let utf8 = Array(type.utf8)
+                appendVarint(&out, UInt64(utf8.count))
+                out.append(contentsOf: utf8)
+            }
+            appendVarint(&out, UInt64(group.count))
+            appendVarint(&out, UInt64(bytes.count))
+            out.append(bytes)
+        }
+        return out
+    }
+
+    /// Decodes what `encodeGroups` made; nil when anything is malformed.
+    static func decodeGroups(_ data: Data) -> [SyncOperation]? {
+        var reader = Reader(bytes: [UInt8](data))
+        guard let groupCount = reader.varint(), groupCount <= 1 << 20 else { return nil }
+        var operations: [SyncOperation] = []
+        for _ in 0..<groupCount {
+            guard let deviceBytes = reader.bytes(16), let device = DeviceID(rawValue: String(decoding: deviceBytes, as: UTF8.self)),
+                let typeCount = reader.varint(), typeCount <= 4096
+            else { return nil }
+            var types: [String] = []
+            for _ in 0..<typeCount {
+                guard let length = reader.varint(), length > 0, length < 256, let bytes = reader.bytes(Int(length)),
+                    let type = String(bytes: bytes, encoding: .utf8)
+                else { return nil }
+                types.append(type)
+            }
+            guard let count = reader.varint(), let length = reader.varint(), length <= UInt64(reader.bytes.count - reader.offset),
+                count <= length, let body = reader.bytes(Int(length)),
+                let decoded = decode(body, count: Int(count), types: types, device: device)
+            else { return nil }
+            operations += decoded
+        }
+        return reader.isAtEnd ? operations : nil
+    }
+}

@@ -19,10 +19,10 @@ extension SyncEngine {
             let own = folder.segmentPaths().filter { SyncFolder.parseSegmentPath($0)?.device == setup.device }
             guard own.count > threshold else { return nil }
             var operations: [SyncOperation] = []
-            for path in own { operations += try readSegment(path) }
+            for path in own { operations += try readSegment(path).operations }
             let kept = Self.compacted(operations)
             let written = try batch(includingStore: false) { () throws(SyncError) -> String in
-                try writeSegment(kept.isEmpty ? [] : kept, now: now)
+                try writeSegment(kept, coversFrom: (Int(try state.meta("snapshot-sequence") ?? "0") ?? 0) + 1, now: now)
             }
             for path in own {
                 if unlink(folder.url(path).path) != 0 && errno != ENOENT {

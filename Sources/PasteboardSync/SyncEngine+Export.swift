@@ -95,7 +95,11 @@ extension SyncEngine {
         guard let watermark = Int64(try state.meta("watermark") ?? "0"), watermark > 0 else { return 0 }
         let expected = try state.meta("watermark-identity").flatMap(Hex.decode)
         let rows = try inStore { () throws(HistoryError) in try store.syncRows(atOrBelow: watermark, limit: 1) }
-        if let row = rows.first, row.position == watermark, row.identity == expected { return watermark }
+        // The same item at the same place is not enough: sync may have removed it since (its position in the sync
+        // state is gone then) and the user copied it again, at the position it had.
+        if let row = rows.first, row.position == watermark, row.identity == expected, try state.position(row.identity) == watermark {
+            return watermark
+        }
         var below = watermark
         while true {
             let rows = try inStore { () throws(HistoryError) in try store.syncRows(atOrBelow: below, limit: 200) }
@@ -141,6 +145,7 @@ extension SyncEngine {
             if !FileManager.default.fileExists(atPath: folder.url(path).path) {
                 // Flushed together before the segment that names it (see `writeSegments`).
                 try staging.write(try sealPayload(data, path: path), to: folder.url(path), flushing: false)
+                try state.noteOwnPayload(name)
                 written.append(path)
             }
             representations.append(.init(type: representation.type.identifier, payload: name, size: data.count))
@@ -171,20 +176,24 @@ extension SyncEngine {
         var count: Int
         /// The content types the operations name, by index (see `SegmentCodec`).
         var types: [String]
+        /// For a compacted log: the first of its device's sequences whose operations this segment holds in brief (it
+        /// holds everything its device's segments from there up to itself decided).
+        var coversFrom: Int? = nil
 
         enum CodingKeys: String, CodingKey {
-            case device = "d", sequence = "q", count = "n", types = "t"
+            case device = "d", sequence = "q", count = "n", types = "t", coversFrom = "w"
         }
     }
 
     /// Seals `operations` as this device's next segment and renames it into the folder; returns its path.
-    func writeSegment(_ operations: [SyncOperation], now: Date) throws(SyncError) -> String {
+    func writeSegment(_ operations: [SyncOperation], coversFrom: Int? = nil, now: Date) throws(SyncError) -> String {
         let sequence = (Int(try state.meta("sequence") ?? "0") ?? 0) + 1
         let path = SyncFolder.segmentPath(device: setup.device, sequence: sequence)
         let (types, body) = SegmentCodec.encode(operations)
         var messages: [Data] = []
         do {
-            let header = SegmentHeader(device: setup.device.rawValue, sequence: sequence, count: operations.count, types: types)
+            let header = SegmentHeader(
+                device: setup.device.rawValue, sequence: sequence, count: operations.count, types: types, coversFrom: coversFrom)
             messages.append(try JSONEncoder().encode(header))
         } catch {
             throw SyncError(.io, "Cannot encode a segment header: \(error)")
@@ -199,6 +208,7 @@ extension SyncEngine {
         let sealed = try SecretStream.seal(messages, key: setup.key.logKey, context: path)
         try staging.write(sealed, to: folder.url(path))
         try state.setMeta("sequence", String(sequence))
+        try state.setMeta("operations-since-snapshot", String((Int(try state.meta("operations-since-snapshot") ?? "0") ?? 0) + operations.count))
         try state.noteFile(path, url: folder.url(path), status: "applied", reason: nil, operations: operations.count, now: now)
         if let last = operations.last { try state.noteDevice(setup.device, clock: last.clock, seen: now) }
         return path

@@ -18,71 +18,103 @@ public struct SyncArrivals: Sendable, Equatable {
 }
 
 extension SyncEngine {
+    /// What the take-in of one round found: the items whose state changed, the earliest copy that moved an item,
+    /// whether a clear changed, and the clears as they now are.
+    struct Intake {
+        var touched = Set<Data>()
+        var earliestCopy: HybridClock?
+        var clears: SyncState.Clears
+        var clearsChanged = false
+        var operations = 0
+        /// Whether the sync state held no entry when the round began (a device joining): an item not taken in this
+        /// round is then known to be new, without a look-up.
+        var startedEmpty = false
+    }
+
     /// Reads every segment not yet applied (all of them, or only `paths`, in the order given), checks each whole
     /// before taking in any of its operations, and brings the history to the merged state. A segment that fails
     /// (another key, modified, truncated, misplaced) is recorded as rejected and nothing of it is applied.
+    ///
+    /// Memory stays bounded whatever the folder holds: segments are taken in one at a time (into the sync state,
+    /// in one transaction), and the history is then brought in line page by page.
     @discardableResult
     public func applyArrivals(paths: [String]? = nil, now: Date = Date()) throws(SyncError) -> SyncArrivals {
         try withLock { () throws(SyncError) -> SyncArrivals in
             var arrivals = SyncArrivals()
-            var operations: [SyncOperation] = []
-            var accepted: [(path: String, count: Int, last: HybridClock?)] = []
-            for path in paths ?? folder.segmentPaths() {
-                let url = folder.url(path)
-                guard let attributes = SyncState.attributes(url) else { continue }  // gone meanwhile
-                if let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified {
-                    continue  // applied or rejected as it is
-                }
-                do throws(SyncError) {
-                    let read = try readSegment(path)
-                    operations += read
-                    accepted.append((path, read.count, read.map(\.clock).max()))
-                } catch {
-                    arrivals.rejected.append("\(path): \(error.message)")
-                    try state.noteFile(path, url: url, status: "rejected", reason: error.message, operations: 0, now: now)
-                }
-            }
-            let pending = try state.pendingEntries()
-            if operations.isEmpty && pending.isEmpty { return arrivals }
-            arrivals.operations = operations.count
-            // Take in every operation, then bring the history in line once.
-            var touched: [Data: SyncState.Entry] = [:]
-            var earliestCopy: HybridClock?
-            var clears = try state.clears()
-            var clearsChanged = false
+            var intake = Intake(clears: try state.clears())
+            intake.startedEmpty = try state.hasNoEntries()
             try state.transaction {
-                for operation in operations {
-                    clock.observe(operation.clock)
-                    if operation.kind == .clear {
-                        if clears.apply(operation) { clearsChanged = true }
+                if paths == nil { try takeInSnapshots(into: &intake, rejected: &arrivals.rejected, now: now) }
+                for path in paths ?? folder.segmentPaths() {
+                    let url = folder.url(path)
+                    guard let attributes = SyncState.attributes(url) else { continue }  // gone meanwhile
+                    if let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified {
+                        continue  // applied or rejected as it is
+                    }
+                    guard let place = SyncFolder.parseSegmentPath(path) else { continue }  // listed, so named like one
+                    if place.sequence <= (try state.floor(place.device)) {
+                        // A snapshot or a compacted segment taken in already holds what it decided.
+                        try state.noteFile(path, url: url, status: "applied", reason: nil, operations: 0, now: now)
                         continue
                     }
-                    guard let identity = operation.identityBytes else { continue }
-                    var entry = try touched[identity] ?? state.entry(identity) ?? SyncState.Entry(identity: identity)
-                    if entry.apply(operation) { earliestCopy = min(earliestCopy ?? operation.clock, operation.clock) }
-                    touched[identity] = entry
-                }
-                for entry in touched.values { try state.save(entry) }
-                try state.save(clears)
-                for file in accepted {
-                    try state.noteFile(file.path, url: folder.url(file.path), status: "applied", reason: nil, operations: file.count, now: now)
-                    if let last = file.last, let device = SyncFolder.parseSegmentPath(file.path)?.device {
-                        try state.noteDevice(device, clock: last, seen: now)
+                    let read: (operations: [SyncOperation], coversFrom: Int?)
+                    do throws(SyncError) {
+                        read = try readSegment(path)
+                    } catch {
+                        // Removed meanwhile by its device (a snapshot covers it now): not a damaged file.
+                        if SyncState.attributes(url) == nil { continue }
+                        arrivals.rejected.append("\(path): \(error.message)")
+                        try state.noteFile(path, url: url, status: "rejected", reason: error.message, operations: 0, now: now)
+                        continue
+                    }
+                    try takeIn(read.operations, into: &intake)
+                    try state.noteFile(path, url: url, status: "applied", reason: nil, operations: read.operations.count, now: now)
+                    if let last = read.operations.map(\.clock).max() { try state.noteDevice(place.device, clock: last, seen: now) }
+                    if let from = read.coversFrom, try coverage()[place.device] ?? 0 >= from - 1 {
+                        try state.raiseFloor(place.device, to: place.sequence)
                     }
                 }
+                try state.save(intake.clears)
             }
+            let pendingCount = try state.pendingCount()
+            if intake.operations == 0 && pendingCount == 0 { return arrivals }
+            arrivals.operations = intake.operations
             try saveClock()
-            arrivals.newestCopy = try reconcile(
-                touched: touched, earliestCopy: earliestCopy, clearsChanged: clearsChanged, pending: pending, rejected: &arrivals.rejected,
-                now: now)
+            arrivals.newestCopy = try reconcile(intake, rejected: &arrivals.rejected, now: now)
             try state.forgetDeadRecords()
             return arrivals
         }
     }
 
+    /// Takes one source's operations into the sync state (inside the caller's transaction).
+    func takeIn(_ operations: [SyncOperation], into intake: inout Intake) throws(SyncError) {
+        var entries: [Data: SyncState.Entry] = [:]
+        for operation in operations {
+            clock.observe(operation.clock)
+            if operation.kind == .clear {
+                if intake.clears.apply(operation) { intake.clearsChanged = true }
+                continue
+            }
+            guard let identity = operation.identityBytes else { continue }
+            var entry: SyncState.Entry
+            if let known = entries[identity] {
+                entry = known
+            } else if intake.startedEmpty && !intake.touched.contains(identity) {
+                entry = SyncState.Entry(identity: identity)
+            } else {
+                entry = try state.entry(identity) ?? SyncState.Entry(identity: identity)
+            }
+            if entry.apply(operation) { intake.earliestCopy = min(intake.earliestCopy ?? operation.clock, operation.clock) }
+            entries[identity] = entry
+        }
+        for entry in entries.values { try state.save(entry) }
+        intake.touched.formUnion(entries.keys)
+        intake.operations += operations.count
+    }
+
     /// Opens one segment and checks it: its header names the device and number its path does, every operation is
     /// well formed and that device's own.
-    func readSegment(_ path: String) throws(SyncError) -> [SyncOperation] {
+    func readSegment(_ path: String) throws(SyncError) -> (operations: [SyncOperation], coversFrom: Int?) {
         guard let place = SyncFolder.parseSegmentPath(path) else { throw SyncError(.rejected, "it is not named like a segment") }
         let data = try AtomicFile.read(folder.url(path), limit: SyncFolder.maxSegmentBytes)
         let messages = try SecretStream.open(data, key: setup.key.logKey, context: path)
@@ -95,117 +127,178 @@ extension SyncEngine {
         guard let operations = SegmentCodec.decode(body, count: header.count, types: header.types, device: place.device),
             operations.allSatisfy(\.isWellFormed)
         else { throw SyncError(.rejected, "it holds a malformed operation") }
-        return operations
+        return (operations, header.coversFrom)
     }
 
     /// Brings the history in line with the merged state for what changed: removes what is no longer alive, sets
     /// pins, and puts what was copied (here or elsewhere) at the top in clock order.
-    private func reconcile(
-        touched: [Data: SyncState.Entry], earliestCopy: HybridClock?, clearsChanged: Bool, pending: [SyncState.Entry],
-        rejected: inout [String], now: Date
-    ) throws(SyncError) -> (id: Int64, date: Date)? {
-        let clears = try state.clears()
+    private func reconcile(_ intake: Intake, rejected: inout [String], now: Date) throws(SyncError) -> (id: Int64, date: Date)? {
+        let clears = intake.clears
         let present = try inStore { () throws(HistoryError) in try store.syncIdentities() }
-        var candidates = Set(touched.keys)
-        if clearsChanged {
-            for identity in present.keys where try state.entry(identity) != nil { candidates.insert(identity) }
-        }
+        // What changed for items the history has: removed when no longer alive, pinned or unpinned. (Items it lacks
+        // are placed below; an entry no longer alive loses its place, in one statement.)
+        let candidates = intake.clearsChanged ? Set(present.keys) : intake.touched.filter { present[$0] != nil }
         var removals: [Int64] = []
-        for identity in candidates {
-            guard var entry = try knownEntry(identity, touched) else { continue }
-            let item = present[identity]
-            if !entry.isAlive(clears) {
-                if let item { removals.append(item.id) }
-                if entry.position != nil || entry.isPending {
+        try state.transaction {
+            for identity in candidates {
+                guard let entry = try state.entry(identity, withRecord: false), let item = present[identity] else { continue }
+                if !entry.isAlive(clears) {
+                    removals.append(item.id)
+                } else if item.isPinned != entry.isPinned {
+                    try inStore { () throws(HistoryError) in try store.setPinned(entry.isPinned, id: item.id) }
+                }
+            }
+            if intake.clearsChanged || intake.touched.count > 1000 {
+                try state.unplaceDeadEntries()  // one pass over the state beats many lookups
+            } else {
+                for identity in intake.touched where present[identity] == nil {
+                    guard var entry = try state.entry(identity, withRecord: false), !entry.isAlive(clears),
+                        entry.position != nil || entry.isPending
+                    else { continue }
                     entry.position = nil
                     entry.isPending = false
-                    try state.save(entry)
+                    try state.savePlacement(entry)
                 }
-            } else if let item, item.isPinned != entry.isPinned {
-                try inStore { () throws(HistoryError) in try store.setPinned(entry.isPinned, id: item.id) }
             }
         }
         if !removals.isEmpty { _ = try inStore { () throws(HistoryError) in try store.delete(ids: removals) } }
         // Ordering: every live item copied at or after the earliest copy that arrived goes to the top, oldest first,
-        // so the history's order is the order of the copies' clocks on every device.
-        var queue: [SyncState.Entry] = []
-        var queued = Set<Data>()
-        if let earliestCopy {
-            for identity in try state.identities(copiedSince: earliestCopy) {
-                guard let entry = try knownEntry(identity, touched) else { continue }
-                queue.append(entry)
-                queued.insert(identity)
-            }
+        // with the items still waiting for a payload, so the history's order is the order of the copies' clocks on
+        // every device. Read a page at a time; items new to the history are recorded in bulk.
+        var placement = Placement(engine: self, present: present, earliestCopy: intake.earliestCopy, now: now)
+        var after: HybridClock?
+        while true {
+            let page = try state.placementPage(copiedSince: intake.earliestCopy, after: after, limit: Self.placementPage)
+            guard let last = page.last else { break }
+            after = last.copy
+            try placement.place(page.filter { $0.isAlive(clears) }, rejected: &rejected)
         }
-        for entry in pending where !queued.contains(entry.identity) { queue.append(entry) }
-        queue.sort { ($0.copy ?? $1.copy!) < ($1.copy ?? $0.copy!) }
+        try placement.finish()
+        return placement.newest
+    }
+
+    /// Entries read from the sync state at a time while placing them.
+    static let placementPage = 2000
+    /// Items new to the history recorded by one bulk import, at most.
+    static let importBatch = 20000
+
+    /// Puts live items at the top of the history one after another, in the order given: an item the history has
+    /// is moved there, one it lacks is recorded from its payloads, many at a time through `HistoryImport`.
+    private struct Placement {
+        let engine: SyncEngine
+        let present: [Data: (id: Int64, isPinned: Bool)]
+        let earliestCopy: HybridClock?
+        let now: Date
         var newest: (id: Int64, date: Date)?
-        let live = queue.filter { $0.isAlive(clears) }
-        var start = 0
-        while start < live.count {
-            let end = min(live.count, start + 500)
-            try batch { () throws(SyncError) in
-                for entry in live[start..<end] {
-                    if let id = try place(entry, present: present[entry.identity]?.id, rejected: &rejected, now: now), let copy = entry.copy, copy.device != setup.device,
-                        copy >= (earliestCopy ?? copy)
-                    {
-                        newest = (id, copy.date)
-                    }
-                }
-            }
-            start = end
+        /// The import under way, and the entries it placed (saved to the sync state when it commits).
+        var bulk: HistoryImport?
+        var placed: [SyncState.Entry] = []
+
+        init(engine: SyncEngine, present: [Data: (id: Int64, isPinned: Bool)], earliestCopy: HybridClock?, now: Date) {
+            self.engine = engine
+            self.present = present
+            self.earliestCopy = earliestCopy
+            self.now = now
         }
-        return newest
-    }
 
-    private func knownEntry(_ identity: Data, _ touched: [Data: SyncState.Entry]) throws(SyncError) -> SyncState.Entry? {
-        if let entry = touched[identity] { return entry }
-        return try state.entry(identity)
-    }
-
-    /// Puts one live item at the top of the history: moved there when the history has it, else recorded from its
-    /// payloads; returns its id, or nil while a payload is missing.
-    private func place(_ entry: SyncState.Entry, present: Int64?, rejected: inout [String], now: Date) throws(SyncError)
-        -> Int64?
-    {
-        var entry = entry
-        let id: Int64
-        if present != nil, let row = try inStore({ () throws(HistoryError) in try store.syncRow(identity: entry.identity) }) {
-            id = row.id
-            entry.position = try inStore { () throws(HistoryError) in try store.moveToTop(id: row.id) }
-            if row.isPinned != entry.isPinned {
-                try inStore { () throws(HistoryError) in try store.setPinned(entry.isPinned, id: row.id) }
+        /// Places a page of live entries, oldest copy first: runs of items the history has are moved in one
+        /// transaction, items it lacks go into the import under way.
+        mutating func place(_ page: [SyncState.Entry], rejected: inout [String]) throws(SyncError) {
+            var start = 0
+            while start < page.count {
+                let isPresent = present[page[start].identity] != nil
+                var end = start + 1
+                while end < page.count && (present[page[end].identity] != nil) == isPresent { end += 1 }
+                if isPresent {
+                    try finish()  // positions are handed out in order
+                    let run = page[start..<end]
+                    try engine.batch { () throws(SyncError) in
+                        for entry in run { try move(entry) }
+                    }
+                } else {
+                    for entry in page[start..<end] { try record(entry, rejected: &rejected) }
+                }
+                start = end
             }
-        } else {
-            guard let record = entry.record, let item = try hydrate(record, rejected: &rejected) else {
+        }
+
+        private mutating func noteNewest(_ entry: SyncState.Entry, id: Int64) {
+            if let copy = entry.copy, copy.device != engine.setup.device, copy >= (earliestCopy ?? copy) {
+                newest = (id, copy.date)
+            }
+        }
+
+        /// Moves an item the history has to the top.
+        private mutating func move(_ entry: SyncState.Entry) throws(SyncError) {
+            var entry = entry
+            let store = engine.store
+            guard let row = try engine.inStore({ () throws(HistoryError) in try store.syncRow(identity: entry.identity) }) else {
+                return
+            }
+            entry.position = try engine.inStore { () throws(HistoryError) in try store.moveToTop(id: row.id) }
+            if row.isPinned != entry.isPinned {
+                try engine.inStore { () throws(HistoryError) in try store.setPinned(entry.isPinned, id: row.id) }
+            }
+            entry.isPending = false
+            try engine.state.savePlacement(entry)
+            noteNewest(entry, id: row.id)
+        }
+
+        /// Records an item the history lacks from its payloads, through the import under way; an item whose payload
+        /// has not arrived (or does not make it) is marked pending.
+        private mutating func record(_ entry: SyncState.Entry, rejected: inout [String]) throws(SyncError) {
+            var entry = entry
+            guard let record = entry.record, let item = try engine.hydrate(record, rejected: &rejected) else {
                 if !entry.isPending {
                     entry.isPending = true
-                    try state.save(entry)
+                    try engine.state.savePlacement(entry)
                 }
-                return nil
+                return
             }
             guard HistoryStore.syncIdentity(of: item) == entry.identity else {
                 // Kept pending, never recorded: not taken for an item deleted here either.
                 rejected.append("\(record.identity ?? "?"): its payloads do not make the item it names")
                 if !entry.isPending {
                     entry.isPending = true
-                    try state.savePlacement(entry)
+                    try engine.state.savePlacement(entry)
                 }
-                return nil
+                return
             }
-            let date = entry.copy?.date ?? now
-            id = try inStore { () throws(HistoryError) in
-                try store.record(item, metadata: CaptureMetadata(source: record.source, date: date, isPinned: entry.isPinned)).id
+            let store = engine.store
+            let bulk: HistoryImport
+            if let open = self.bulk {
+                bulk = open
+            } else {
+                bulk = try engine.inStore { () throws(HistoryError) in try HistoryImport(store: store) }
+                self.bulk = bulk
             }
-            entry.position = try inStore { () throws(HistoryError) in try store.syncRow(identity: entry.identity)?.position }
+            let metadata = CaptureMetadata(source: record.source, date: entry.copy?.date ?? now, isPinned: entry.isPinned)
+            let id = try engine.inStore { () throws(HistoryError) in try bulk.add(item, metadata: metadata).id }
+            entry.position = bulk.lastPosition
+            entry.isPending = false
+            entry.record = nil  // not needed to save the placement
+            placed.append(entry)
+            noteNewest(entry, id: id)
+            if placed.count >= SyncEngine.importBatch { try finish() }
         }
-        entry.isPending = false
-        try state.savePlacement(entry)
-        return id
+
+        /// Commits the import under way, then saves where its items are in the sync state. In that order: were the
+        /// process to die between the two, the items are in the history and sync takes them for new copies made
+        /// here (written out again, harmlessly), never for items deleted here.
+        mutating func finish() throws(SyncError) {
+            guard let bulk else { return }
+            let placed = self.placed
+            self.placed = []
+            self.bulk = nil
+            try engine.inStore { () throws(HistoryError) in try bulk.commit() }
+            try engine.state.transaction {
+                for entry in placed { try engine.state.savePlacement(entry) }
+            }
+        }
     }
 
     /// The item a copy operation describes, from its payload files; nil while one has not arrived yet.
-    private func hydrate(_ record: SyncOperation, rejected: inout [String]) throws(SyncError) -> PasteboardItem? {
+    fileprivate func hydrate(_ record: SyncOperation, rejected: inout [String]) throws(SyncError) -> PasteboardItem? {
         var item = PasteboardItem()
         for representation in record.representations ?? [] {
             if let inline = representation.inline {

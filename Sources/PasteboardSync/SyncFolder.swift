@@ -5,6 +5,7 @@ import Foundation
 /// ```
 /// pasteboard-sync.json             the folder's header: format, how the key is made, a key check
 /// devices/<device>/<seq>.pblog     each device's log segments, written only by that device
+/// devices/<device>/<seq>.pbsnap    that device's snapshot of the merged state, covering its segments up to <seq>
 /// payloads/<keyed hash>.pbdata     payloads, named by a keyed BLAKE2b of their bytes
 /// ```
 struct SyncFolder {
@@ -29,6 +30,13 @@ struct SyncFolder {
     }
 
     static func payloadPath(_ name: String) -> String { "payloads/\(name).pbdata" }
+
+    static func snapshotPath(device: DeviceID, sequence: Int) -> String {
+        String(segmentPath(device: device, sequence: sequence).dropLast(6)) + ".pbsnap"
+    }
+
+    /// The largest snapshot read: the merged state of a few million items.
+    static let maxSnapshotBytes = 1 << 30
 
     func url(_ relativePath: String) -> URL { root.appendingPathComponent(relativePath) }
 
@@ -83,13 +91,24 @@ struct SyncFolder {
     // MARK: - Listing
 
     /// Every segment in the folder, as relative paths, by device then sequence.
-    func segmentPaths() -> [String] {
+    func segmentPaths() -> [String] { paths(suffix: ".pblog") }
+
+    /// Every snapshot in the folder, as relative paths, by device then sequence.
+    func snapshotPaths() -> [String] { paths(suffix: ".pbsnap") }
+
+    /// Every payload file in the folder, by name.
+    func payloadNames() -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: payloadsURL.path) else { return [] }  // none yet
+        return names.filter { $0.hasSuffix(".pbdata") && !$0.hasPrefix(".") }.map { String($0.dropLast(7)) }.sorted()
+    }
+
+    private func paths(suffix: String) -> [String] {
         let manager = FileManager.default
         guard let devices = try? manager.contentsOfDirectory(atPath: devicesURL.path) else { return [] }  // no folder yet: nothing to read
         var paths: [String] = []
         for device in devices.sorted() where DeviceID(rawValue: device) != nil {
             guard let names = try? manager.contentsOfDirectory(atPath: devicesURL.appendingPathComponent(device).path) else { continue }
-            for name in names.sorted() where name.hasSuffix(".pblog") && !name.hasPrefix(".") {
+            for name in names.sorted() where name.hasSuffix(suffix) && !name.hasPrefix(".") {
                 paths.append("devices/\(device)/\(name)")
             }
         }
@@ -97,10 +116,15 @@ struct SyncFolder {
     }
 
     /// Parses `devices/<device>/<seq>.pblog`.
-    static func parseSegmentPath(_ path: String) -> (device: DeviceID, sequence: Int)? {
+    static func parseSegmentPath(_ path: String) -> (device: DeviceID, sequence: Int)? { parse(path, suffix: ".pblog") }
+
+    /// Parses `devices/<device>/<seq>.pbsnap`.
+    static func parseSnapshotPath(_ path: String) -> (device: DeviceID, sequence: Int)? { parse(path, suffix: ".pbsnap") }
+
+    private static func parse(_ path: String, suffix: String) -> (device: DeviceID, sequence: Int)? {
         let parts = path.split(separator: "/")
         guard parts.count == 3, parts[0] == "devices", let device = DeviceID(rawValue: String(parts[1])),
-            parts[2].hasSuffix(".pblog"), let sequence = Int(parts[2].dropLast(6)), parts[2].count == 16
+            parts[2].hasSuffix(suffix), let sequence = Int(parts[2].dropLast(suffix.count)), parts[2].count == 10 + suffix.count
         else { return nil }
         return (device, sequence)
     }

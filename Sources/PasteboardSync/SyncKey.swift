@@ -23,6 +23,8 @@ public struct SyncKey: Sendable, Equatable {
     var nameKey: SecretKey { derived(3) }
     /// Seals the folder's key check.
     var checkKey: SecretKey { derived(4) }
+    /// Seals snapshots of the merged state.
+    var snapshotKey: SecretKey { derived(5) }
 
     private func derived(_ id: UInt64) -> SecretKey {
         var out = [UInt8](repeating: 0, count: SecretKey.byteCount)

@@ -31,6 +31,18 @@ extension SyncState {
         }
     }
 
+    /// Clears where sync put an item, and that it waits for a payload, for every entry no longer alive.
+    func unplaceDeadEntries() throws(SyncError) {
+        let clears = try clears()
+        try run {
+            try db.run(
+                """
+                UPDATE entries SET position = NULL, pending = 0 WHERE (position IS NOT NULL OR pending) AND NOT (copy IS NOT NULL
+                    AND (deleted IS NULL OR copy > deleted) AND copy > ? AND (copy > ? OR pinned))
+                """, clears.all?.text ?? "", clears.unpinned?.text ?? "")
+        }
+    }
+
     /// Forgets the copy records (with their inline payload bytes) of every item no longer alive, and wipes them
     /// from the write-ahead log too: what the user deleted is not kept in the sync state. The clocks stay, which is
     /// all the merge needs of a dead item (a newer copy brings its own record).
@@ -141,7 +153,8 @@ extension SyncState {
     /// Forgets everything but the local-only marks (`pb sync leave`).
     func reset() throws(SyncError) {
         try run {
-            try db.execute("DELETE FROM entries; DELETE FROM files; DELETE FROM devices; DELETE FROM meta")
+            try db.execute(
+                "DELETE FROM entries; DELETE FROM files; DELETE FROM devices; DELETE FROM meta; DELETE FROM floors; DELETE FROM own_payloads")
             _ = try db.checkpointAndTruncate()
         }
     }

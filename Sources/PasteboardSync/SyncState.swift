@@ -25,7 +25,10 @@ final class SyncState {
         do {
             db = try Connection(path: path, mode: .readWrite(create: true), busyTimeout: 30_000, followsSymbolicLinks: false)
             // secure_delete: what sync forgets (the inline bytes of a deleted item's copy) is overwritten with zeros.
-            try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON")
+            // A page cache of 16 MiB (SQLite's default is 2 MiB): joining a big history looks up every item's entry by
+            // its random identity, and a small cache reads the same pages from the file again and again.
+            try db.execute(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA secure_delete = ON; PRAGMA cache_size = -16384")
             try db.execute(
                 """
                 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,6 +43,7 @@ final class SyncState {
                     pending INTEGER NOT NULL DEFAULT 0
                 );
                 CREATE INDEX IF NOT EXISTS entries_copy ON entries(copy);
+                CREATE INDEX IF NOT EXISTS entries_pending ON entries(copy) WHERE pending;
                 CREATE TABLE IF NOT EXISTS files(
                     path TEXT PRIMARY KEY,
                     size INTEGER NOT NULL,
@@ -51,6 +55,8 @@ final class SyncState {
                 );
                 CREATE TABLE IF NOT EXISTS devices(device TEXT PRIMARY KEY, clock TEXT NOT NULL, seen REAL NOT NULL);
                 CREATE TABLE IF NOT EXISTS local_only(identity BLOB PRIMARY KEY);
+                CREATE TABLE IF NOT EXISTS floors(device TEXT PRIMARY KEY, sequence INTEGER NOT NULL);
+                CREATE TABLE IF NOT EXISTS own_payloads(name TEXT PRIMARY KEY, unreferenced REAL);
                 """)
         } catch {
             throw SyncError(.io, "Cannot open the sync state \(path): \(error)", cause: error)
@@ -94,11 +100,17 @@ final class SyncState {
         var isPending = false
     }
 
-    func entry(_ identity: Data) throws(SyncError) -> Entry? {
+    /// The entry of the item with `identity`; without its copy's record when `withRecord` is false (cheaper).
+    func entry(_ identity: Data, withRecord: Bool = true) throws(SyncError) -> Entry? {
         try run { () throws -> Entry? in
-            guard let row = try db.row("SELECT * FROM entries WHERE identity = ?", identity) else { return nil }
+            let columns = withRecord ? "*" : "identity, copy, NULL AS record, deleted, pin, pinned, position, pending"
+            guard let row = try db.row("SELECT \(columns) FROM entries WHERE identity = ?", identity) else { return nil }
             return try Self.entry(row)
         }
+    }
+
+    func hasNoEntries() throws(SyncError) -> Bool {
+        try run { try db.row("SELECT 1 AS any FROM entries LIMIT 1") == nil }
     }
 
     /// Where sync last put or saw the item with `identity` in the history (nil when nowhere or unknown).
@@ -108,16 +120,31 @@ final class SyncState {
 
     static func entry(_ row: Row) throws -> Entry {
         func clock(_ name: String) throws -> HybridClock? { try row.string(name).map { text throws in try HybridClock(text: text) } }
-        let record = try row.string("record").map { try JSONDecoder().decode(SyncOperation.self, from: Data($0.utf8)) }
+        let record = try decodeRecord(row["record"])
         return Entry(
             identity: row.data("identity") ?? Data(), copy: try clock("copy"), record: record, deleted: try clock("deleted"),
             pin: try clock("pin"), isPinned: row.int("pinned") == 1, position: row.int("position"),
             isPending: row.int("pending") == 1)
     }
 
+    /// A copy's record: binary (`SegmentCodec.encodeGroups`), or JSON in a state written by an older pb.
+    static func decodeRecord(_ value: SQLiteValue) throws -> SyncOperation? {
+        switch value {
+        case .blob(let data):
+            guard let operations = SegmentCodec.decodeGroups(data), operations.count == 1 else {
+                throw SyncError(.io, "The sync state is damaged (a copy's record).")
+            }
+            return operations[0]
+        case .text(let text):
+            return try JSONDecoder().decode(SyncOperation.self, from: Data(text.utf8))
+        default:
+            return nil
+        }
+    }
+
     func save(_ entry: Entry) throws(SyncError) {
         try run {
-            let record = try entry.record.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+            let record = entry.record.map { SegmentCodec.encodeGroups([$0]) }
             try db.run(
                 """
                 INSERT INTO entries(identity, copy, record, deleted, pin, pinned, position, pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -128,11 +155,20 @@ final class SyncState {
         }
     }
 
-    /// The identities of the entries whose latest copy is at or after `clock`, oldest copy first.
-    func identities(copiedSince clock: HybridClock) throws(SyncError) -> [Data] {
+    /// The entries to place in the history after a take-in, a page at a time, oldest copy first: those whose latest
+    /// copy is at or after `clock` (none when nil) and those waiting for a payload, after the copy `after`.
+    func placementPage(copiedSince clock: HybridClock?, after: HybridClock?, limit: Int) throws(SyncError) -> [Entry] {
         try run {
-            try db.rows("SELECT identity FROM entries WHERE copy IS NOT NULL AND copy >= ? ORDER BY copy", clock.text)
-                .compactMap { $0.data("identity") }
+            let condition = clock == nil ? "pending" : "(pending OR copy >= ?)"
+            var values: [any SQLiteBindable] = clock.map { [$0.text] } ?? []
+            values.append(after?.text ?? "")
+            values.append(limit)
+            let statement = try db.prepare(
+                "SELECT * FROM entries WHERE copy IS NOT NULL AND \(condition) AND copy > ? ORDER BY copy LIMIT ?")
+            try statement.bind(values)
+            var entries: [Entry] = []
+            while let row = try statement.step() { entries.append(try Self.entry(row)) }
+            return entries
         }
     }
 
@@ -143,10 +179,6 @@ final class SyncState {
                 "UPDATE entries SET position = ?, pending = ?, pinned = ? WHERE identity = ?", entry.position, entry.isPending,
                 entry.isPinned, entry.identity)
         }
-    }
-
-    func pendingEntries() throws(SyncError) -> [Entry] {
-        try run { try db.rows("SELECT * FROM entries WHERE pending ORDER BY copy").map(Self.entry) }
     }
 
     // MARK: - Clears

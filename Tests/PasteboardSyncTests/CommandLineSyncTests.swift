@@ -117,4 +117,44 @@ import Testing
         #expect(stopped, "\(daemon.stderr)")
         #expect(SyncFolder(root: folder).segmentPaths() == before)
     }
+
+    /// A history imported on A (more than 5000 operations) makes A's daemon write a snapshot and remove its segments;
+    /// B's daemon joins from it. A snapshot damaged in the folder is rejected whole, named in `pb sync status`.
+    @Test func aBigHistoryGoesAsASnapshotAndADamagedOneIsNamedInStatus() async throws {
+        let folder = try a.directory("shared")
+        let items = 6000
+        let lines = (0..<items).map { #"{"text":"item \#($0)"}"# }.joined(separator: "\n") + "\n"
+        let file = a.root.appendingPathComponent("items.jsonl")
+        try lines.write(to: file, atomically: true, encoding: .utf8)
+        #expect(try await a.run(pb, ["import", file.path], timeout: .seconds(120)).status == 0)
+        let created = try await a.run(pb, ["sync", "init", "--folder", folder.path])
+        let key = try #require(created.output.split(separator: "\n").last.map(String.init))
+        let daemonA = try a.launch(pb, ["daemon", "--backend", "headless"])
+        let sync = SyncFolder(root: folder)
+        let snapshotted = try await eventually(within: .seconds(60)) {
+            !sync.snapshotPaths().isEmpty && sync.segmentPaths().isEmpty
+        }
+        #expect(snapshotted, "no snapshot: \(sync.segmentPaths()) \(daemonA.stderr)")
+        #expect(daemonA.stderr.contains("wrote a snapshot"), "\(daemonA.stderr)")
+        #expect(try await b.run(pb, ["sync", "join", "--folder", folder.path], stdin: Data((key + "\n").utf8)).status == 0)
+        let daemonB = try b.launch(pb, ["daemon", "--backend", "headless"])
+        let joined = try await eventually(within: .seconds(120)) { try HistoryStore(location: storeLocation(b)).count() == items }
+        #expect(joined, "\(daemonB.stderr)")
+        let statusB = try await b.run(pb, ["sync", "status"])
+        #expect(statusB.output.contains("rejected: none"), "\(statusB)")
+
+        // Damaged: another device joining now is told, and the daemon logs it.
+        let snapshot = try #require(sync.snapshotPaths().first)
+        let url = folder.appendingPathComponent(snapshot)
+        var bytes = try Data(contentsOf: url)
+        bytes[bytes.count / 2] ^= 0x20
+        try bytes.write(to: url)
+        let c = try ProcessSandbox(label: "pbsynccli-c")
+        #expect(try await c.run(pb, ["sync", "join", "--folder", folder.path], stdin: Data((key + "\n").utf8)).status == 0)
+        let daemonC = try c.launch(pb, ["daemon", "--backend", "headless"])
+        let logged = try await eventually(within: .seconds(30)) { daemonC.stderr.contains("rejected \(snapshot)") }
+        #expect(logged, "\(daemonC.stderr)")
+        let statusC = try await c.run(pb, ["sync", "status"])
+        #expect(statusC.output.contains("rejected: 1 file") && statusC.output.contains(snapshot), "\(statusC)")
+    }
 }

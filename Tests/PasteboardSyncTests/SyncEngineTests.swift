@@ -64,7 +64,7 @@ import Testing
             let directory = SyncSetup.directory(for: device.location)
             for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) where name.hasPrefix("state.sqlite") {
                 let data = try Data(contentsOf: directory.appendingPathComponent(name))
-                // Kept as it was copied, or base64 (the copy record is JSON).
+                // Kept as it was copied, or base64 (as the JSON record of an older pb held it).
                 for form in [Data(marker.utf8), Data(Data(marker.utf8).base64EncodedString().utf8)] {
                     #expect(data.range(of: form) == nil, "\(name) still holds the deleted text")
                 }

@@ -72,6 +72,9 @@ func decryptedFolder(_ folder: URL, key: SyncKey) throws -> Data {
             for operation in operations {
                 for representation in operation.representations ?? [] { all.append(representation.inline ?? Data()) }
             }
+        } else if path.hasSuffix(".pbsnap") {
+            // Inline payloads are kept as they are in a snapshot's body.
+            for message in try SecretStream.open(data, key: key.snapshotKey, context: path) { all.append(message) }
         } else if path.hasSuffix(".pbdata") {
             for message in try SecretStream.open(data, key: key.payloadKey, context: path) { all.append(message) }
         } else {

@@ -1,0 +1,262 @@
+public import Foundation
+import PasteboardHistory
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one `writeSnapshot` did, paths relative to the folder.
+public struct SnapshotWritten: Sendable, Equatable {
+    /// The snapshot written.
+    public var path: String
+    /// This device's files it made unnecessary and removed: its older snapshots and the segments it covers.
+    public var removed: [String]
+    /// Payload files this device wrote that nothing refers to any more, removed after the grace period.
+    public var removedPayloads: [String]
+    /// Payload files a live item needs that were gone from the folder (another device removed them, not knowing the
+    /// item here refers to them), written again from this history.
+    public var restoredPayloads: [String] = []
+}
+
+extension SyncEngine {
+    /// The first message of a snapshot: whose it is, its number (the writer's own segments it covers), a clock of
+    /// the writer newer than everything it holds, how many operations follow, and per device the sequence up to
+    /// which it holds everything that device's segments decided.
+    struct SnapshotHeader: Codable, Equatable {
+        var device: String
+        var sequence: Int
+        var clock: HybridClock
+        var count: Int
+        var covers: [String: Int]
+
+        enum CodingKeys: String, CodingKey {
+            case device = "d", sequence = "q", clock = "c", count = "n", covers = "v"
+        }
+    }
+
+    /// A snapshot is written when this device wrote segments since the last one, and either `snapshotInterval`
+    /// passed since then or the new ones hold many operations (at least `snapshotOperations`).
+    public static let snapshotInterval: TimeInterval = 3600
+    public static let snapshotOperations = 5000
+    /// How long a payload file this device wrote stays once nothing refers to it.
+    public static let payloadGrace: TimeInterval = 24 * 3600
+
+    /// What this device's merged state holds of each device's log (see `SyncState.coverage`).
+    func coverage() throws(SyncError) -> [DeviceID: Int] {
+        try state.coverage(own: setup.device, ownSequence: Int(try state.meta("sequence") ?? "0") ?? 0)
+    }
+
+    /// Writes a snapshot when one is due (see `snapshotInterval`); nil when not.
+    @discardableResult
+    public func writeSnapshotIfDue(now: Date = Date()) throws(SyncError) -> SnapshotWritten? {
+        let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
+        let covered = Int(try state.meta("snapshot-sequence") ?? "0") ?? 0
+        guard sequence > covered else { return nil }
+        guard let last = try state.meta("snapshot-at").flatMap(Double.init) else {
+            // The first: the clock starts now, unless this device wrote much already.
+            try state.setMeta("snapshot-at", String(now.timeIntervalSince1970))
+            if (Int(try state.meta("operations-since-snapshot") ?? "0") ?? 0) < Self.snapshotOperations { return nil }
+            return try writeSnapshot(now: now)
+        }
+        let operations = Int(try state.meta("operations-since-snapshot") ?? "0") ?? 0
+        guard now.timeIntervalSince1970 - last >= Self.snapshotInterval || operations >= Self.snapshotOperations else { return nil }
+        return try writeSnapshot(now: now)
+    }
+
+    /// Writes this device's snapshot of the merged state: for every item the latest copy (when it is alive), delete
+    /// and pin or unpin, and the latest clears; then removes what it makes unnecessary of this device's own files
+    /// (its older snapshots, every segment of its own it covers, and payload files it wrote that nothing has
+    /// referred to for `payloadGrace`).
+    @discardableResult
+    public func writeSnapshot(now: Date = Date(), payloadGrace: TimeInterval = SyncEngine.payloadGrace) throws(SyncError)
+        -> SnapshotWritten
+    {
+        try withLock { () throws(SyncError) -> SnapshotWritten in
+            let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
+            let covers = try coverage()
+            let clears = try state.clears()
+            var operations: [SyncOperation] = []
+            var referenced = Set<String>()
+            var missing: [Data] = []
+            var after: Data?
+            while true {
+                let page = try state.entries(after: after, limit: 5000)
+                guard let last = page.last else { break }
+                after = last.identity
+                for entry in page {
+                    let identity = Hex.encode(entry.identity)
+                    if let record = entry.record, entry.isAlive(clears) {
+                        operations.append(record)
+                        for representation in record.representations ?? [] {
+                            guard let name = representation.payload else { continue }
+                            referenced.insert(name)
+                            if !entry.isPending, !FileManager.default.fileExists(atPath: folder.url(SyncFolder.payloadPath(name)).path) {
+                                missing.append(entry.identity)
+                            }
+                        }
+                    }
+                    if let deleted = entry.deleted { operations.append(SyncOperation(kind: .delete, clock: deleted, identity: identity)) }
+                    if let pin = entry.pin {
+                        operations.append(SyncOperation(kind: entry.isPinned ? .pin : .unpin, clock: pin, identity: identity))
+                    }
+                }
+            }
+            if let all = clears.all { operations.append(SyncOperation(kind: .clear, clock: all, keepsPinned: false)) }
+            if let unpinned = clears.unpinned { operations.append(SyncOperation(kind: .clear, clock: unpinned, keepsPinned: true)) }
+            let path = SyncFolder.snapshotPath(device: setup.device, sequence: sequence)
+            let header = SnapshotHeader(
+                device: setup.device.rawValue, sequence: sequence, clock: clock.tick(now: now), count: operations.count,
+                covers: Dictionary(uniqueKeysWithValues: covers.map { ($0.key.rawValue, $0.value) }))
+            var messages: [Data] = []
+            do {
+                messages.append(try JSONEncoder().encode(header))
+            } catch {
+                throw SyncError(.io, "Cannot encode a snapshot header: \(error)")
+            }
+            let body = SegmentCodec.encodeGroups(operations)
+            operations = []
+            var offset = 0
+            while offset < body.count {
+                let end = min(body.count, offset + SecretStream.chunkBytes)
+                messages.append(body.subdata(in: offset..<end))
+                offset = end
+            }
+            let sealed = try SecretStream.seal(messages, key: setup.key.snapshotKey, context: path)
+            messages = []
+            try staging.write(sealed, to: folder.url(path))
+            var written = SnapshotWritten(path: path, removed: [], removedPayloads: [])
+            try state.transaction {
+                try state.noteFile(path, url: folder.url(path), status: "applied", reason: nil, operations: header.count, now: now)
+                try state.setMeta("snapshot-sequence", String(sequence))
+                try state.setMeta("snapshot-at", String(now.timeIntervalSince1970))
+                try state.setMeta("operations-since-snapshot", "0")
+                try saveClock()
+            }
+            // What the snapshot holds, this device's files no longer need to.
+            let own = (folder.snapshotPaths() + folder.segmentPaths()).filter { candidate in
+                if let place = SyncFolder.parseSnapshotPath(candidate) {
+                    return place.device == setup.device && candidate != path
+                }
+                guard let place = SyncFolder.parseSegmentPath(candidate) else { return false }
+                return place.device == setup.device && place.sequence <= sequence
+            }
+            for candidate in own {
+                try remove(candidate)
+                try state.forgetFile(candidate)
+                written.removed.append(candidate)
+            }
+            written.removedPayloads = try removeUnreferencedPayloads(referenced: referenced, now: now, grace: payloadGrace)
+            written.restoredPayloads = try restorePayloads(of: missing)
+            return written
+        }
+    }
+
+    /// Removes the payload files this device wrote that no item of the merged state has referred to for `grace`.
+    private func removeUnreferencedPayloads(referenced: Set<String>, now: Date, grace: TimeInterval) throws(SyncError) -> [String] {
+        var removed: [String] = []
+        for payload in try state.ownPayloads() {
+            if referenced.contains(payload.name) {
+                if payload.unreferenced != nil { try state.markOwnPayload(payload.name, unreferencedSince: nil) }
+            } else if let since = payload.unreferenced {
+                guard now.timeIntervalSince(since) >= grace else { continue }
+                let path = SyncFolder.payloadPath(payload.name)
+                try remove(path)
+                try state.forgetOwnPayload(payload.name)
+                try state.forgetFile(path)
+                removed.append(path)
+            } else {
+                try state.markOwnPayload(payload.name, unreferencedSince: now)
+            }
+        }
+        return removed
+    }
+
+    /// Writes again the payload files of live items this history holds that the folder lacks.
+    private func restorePayloads(of identities: [Data]) throws(SyncError) -> [String] {
+        var written: [String] = []
+        for identity in Set(identities) {
+            guard let row = try inStore({ () throws(HistoryError) in try store.syncRow(identity: identity) }) else { continue }
+            let item = try inStore { () throws(HistoryError) in try store.pasteboardItem(id: row.id) }
+            for representation in item.representations where representation.data.count > SyncOperation.Representation.inlineLimit {
+                let name = Hex.encode(try KeyedHash.digest(representation.data, key: setup.key.nameKey))
+                let path = SyncFolder.payloadPath(name)
+                guard !FileManager.default.fileExists(atPath: folder.url(path).path) else { continue }
+                try staging.write(try sealPayload(representation.data, path: path), to: folder.url(path))
+                try state.noteOwnPayload(name)
+                written.append(path)
+            }
+        }
+        return written
+    }
+
+    private func remove(_ path: String) throws(SyncError) {
+        if unlink(folder.url(path).path) != 0 && errno != ENOENT {
+            throw AtomicFile.error("Cannot remove \(path) from the sync folder", errno)
+        }
+    }
+
+    /// Opens one snapshot and checks it whole: its header names the device and number its path does, and every
+    /// operation is well formed. With `body` false only the header is decoded (the whole file is still checked).
+    func readSnapshot(_ path: String, body: Bool) throws(SyncError) -> (header: SnapshotHeader, operations: [SyncOperation]) {
+        guard let place = SyncFolder.parseSnapshotPath(path) else { throw SyncError(.rejected, "it is not named like a snapshot") }
+        let data = try AtomicFile.read(folder.url(path), limit: SyncFolder.maxSnapshotBytes)
+        let messages = try SecretStream.open(data, key: setup.key.snapshotKey, context: path)
+        guard let first = messages.first, let header = try? JSONDecoder().decode(SnapshotHeader.self, from: first),  // reported below
+            header.device == place.device.rawValue, header.sequence == place.sequence, header.count >= 0,
+            header.clock.device == place.device, header.covers.keys.allSatisfy({ DeviceID(rawValue: $0) != nil })
+        else { throw SyncError(.rejected, "its header does not match its name") }
+        guard body else { return (header, []) }
+        var bytes = Data()
+        for message in messages.dropFirst() { bytes.append(message) }
+        guard let operations = SegmentCodec.decodeGroups(bytes), operations.count == header.count, operations.allSatisfy(\.isWellFormed)
+        else { throw SyncError(.rejected, "it holds a malformed operation") }
+        return (header, operations)
+    }
+
+    /// Takes in the other devices' snapshots that hold more than this device has seen of some device's log, newest
+    /// first (inside the caller's transaction). A snapshot that fails its checks is rejected whole, and the logs are
+    /// read instead. Segments a snapshot covers are then skipped (see `SyncState.floor`).
+    func takeInSnapshots(into intake: inout Intake, rejected: inout [String], now: Date) throws(SyncError) {
+        var candidates: [(path: String, header: SnapshotHeader)] = []
+        for path in folder.snapshotPaths() {
+            guard let place = SyncFolder.parseSnapshotPath(path), place.device != setup.device else { continue }
+            let url = folder.url(path)
+            guard let attributes = SyncState.attributes(url) else { continue }
+            if let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified { continue }
+            do throws(SyncError) {
+                candidates.append((path, try readSnapshot(path, body: false).header))
+            } catch {
+                rejected.append("\(path): \(error.message)")
+                try state.noteFile(path, url: url, status: "rejected", reason: error.message, operations: 0, now: now)
+            }
+        }
+        for candidate in candidates.sorted(by: { $0.header.clock > $1.header.clock }) {
+            let url = folder.url(candidate.path)
+            let held = try coverage()
+            let covers = candidate.header.covers.compactMap { key, value in DeviceID(rawValue: key).map { ($0, value) } }
+                .filter { $0.0 != setup.device }
+            guard covers.contains(where: { $0.1 > held[$0.0] ?? 0 }) else {
+                // Nothing in it this device lacks.
+                try state.noteFile(candidate.path, url: url, status: "applied", reason: nil, operations: 0, now: now)
+                continue
+            }
+            let read: (header: SnapshotHeader, operations: [SyncOperation])
+            do throws(SyncError) {
+                read = try readSnapshot(candidate.path, body: true)
+            } catch {
+                rejected.append("\(candidate.path): \(error.message)")
+                try state.noteFile(candidate.path, url: url, status: "rejected", reason: error.message, operations: 0, now: now)
+                continue
+            }
+            // In slices, as segments come: what one slice changed is saved before the next is taken in.
+            var start = 0
+            while start < read.operations.count {
+                let end = min(read.operations.count, start + Self.segmentOperations)
+                try takeIn(Array(read.operations[start..<end]), into: &intake)
+                start = end
+            }
+            for (device, sequence) in covers { try state.raiseFloor(device, to: sequence) }
+            try state.noteFile(candidate.path, url: url, status: "applied", reason: nil, operations: read.operations.count, now: now)
+            try state.noteDevice(read.header.clock.device, clock: read.header.clock, seen: now)
+        }
+    }
+}
