@@ -1,3 +1,4 @@
+import ClipboardBackend
 import WaylandPaste
 import X11Paste
 
@@ -31,19 +32,30 @@ public enum PasteKeystroke: String, Sendable, CaseIterable {
 }
 
 public enum PasteTargets {
-    /// The window that has the keyboard focus now, on the display `environment` names.
+    /// The window that has the keyboard focus now, on the display `environment` names: the same detection as the
+    /// clipboard's backend (`BackendKind.detect`: `PB_BACKEND`, else Wayland when `WAYLAND_DISPLAY` is set, else
+    /// X11). A compositor without the virtual-keyboard protocol is an error, not a fall back to XWayland's XTest,
+    /// whose keys would reach X11 windows only.
     public static func focused(environment: [String: String]) throws(ClipboardError) -> any PasteTarget {
-        // The same detection as the clipboard's backend: Wayland first.
-        if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
+        let kind: BackendKind
+        do {
+            kind = try BackendKind.detect(environment)
+        } catch {
+            throw ClipboardError(error.message, cause: error)
+        }
+        let display: String
+        switch kind {
+        case .wayland(let wayland, _):
             do {
                 try VirtualKeyboard.check(display: wayland)
             } catch {
                 throw ClipboardError(error.message, cause: error)
             }
             return WaylandPasteTarget(display: wayland)
-        }
-        guard let display = environment["DISPLAY"], !display.isEmpty else {
-            throw ClipboardError("--paste needs a display to paste into (DISPLAY is not set).")
+        case .x11(let x11):
+            display = x11
+        case .headless:
+            throw ClipboardError("--paste needs a display to paste into (DISPLAY and WAYLAND_DISPLAY are unset, or PB_BACKEND=headless).")
         }
         do {
             return X11PasteTarget(window: try X11FocusedWindow.current(display: display))
