@@ -21,7 +21,9 @@ public enum DeferredPaste {
 
     /// Starts `executable` with `arguments` in a session of its own, with the terminal on one of this process's
     /// standard descriptors as its standard input (else /dev/null) and the rest on /dev/null; does not wait.
-    public static func start(executable: String, arguments: [String], environment: [String: String]) throws(ClipboardError) {
+    public static func start(
+        executable: String, arguments: [String], environment: [String: String]
+    ) throws(ClipboardError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

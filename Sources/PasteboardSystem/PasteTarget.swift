@@ -55,7 +55,8 @@ public enum PasteTargets {
         case .x11(let x11):
             display = x11
         case .headless:
-            throw ClipboardError("--paste needs a display to paste into (DISPLAY and WAYLAND_DISPLAY are unset, or PB_BACKEND=headless).")
+            throw ClipboardError(
+                "--paste needs a display to paste into (DISPLAY and WAYLAND_DISPLAY are unset, or PB_BACKEND=headless).")
         }
         do {
             return X11PasteTarget(window: try X11FocusedWindow.current(display: display))

@@ -64,7 +64,8 @@ private final class Connection {
         guard let display = wl_display_connect(name) else {
             throw WaylandPasteError(
                 .cannotConnect,
-                "Cannot connect to the Wayland compositor '\(shownName)' to paste: \(String(cString: strerror(errno))).")
+                "Cannot connect to the Wayland compositor '\(shownName)' to paste: "
+                    + "\(String(cString: strerror(errno))).")
         }
         self.display = display
         registry = wl_display_get_registry(display)
@@ -116,7 +117,8 @@ private final class Connection {
             throw WaylandPasteError(
                 .typingFailed, "Cannot make the paste keymap's memory file: \(String(cString: strerror(errno))).")
         }
-        pb_vk_keymap(keyboard, UInt32(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue), fd, UInt32(PasteKeymap.text.utf8.count + 1))
+        let size = UInt32(PasteKeymap.text.utf8.count + 1)  // with its terminating NUL, as the format asks
+        pb_vk_keymap(keyboard, UInt32(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue), fd, size)
         Glibc.close(fd)  // libwayland sent a duplicate with the request
         try roundtrip()
         if !hadKeyboard {

@@ -47,7 +47,9 @@ import Testing
         // Scrolling to the end loads the rest, and the oldest item is there.
         try await session.send("End")
         try await session.send("End")
-        screen = try await session.waitForScreen { $0[0].hasSuffix("40 · substring") && $0.contains { $0.contains("item 00") } }
+        screen = try await session.waitForScreen {
+            $0[0].hasSuffix("40 · substring") && $0.contains { $0.contains("item 00") }
+        }
         #expect(screen[0].hasSuffix("40 · substring"), "\(screen)")
         try await session.send("Escape")
     }

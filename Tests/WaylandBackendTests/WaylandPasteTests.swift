@@ -98,7 +98,8 @@ extension WaylandSession {
     /// Records `text` in the history without touching the compositor's clipboard (pb without a display).
     func seed(_ text: String) async throws {
         let result = try await sandbox.launch(
-            try Product.pb.path(), ["copy"], stdin: Data(text.utf8), environment: ["WAYLAND_DISPLAY": nil, "DISPLAY": nil]
+            try Product.pb.path(), ["copy"], stdin: Data(text.utf8),
+            environment: ["WAYLAND_DISPLAY": nil, "DISPLAY": nil]
         ).finish(timeout: .seconds(20))
         guard result.succeeded else { throw CommandFailed(result: result) }
     }
@@ -110,8 +111,9 @@ extension WaylandSession {
     /// `Tests/Fixtures/gtk4-wayland-entry.py` under `GDK_BACKEND=wayland`, once its window is mapped (sway then
     /// focuses it, as the newest window).
     func entry() async throws -> ChildProcess {
+        let script = TestSource.fixtures(filePath: Self.supportFile).appendingPathComponent("gtk4-wayland-entry.py")
         let entry = try sandbox.launch(
-            "/usr/bin/python3", [TestSource.fixtures(filePath: Self.supportFile).appendingPathComponent("gtk4-wayland-entry.py").path],
+            "/usr/bin/python3", [script.path],
             environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo", "NO_AT_BRIDGE": "1"])
         let ready = try await eventually(within: .seconds(20), every: .milliseconds(50)) {
             !entry.isRunning || String(decoding: entry.stdout, as: UTF8.self).split(separator: "\n").contains("ready")
@@ -150,10 +152,11 @@ extension WaylandSession {
         guard let ipc = names.first(where: { $0.hasPrefix("sway-ipc.") && $0.hasSuffix(".sock") }) else {
             throw SetupFailure("sway's IPC socket is missing from \(runtime.path)")
         }
+        let swaymsg = try Self.tool("swaymsg", package: "sway")
         let result = try await sandbox.run(
-            try Self.tool("swaymsg", package: "sway"), ["-s", runtime.appendingPathComponent(ipc).path, "-t", "get_tree"],
-            timeout: .seconds(10))
-        guard result.succeeded, let tree = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any] else {
+            swaymsg, ["-s", runtime.appendingPathComponent(ipc).path, "-t", "get_tree"], timeout: .seconds(10))
+        guard result.succeeded, let tree = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        else {
             throw SetupFailure("swaymsg -t get_tree failed: \(result)")
         }
         var pending = [tree]

@@ -22,7 +22,9 @@ enum {
 };
 
 /// The manager's interface, as Swift sees it.
-static inline const struct wl_interface *pb_vk_manager_interface(void) { return &zwp_virtual_keyboard_manager_v1_interface; }
+static inline const struct wl_interface *pb_vk_manager_interface(void) {
+    return &zwp_virtual_keyboard_manager_v1_interface;
+}
 
 /// manager.create_virtual_keyboard: a new keyboard on `seat`.
 static inline struct wl_proxy *pb_vk_create(struct wl_proxy *manager, struct wl_proxy *seat) {
