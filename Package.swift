@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "X11Paste", dependencies: ["CXTest"]),
         // The data-control protocols' interface descriptions and marshalling wrappers (libwayland-dev).
         .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
+        // pb pick --paste on Wayland: a virtual keyboard (its protocol's description is in CWayland).
+        .target(name: "WaylandPaste", dependencies: ["CWayland"]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
@@ -62,7 +64,7 @@ let package = Package(
             name: "PasteboardSystem",
             dependencies: [
                 "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "X11Backend", "X11Paste", "WaylandBackend", "CSystemShim",
+                "X11Backend", "X11Paste", "WaylandBackend", "WaylandPaste", "CSystemShim",
             ]
         ),
         .target(

@@ -17,7 +17,10 @@ Measures, side by side:
 
 The store is the one bench/startup_bench.py builds (written straight into SQLite, kept in bench/data).
 
-Usage: python3 bench/pick_bench.py [--pb PATH] [--items N] [--runs R] [--keys K] [--pipe-runs P]
+With `--before PATH`, a second pb (another build or commit) is timed on the same keys and starts in the same run, in a
+column of its own.
+
+Usage: python3 bench/pick_bench.py [--pb PATH] [--before PATH] [--items N] [--runs R] [--keys K] [--pipe-runs P]
 Needs fzf. Prints a Markdown table and the raw numbers as JSON.
 """
 import argparse, fcntl, json, os, pty, re, select, signal, statistics, struct, subprocess, sys, termios, time
@@ -189,6 +192,7 @@ def main():
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--keys", type=int, default=200, help="selection moves timed")
     parser.add_argument("--pipe-runs", type=int, default=3, help="runs of each launcher pipe (median taken)")
+    parser.add_argument("--before", help="another pb whose picker is timed in the same run, for comparison")
     args = parser.parse_args()
     pb = os.path.abspath(args.pb)
     store = cached_store(pb, args.items)
@@ -206,6 +210,12 @@ def main():
     log("keystrokes: pb pick")
     pick_typing, pick_moving = measure_pick_keys(pb, env, args.keys)
     log(f"  pb pick typing p50 {statistics.median(pick_typing):.1f} ms, moving p50 {statistics.median(pick_moving):.1f} ms")
+    before = os.path.abspath(args.before) if args.before else None
+    before_typing, before_moving, before_start = [], [], []
+    if before:
+        log(f"keystrokes: pb pick before ({before})")
+        before_typing, before_moving = measure_pick_keys(before, env, args.keys)
+        before_start = measure_starts([before, "pick"], env, pick_frame_done, args.runs)
     log("keystrokes: fzf")
     fzf_typing = measure_fzf_keys(lines_path, env, total)
     fzf_moving = []  # fzf's frames have no end this script can see without its search count changing
@@ -225,23 +235,25 @@ def main():
         "fzf --filter < FILE alone": wall(f"fzf --filter {query} < '{lines_path}'", env, runs),
     }
 
-    def row(label, pick, fzf, goal=""):
+    def row(label, pick, fzf, goal="", earlier=None):
         def cell(values):
             return f"{statistics.median(values):.1f} / {percentile(values, 0.99):.1f}" if values else "–"
-        return f"| {label} | {cell(pick)} | {cell(fzf)} | {goal} |"
+        middle = f" {cell(earlier)} |" if before else ""
+        return f"| {label} | {cell(pick)} |{middle} {cell(fzf)} | {goal} |"
 
     print(f"\n{total:,} items; times in ms, p50 / p99.\n")
-    print("| measurement | pb pick | fzf alone | goal |")
-    print("|---|---|---|---|")
-    print(row("keystroke to redrawn screen, typing (filter)", pick_typing, fzf_typing, "≤ 16 / ≤ 50"))
-    print(row("keystroke to redrawn screen, moving", pick_moving, fzf_moving, "≤ 16 / ≤ 50"))
-    print(row("start to first full screen", pick_start, fzf_start, "≤ 60 (pb pick)"))
+    print("| measurement | pb pick |" + (" pb pick, before |" if before else "") + " fzf alone | goal |")
+    print("|---|---|" + ("---|" if before else "") + "---|---|")
+    print(row("keystroke to redrawn screen, typing (filter)", pick_typing, fzf_typing, "≤ 16 / ≤ 50", before_typing))
+    print(row("keystroke to redrawn screen, moving", pick_moving, fzf_moving, "≤ 16 / ≤ 50", before_moving))
+    print(row("start to first full screen", pick_start, fzf_start, "≤ 60 (pb pick)", before_start))
     print(f"\nLauncher pipe, `{query}`, median of {runs} (ms):\n")
     print("| pipe | ms |")
     print("|---|---|")
     for label, values in pipes.items():
         print(f"| `{label}` | {statistics.median(values):.0f} |")
     print(json.dumps({"items": total, "pick_typing": pick_typing, "pick_moving": pick_moving,
+                      "before_typing": before_typing, "before_moving": before_moving, "before_start": before_start,
                       "fzf_typing": fzf_typing, "fzf_moving": fzf_moving, "pick_start": pick_start,
                       "fzf_start": fzf_start, "pipes": pipes}))
 

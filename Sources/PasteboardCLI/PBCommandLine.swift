@@ -16,7 +16,7 @@ public enum PBCommandLine {
     ]
 
     /// Internal commands, callable but not listed.
-    static let hiddenCommands: [any Command.Type] = [ServeCommand.self]
+    static let hiddenCommands: [any Command.Type] = [ServeCommand.self, DeferredPasteCommand.self]
 
     static func command(named name: String) -> (any Command.Type)? {
         (commands + hiddenCommands).first { $0.spec.name == name }

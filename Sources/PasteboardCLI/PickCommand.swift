@@ -18,7 +18,7 @@ enum PickCommand: Command {
         options: [
             .init("print", help: "Write the chosen item's bytes to standard output instead of restoring it."),
             .init("mode", value: "MODE", help: "Start filtering by substring (default), fuzzy or regex."),
-            .init("paste", help: "Then paste it into the window that had the keyboard focus before (X11)."),
+            .init("paste", help: "Then paste it into the window that had the keyboard focus before."),
             .init(
                 "paste-key", value: "KEYS", help: "The paste keystroke: ctrl+v (default), shift+insert or ctrl+shift+v."
             ),
@@ -33,7 +33,9 @@ enum PickCommand: Command {
 
             With --paste, the window that had the keyboard focus when pb pick started gets the focus back
             and a paste keystroke (XTest), once the item is on the clipboard. Terminals mostly paste with
-            --paste-key ctrl+shift+v or shift+insert. On Wayland, --paste is not available yet.
+            --paste-key ctrl+shift+v or shift+insert. On Wayland the keystroke comes from a virtual keyboard
+            (zwp_virtual_keyboard_manager_v1: sway, wlroots) into the window the compositor focuses once the
+            picker's terminal has closed; a terminal that stays open gets it after a second.
 
             Images are previewed with the kitty graphics protocol or sixel when the terminal answers for
             them, else with half-blocks; chafa draws them where installed (kitty shows PNG without it).
@@ -134,10 +136,38 @@ enum PickCommand: Command {
         }
         if let target {
             do {
-                try target.paste(keystroke)
+                if target.needsFocusBack {
+                    // The picker's terminal has the focus until it closes, after pb exits: type from a process
+                    // that waits for that.
+                    try DeferredPaste.start(
+                        executable: "/proc/self/exe", arguments: [DeferredPasteCommand.spec.name, keystroke.rawValue],
+                        environment: context.environment)
+                } else {
+                    try target.paste(keystroke)
+                }
             } catch {
                 throw CommandFailure("The item is on the clipboard, but it was not pasted: \(error.message)")
             }
+        }
+    }
+}
+
+/// `pb __paste KEYS`: types the paste keystroke of `pb pick --paste` once the picker's terminal, its standard
+/// input, has closed (Wayland, where the keys go to the focused window). Not listed.
+enum DeferredPasteCommand: Command {
+    static let spec = CommandSpec(
+        name: "__paste", abstract: "Type the paste keystroke once the terminal on standard input closes (internal).",
+        positionals: [.init("KEYS", help: "ctrl+v, shift+insert or ctrl+shift+v.")])
+
+    static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        guard let keystroke = PasteKeystroke(rawValue: arguments.positionals[0]) else {
+            throw CommandUsageError("Unknown paste keystroke \(quoted(arguments.positionals[0])).")
+        }
+        DeferredPaste.waitForTerminalToClose()
+        do {
+            try PasteTargets.focused(environment: context.environment).paste(keystroke)
+        } catch {
+            throw CommandFailure("The item is on the clipboard, but it was not pasted: \(error.message)")
         }
     }
 }

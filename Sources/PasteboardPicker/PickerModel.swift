@@ -42,11 +42,17 @@ struct PickerModel {
 
     // MARK: - Loading
 
+    /// How many rows a new filter loads: the screenful and one more (whether there are more), no further. A filter
+    /// shorter than the trigram index scans the texts newest first until it has that many, so a smaller first
+    /// window stops the scan sooner; scrolling loads `batch` more at a time (`loadMoreIfNeeded`).
+    var firstWindow: Int { min(Self.batch, max(1, visibleRows) + 1) }
+
     /// Runs the filter again from the top.
     mutating func reload(from source: any PickerSource) {
         do {
-            rows = try source.items(filter: filter, mode: mode, offset: 0, limit: Self.batch)
-            isComplete = rows.count < Self.batch
+            let limit = firstWindow
+            rows = try source.items(filter: filter, mode: mode, offset: 0, limit: limit)
+            isComplete = rows.count < limit
             message = nil
         } catch {
             rows = []
@@ -63,7 +69,13 @@ struct PickerModel {
 
     /// Loads the next window when the selection comes near the end of what is loaded.
     mutating func loadMoreIfNeeded(from source: any PickerSource) {
-        guard !isComplete, selection + visibleRows >= rows.count else { return }
+        guard selection + visibleRows >= rows.count else { return }
+        loadMore(from: source)
+    }
+
+    /// Loads the next window of matches, unless every match is loaded.
+    private mutating func loadMore(from source: any PickerSource) {
+        guard !isComplete else { return }
         do {
             let more = try source.items(filter: filter, mode: mode, offset: rows.count, limit: Self.batch)
             rows += more
@@ -87,6 +99,8 @@ struct PickerModel {
             if outcome != nil { return }
         }
         isReloadDeferred = false
+        // No key (a resize): a taller screen may show more than is loaded.
+        if keys.isEmpty { loadMoreIfNeeded(from: source) }
     }
 
     private static func editsFilter(_ key: Key) -> Bool {
@@ -195,6 +209,11 @@ struct PickerModel {
     private mutating func reloadKeepingPlace(_ source: any PickerSource) {
         let (place, status) = (selection, message)
         reload(from: source)
+        while !isComplete && rows.count <= place + visibleRows {
+            let loaded = rows.count
+            loadMore(from: source)
+            if rows.count == loaded { break }
+        }
         move(to: place)
         message = status
     }

@@ -1,12 +1,18 @@
+import ClipboardBackend
+import WaylandPaste
 import X11Paste
 
 /// The window that gets the paste keystroke of `pb pick --paste` and `pasteboard-gtk --popup --paste`: remembered
-/// when the picker or popup starts, typed into after the chosen item is on the clipboard. One implementation per display server; X11's sends the keystroke
-/// through XTest. Wayland's (the virtual-keyboard protocol, where the compositor offers it) plugs in here, in
-/// `PasteTargets.focused(environment:)`.
+/// when the picker or popup starts, typed into after the chosen item is on the clipboard. One implementation per
+/// display server, chosen in `PasteTargets.focused(environment:)`: X11's gives the remembered window the focus
+/// back and sends the keystroke through XTest; Wayland's types through a virtual keyboard into whatever window the
+/// compositor focuses, since no client may choose (`needsFocusBack`).
 public protocol PasteTarget: Sendable {
-    /// Gives the remembered window the focus and types `keystroke` into it.
+    /// Gives the remembered window the focus (where the display server lets a client) and types `keystroke`.
     func paste(_ keystroke: PasteKeystroke) throws(ClipboardError)
+    /// True when the keys go to the window focused at the time of the paste, not to a remembered one: the picker's
+    /// own window must have closed first, so that the compositor has given the focus back.
+    var needsFocusBack: Bool { get }
 }
 
 /// The keystroke that pastes: Ctrl+V in most applications, Shift+Insert or Ctrl+Shift+V in terminals.
@@ -26,14 +32,31 @@ public enum PasteKeystroke: String, Sendable, CaseIterable {
 }
 
 public enum PasteTargets {
-    /// The window that has the keyboard focus now, on the display `environment` names.
+    /// The window that has the keyboard focus now, on the display `environment` names: the same detection as the
+    /// clipboard's backend (`BackendKind.detect`: `PB_BACKEND`, else Wayland when `WAYLAND_DISPLAY` is set, else
+    /// X11). A compositor without the virtual-keyboard protocol is an error, not a fall back to XWayland's XTest,
+    /// whose keys would reach X11 windows only.
     public static func focused(environment: [String: String]) throws(ClipboardError) -> any PasteTarget {
-        if let wayland = environment["WAYLAND_DISPLAY"], !wayland.isEmpty {
-            throw ClipboardError(
-                "--paste cannot type into Wayland windows yet; choose without --paste and paste with Ctrl+V.")
+        let kind: BackendKind
+        do {
+            kind = try BackendKind.detect(environment)
+        } catch {
+            throw ClipboardError(error.message, cause: error)
         }
-        guard let display = environment["DISPLAY"], !display.isEmpty else {
-            throw ClipboardError("--paste needs a display to paste into (DISPLAY is not set).")
+        let display: String
+        switch kind {
+        case .wayland(let wayland, _):
+            do {
+                try VirtualKeyboard.check(display: wayland)
+            } catch {
+                throw ClipboardError(error.message, cause: error)
+            }
+            return WaylandPasteTarget(display: wayland)
+        case .x11(let x11):
+            display = x11
+        case .headless:
+            throw ClipboardError(
+                "--paste needs a display to paste into (DISPLAY and WAYLAND_DISPLAY are unset, or PB_BACKEND=headless).")
         }
         do {
             return X11PasteTarget(window: try X11FocusedWindow.current(display: display))
@@ -46,10 +69,26 @@ public enum PasteTargets {
 /// The X11 paste target: the focused window, and XTest key events.
 struct X11PasteTarget: PasteTarget {
     let window: X11FocusedWindow
+    var needsFocusBack: Bool { false }
 
     func paste(_ keystroke: PasteKeystroke) throws(ClipboardError) {
         do {
             try window.paste(keys: keystroke.keysymNames)
+        } catch {
+            throw ClipboardError(error.message, cause: error)
+        }
+    }
+}
+
+/// The Wayland paste target: a virtual keyboard typing into the window the compositor focuses.
+struct WaylandPasteTarget: PasteTarget {
+    /// `WAYLAND_DISPLAY`: a socket name in `$XDG_RUNTIME_DIR` or a full path.
+    let display: String
+    var needsFocusBack: Bool { true }
+
+    func paste(_ keystroke: PasteKeystroke) throws(ClipboardError) {
+        do {
+            try VirtualKeyboard.type(chord: keystroke.keysymNames, display: display)
         } catch {
             throw ClipboardError(error.message, cause: error)
         }

@@ -4,7 +4,8 @@ import Testing
 
 /// The README's launcher one-liners, run for real: `pb history --format dmenu`, a launcher picks a line, `pb decode`
 /// gives back the item's exact bytes. fzf through `--filter` and interactively in tmux (its preview too), dmenu and
-/// rofi under Xvfb, typed into with xdotool. Items: text with tabs and newlines, invalid UTF-8, Unicode, a PNG.
+/// rofi under Xvfb, typed into with xdotool, wofi and fuzzel under a headless sway of their own, typed into with
+/// wtype. Items: text with tabs and newlines, invalid UTF-8, Unicode, a PNG.
 @Suite(.timeLimit(.minutes(2))) struct LauncherRoundTripTests {
     let sandbox: Sandbox
     var io: URL { sandbox.root.appendingPathComponent("io") }
@@ -28,7 +29,7 @@ import Testing
     func tool(_ name: String) throws -> String {
         guard let path = executableOnPath(name) else {
             throw SetupFailure(
-                "\(name) is needed by the launcher tests: apt-get install -y fzf rofi suckless-tools xdotool")
+                "\(name) is needed by the launcher tests: apt-get install -y fzf rofi suckless-tools xdotool wofi fuzzel wtype")
         }
         return path
     }
@@ -132,6 +133,48 @@ import Testing
                     item.query, with: "rofi -dmenu -display-columns 2", windowClass: "rofi", on: display)
             }
             #expect(picked == item.payload, "\(item.query): \(picked.map { $0 })")
+        }
+    }
+
+    /// Runs `launcher` on `sway` with `query` and Return typed into it (wtype), and returns what `pb decode` wrote.
+    ///
+    /// The seat of a headless sway has no keyboard until a virtual keyboard appears, and a client binds its
+    /// wl_keyboard only once the seat announces one: a wtype started after the launcher creates its keyboard and
+    /// types at once, before the launcher listens, so its keys were lost. And a client that binds while the seat's
+    /// last keyboard has just gone gets no keymap, which fuzzel 1.8.2 does not survive (SIGSEGV). So the wtype that
+    /// types comes first and waits: its keyboard is the seat's while the launcher starts, listens and draws.
+    func pick(_ query: String, with launcher: String, on sway: HeadlessSway) async throws -> Data {
+        let output = sandbox.root.appendingPathComponent("picked-\(UUID().uuidString.prefix(8))")
+        var environment = sandbox.environment
+        environment["WAYLAND_DISPLAY"] = sway.socketPath
+        let typist = try ChildProcess(
+            executable: try tool("wtype"), arguments: ["-s", "2000", query, "-s", "300", "-k", "Return"],
+            environment: environment, stdin: nil, ioDirectory: io)
+        defer { typist.terminate(grace: .milliseconds(200)) }
+        try await Task.sleep(for: .milliseconds(300))
+        let pipeline = try shell(
+            "\"$PB\" history --format dmenu | \(launcher) | \"$PB\" decode > \(TerminalSession.shellQuoted(output.path))",
+            ["WAYLAND_DISPLAY": sway.socketPath])
+        defer { pipeline.terminate(grace: .seconds(1)) }
+        let typed = try await typist.finish(timeout: .seconds(15))
+        #expect(typed.succeeded, "wtype: \(typed)")
+        let result = try await pipeline.finish(timeout: .seconds(15))
+        #expect(result.succeeded, "\(launcher): \(result)")
+        return (try? Data(contentsOf: output)) ?? Data()
+    }
+
+    @Test func wofiAndFuzzelRoundTripExactly() async throws {
+        _ = try tool("wofi")
+        _ = try tool("fuzzel")
+        _ = try tool("wtype")
+        try await seed()
+        // A compositor of this test's own: the launchers take the seat's focus.
+        let sway = try await HeadlessSway(requiredBy: "the wofi and fuzzel tests")
+        for launcher in ["wofi --dmenu", "fuzzel --dmenu"] {
+            for item in Self.items {
+                let picked = try await pick(item.query, with: launcher, on: sway)
+                #expect(picked == item.payload, "\(launcher), \(item.query): \(picked.map { $0 })")
+            }
         }
     }
 }

@@ -34,6 +34,26 @@ import Testing
             .filter { !$0.isEmpty }
     }
 
+    @Test func loadsAScreenfulFirstAndTheRestAsItScrolls() async throws {
+        for index in 0..<40 { try await sandbox.copy(String(format: "item %02d", index)) }
+        let session = try await pick()
+        // A new filter reads one screenful and one row more (whether there are more), not a whole window.
+        let first = try await session.screen()
+        let shown = Self.listed(first).count
+        #expect(first[0].hasSuffix("\(shown + 1)+ · substring"), "\(first[0]), \(shown) rows shown")
+        try await session.send("item", literal: true)
+        var screen = try await session.waitForScreen { $0[0].hasSuffix("\(shown + 1)+ · substring") }
+        #expect(Self.listed(screen).first?.hasSuffix("item 39") == true, "\(screen)")
+        // Scrolling to the end loads the rest, and the oldest item is there.
+        try await session.send("End")
+        try await session.send("End")
+        screen = try await session.waitForScreen {
+            $0[0].hasSuffix("40 · substring") && $0.contains { $0.contains("item 00") }
+        }
+        #expect(screen[0].hasSuffix("40 · substring"), "\(screen)")
+        try await session.send("Escape")
+    }
+
     @Test func listsNewestFirstAndFiltersInEachMode() async throws {
         try await seed()
         let session = try await pick()

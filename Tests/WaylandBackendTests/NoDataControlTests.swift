@@ -33,6 +33,17 @@ import Testing
         #expect(paste.status == 1 && paste.stderr.contains("no data-control"), "\(paste)")
     }
 
+    @Test func pickPasteSaysTheCompositorHasNoVirtualKeyboard() async throws {
+        let sandbox = try ProcessSandbox(label: "pbwlnodc")
+        let (_, socket) = try await plainCompositor(sandbox)
+        let pick = try await sandbox.launch(
+            try Product.pb.path(), ["pick", "--paste"], environment: ["WAYLAND_DISPLAY": socket, "DISPLAY": nil]
+        ).finish(timeout: .seconds(20))
+        #expect(pick.status == 1, "\(pick)")
+        #expect(pick.stderr.contains("no virtual-keyboard protocol (zwp_virtual_keyboard_manager_v1)"), "\(pick)")
+        #expect(pick.stderr.contains("paste with Ctrl+V"), "\(pick)")
+    }
+
     @Test func withDisplaySetTooTheXWaylandDisplayIsUsed() async throws {
         let sandbox = try await ProcessSandbox(label: "pbwlnodc", requiredBy: "the XWayland fallback test")
         let (_, socket) = try await plainCompositor(sandbox)

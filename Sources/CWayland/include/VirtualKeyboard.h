@@ -1,0 +1,67 @@
+#ifndef PASTEBOARD_CWAYLAND_VIRTUAL_KEYBOARD_H
+#define PASTEBOARD_CWAYLAND_VIRTUAL_KEYBOARD_H
+
+#include <stdint.h>
+#include <wayland-client.h>
+
+// virtual-keyboard-unstable-v1 (`zwp_virtual_keyboard_manager_v1`, version 1), which lets a client type into the
+// window a seat's keyboard focus is on: sway and other wlroots compositors offer it (wtype uses it). Debian 12's
+// wayland-protocols does not ship it; the descriptions in virtual_keyboard.c are written from the published
+// specification.
+
+extern const struct wl_interface zwp_virtual_keyboard_manager_v1_interface;
+extern const struct wl_interface zwp_virtual_keyboard_v1_interface;
+
+// Opcodes, in the order of the specification.
+enum {
+    PB_VK_MANAGER_CREATE_VIRTUAL_KEYBOARD = 0,
+    PB_VK_KEYMAP = 0,
+    PB_VK_KEY = 1,
+    PB_VK_MODIFIERS = 2,
+    PB_VK_DESTROY = 3,
+};
+
+/// The manager's interface, as Swift sees it.
+static inline const struct wl_interface *pb_vk_manager_interface(void) {
+    return &zwp_virtual_keyboard_manager_v1_interface;
+}
+
+/// manager.create_virtual_keyboard: a new keyboard on `seat`.
+static inline struct wl_proxy *pb_vk_create(struct wl_proxy *manager, struct wl_proxy *seat) {
+    return wl_proxy_marshal_flags(manager, PB_VK_MANAGER_CREATE_VIRTUAL_KEYBOARD, &zwp_virtual_keyboard_v1_interface,
+                                  wl_proxy_get_version(manager), 0, seat, NULL);
+}
+
+/// keyboard.keymap: the keymap in `fd` (`size` bytes, format 1: xkb v1 text, NUL-terminated), before any key.
+static inline void pb_vk_keymap(struct wl_proxy *keyboard, uint32_t format, int32_t fd, uint32_t size) {
+    wl_proxy_marshal_flags(keyboard, PB_VK_KEYMAP, NULL, wl_proxy_get_version(keyboard), 0, format, fd, size);
+}
+
+/// keyboard.key: `key` (a Linux evdev code: the keymap's keycode minus 8) pressed (state 1) or released (0) at
+/// `time` milliseconds.
+static inline void pb_vk_key(struct wl_proxy *keyboard, uint32_t time, uint32_t key, uint32_t state) {
+    wl_proxy_marshal_flags(keyboard, PB_VK_KEY, NULL, wl_proxy_get_version(keyboard), 0, time, key, state);
+}
+
+/// keyboard.modifiers: the modifier state the focused client sees (masks of the keymap's modifier indices).
+static inline void pb_vk_modifiers(struct wl_proxy *keyboard, uint32_t depressed, uint32_t latched, uint32_t locked,
+                                   uint32_t group) {
+    wl_proxy_marshal_flags(keyboard, PB_VK_MODIFIERS, NULL, wl_proxy_get_version(keyboard), 0, depressed, latched,
+                           locked, group);
+}
+
+/// keyboard.destroy, which also frees the proxy.
+static inline void pb_vk_destroy(struct wl_proxy *keyboard) {
+    wl_proxy_marshal_flags(keyboard, PB_VK_DESTROY, NULL, wl_proxy_get_version(keyboard), WL_MARSHAL_FLAG_DESTROY);
+}
+
+/// The manager has no destructor request: only the proxy is freed.
+static inline void pb_vk_manager_destroy(struct wl_proxy *manager) { wl_proxy_destroy(manager); }
+
+/// An anonymous, sealed memory file holding `size` bytes of `data` (for the keymap), or -1 (errno set).
+int pb_vk_keymap_file(const char *data, uint32_t size);
+
+/// Milliseconds of CLOCK_MONOTONIC, the clock input events are stamped with, wrapped to 32 bits.
+uint32_t pb_vk_now_ms(void);
+
+#endif
