@@ -70,7 +70,7 @@ class Display:
 class App:
     """One run of pasteboard-gtk, timed from spawn to its first frame."""
 
-    def __init__(self, binary, env, log, arguments=()):
+    def __init__(self, binary, env, log, arguments=(), ready="first frame"):
         self.log = log
         if os.path.exists(log):
             os.unlink(log)
@@ -78,8 +78,8 @@ class App:
         self.start = time.perf_counter()
         self.process = subprocess.Popen([binary, *arguments], env=env, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
-        if not self.wait("first frame", 30):
-            sys.exit("pasteboard-gtk showed no frame within 30 s")
+        if not self.wait(ready, 30):
+            sys.exit(f"pasteboard-gtk logged no '{ready}' within 30 s")
         self.first_frame_ms = (time.perf_counter() - self.start) * 1000
 
     def lines(self):
@@ -144,17 +144,57 @@ def measure_app(args, env, newest, oldest):
     return frames, (idle, idle_anon), (scrolled, scrolled_anon), end_ms, search_ms
 
 
+def focus_and_close_popup(env, app, mark):
+    xdotool(env, "search", "--sync", "--name", "^Pasteboard Popup$", "windowfocus", "--sync")
+    xdotool(env, "key", "Escape")
+    if not app.wait("popup closed: escape", 10, after=mark):
+        sys.exit("the popup did not close on Escape")
+
+
 def measure_popup(args, env):
-    """`pasteboard-gtk --popup`: spawn to its first frame, then Escape closes it."""
+    """The popup: spawn of the requesting command to the popup's next frame. Today's path (`--popup --once`: GTK
+    starts in that process), then a resident instance (`pasteboard-gtk --background`) asked by `pb popup` and by
+    `pasteboard-gtk --popup`. Also the resident's context switches while hidden (wake-ups)."""
     log = os.path.join(args.work, "popup-log.txt")
-    frames = []
+    once = []
     for _ in range(args.runs):
-        popup = App(args.app, env, log, ["--popup"])
-        frames.append(popup.first_frame_ms)
-        xdotool(env, "search", "--sync", "--name", "^Pasteboard Popup$", "windowfocus", "--sync")
-        xdotool(env, "key", "Escape")
+        popup = App(args.app, env, log, ["--popup", "--once"])
+        once.append(popup.first_frame_ms)
+        focus_and_close_popup(env, popup, 0)
         popup.process.wait(10)
-    return frames
+
+    resident_log = os.path.join(args.work, "resident-log.txt")
+    resident = App(args.app, env, resident_log, ["--background"], ready="popup resident")
+    requesters = {"pb popup": [args.pb, "popup"], "pasteboard-gtk --popup": [args.app, "--popup"]}
+    asked = {name: [] for name in requesters}
+    for _ in range(args.runs):
+        for name, argv in requesters.items():
+            mark = len(resident.lines())
+            t0 = time.perf_counter()
+            subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if not resident.wait("popup drawn", 10, after=mark):
+                sys.exit(f"{name}: the resident popup was not drawn")
+            asked[name].append((time.perf_counter() - t0) * 1000)
+            focus_and_close_popup(env, resident, mark)
+            time.sleep(0.3)
+    time.sleep(1)
+    before = context_switches(resident.process.pid)
+    time.sleep(args.idle)
+    wakeups = context_switches(resident.process.pid) - before
+    memory = (rss_mb(resident.process.pid), rss_mb(resident.process.pid, "RssAnon"))
+    resident.stop()
+    return once, asked, wakeups, memory
+
+
+def context_switches(pid):
+    """Voluntary and involuntary context switches of all of a process's threads."""
+    total = 0
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/status") as status:
+            for line in status:
+                if "ctxt_switches:" in line:
+                    total += int(line.split()[1])
+    return total
 
 
 def copyq(args, env, count):
@@ -232,6 +272,17 @@ def memory(pair):
     return f"{median(pair[0]):.1f} MB ({median(pair[1]):.1f} MB own)"
 
 
+def print_popup_rows(once, asked, wakeups, memory, idle, peer):
+    """The popup's rows: each requester of the resident popup, today's path, and the hidden resident's cost."""
+    for name, values in asked.items():
+        print(f"| popup at the pointer drawn: `{name}`, resident popup | {median(values):.0f} ms | {peer} |")
+        peer = ""
+    print(f"| popup at the pointer drawn: `pasteboard-gtk --popup --once` (no resident: GTK starts) | "
+          f"{median(once):.0f} ms | |")
+    print(f"| resident popup hidden: context switches in {idle:.0f} s, memory | {wakeups} ({memory[0]:.1f} MB, "
+          f"{memory[1]:.1f} MB own) | |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--items", type=int, default=100_000)
@@ -240,6 +291,8 @@ def main():
     ap.add_argument("--pb", default=os.path.join(ROOT, ".build/release/pb"))
     ap.add_argument("--workdir", default=None, help="reuse the generated history here (kept between runs)")
     ap.add_argument("--no-copyq", action="store_true")
+    ap.add_argument("--idle", type=float, default=10, help="seconds the hidden resident popup is watched for wake-ups")
+    ap.add_argument("--popup-only", action="store_true", help="only the popup rows (and CopyQ's)")
     args = ap.parse_args()
     for path in (args.app, args.pb):
         if not os.path.exists(path):
@@ -274,8 +327,11 @@ def main():
     display = Display()
     env["DISPLAY"] = display.name
     try:
-        frames, idle, scrolled, end_ms, search_ms = measure_app(args, env, newest, oldest)
-        popup_frames = measure_popup(args, env)
+        if args.popup_only:
+            frames, idle, scrolled, end_ms, search_ms = [], ([], []), ([], []), [], []
+        else:
+            frames, idle, scrolled, end_ms, search_ms = measure_app(args, env, newest, oldest)
+        popup_once, popup_asked, popup_wakeups, popup_memory = measure_popup(args, env)
         peer = copyq(args, env, count)
     finally:
         display.stop()
@@ -289,16 +345,18 @@ def main():
         print(f"| start to the history window drawn{note} | {median(frames):.0f} ms | {median(cold):.0f} ms (server start + `copyq show`) |")
         print(f"| window shown again, process running | | {median(warm):.0f} ms (`copyq show`) |")
         print(f"| resident memory, window shown | {memory(idle)} | {memory(peer_memory)} (server and its children) |")
-        print(f"| popup at the pointer drawn | {median(popup_frames):.0f} ms (`--popup`, spawn to first frame) | "
-              f"{median(menu) if menu else float('nan'):.0f} ms (`copyq menu`, server running, until mapped) |")
+        menu_ms = f"{median(menu) if menu else float('nan'):.0f} ms (`copyq menu`, server running, until mapped)"
+        print_popup_rows(popup_once, popup_asked, popup_wakeups, popup_memory, args.idle, menu_ms)
     else:
         print(f"| start to the history window drawn | {median(frames):.0f} ms | not installed |")
         print(f"| resident memory, window shown | {memory(idle)} | |")
-        print(f"| popup at the pointer drawn | {median(popup_frames):.0f} ms (`--popup`, spawn to first frame) | |")
+        print_popup_rows(popup_once, popup_asked, popup_wakeups, popup_memory, args.idle, "")
     print(f"| resident memory after End and 30 × Page Up | {memory(scrolled)} | |")
     print(f"| End: the oldest item selected and previewed | {median(end_ms):.0f} ms | |")
     print(f"| search \"zebra\" typed, filtered list shown | {median(search_ms):.0f} ms | |")
-    print(f"\npopup first frame, every run: {', '.join(f'{v:.0f}' for v in popup_frames)} ms")
+    for name, values in popup_asked.items():
+        print(f"\n{name} to the resident popup drawn, every run: {', '.join(f'{v:.0f}' for v in values)} ms", end="")
+    print(f"\n`--popup --once`, every run: {', '.join(f'{v:.0f}' for v in popup_once)} ms")
     print(f"first frame, every run: {', '.join(f'{v:.0f}' for v in frames)} ms; "
           f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("'own' is RssAnon: memory not backed by files (mapped libraries such as Mesa's libLLVM, which software GL "
