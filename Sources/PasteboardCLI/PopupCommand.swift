@@ -19,7 +19,7 @@ enum PopupCommand: Command {
         discussion: "The popup of pasteboard-gtk: type to filter, Enter copies, Escape closes. A running\n"
             + "pasteboard-gtk (its window, or 'pasteboard-gtk --background') shows it within a frame; with none\n"
             + "running, pb starts 'pasteboard-gtk --background' (beside pb, else on PATH), which stays.\n\n"
-            + "EXAMPLE:\n  bindsym $mod+v exec pb popup --paste     (sway; i3 alike)")
+            + "EXAMPLE (i3):\n  bindsym $mod+v exec --no-startup-id pb popup --paste")
 
     /// How long a background instance may take to start and show the popup.
     static let startTimeout: Int32 = 15_000
