@@ -106,9 +106,52 @@ def xdotool(env, *args):
     subprocess.run(["xdotool", *args], env=env, check=True, stdout=subprocess.DEVNULL)
 
 
-def measure_app(args, env, newest, oldest):
+def previewed_id(lines):
+    """The item the last "preview text ID …" / "preview image ID" line shows, if any."""
+    for line in reversed(lines):
+        if line.startswith("preview text ") or line.startswith("preview image "):
+            parts = line.split(" ")
+            if len(parts) > 2 and parts[2].isdigit():
+                return int(parts[2])
+    return None
+
+
+def scroll_rows(env, app, ranks, target):
+    """Page Down through the list until the selected row is `target` rows deep (or no progress); rows reached."""
+    reached, stalled = 0, 0
+    while reached < target and stalled < 5:
+        xdotool(env, "key", "--delay", "15", "--repeat", "20", "Page_Down")
+        time.sleep(0.2)
+        rank = ranks.get(previewed_id(app.lines()), reached)
+        stalled = stalled + 1 if rank <= reached else 0
+        reached = max(reached, rank)
+    return reached
+
+
+def measure_keystrokes(env, app, queries):
+    """Each key of each query typed alone: key press to the filtered list's next frame ("search drawn …")."""
+    latencies, missed = [], 0
+    for query in queries:
+        xdotool(env, "key", "ctrl+f")
+        for count in range(1, len(query) + 1):
+            mark = len(app.lines())
+            t0 = time.perf_counter()
+            xdotool(env, "type", "--delay", "0", query[count - 1])
+            if app.wait(f"search drawn {query[:count]}", 5, after=mark):
+                latencies.append((time.perf_counter() - t0) * 1000)
+            else:
+                missed += 1
+            time.sleep(0.25)  # a person's pace: each key is its own search
+        xdotool(env, "key", "ctrl+a", "BackSpace")
+        app.wait("search drawn ", 10)
+        time.sleep(0.3)
+    return latencies, missed
+
+
+def measure_app(args, env, newest, oldest, ranks):
     log = os.path.join(args.work, "app-log.txt")
     frames, idle, idle_anon, scrolled, scrolled_anon, end_ms, search_ms = [], [], [], [], [], [], []
+    deep, deep_anon, deep_rows, keys, keys_missed = [], [], [], [], 0
     for run in range(args.runs):
         app = App(args.app, env, log)
         frames.append(app.first_frame_ms)
@@ -122,6 +165,11 @@ def measure_app(args, env, newest, oldest):
         app.wait("layout list", 10)
         xdotool(env, "key", "ctrl+f", "Down")
         app.wait(f"preview text {newest} ", 10, prefix=True)
+        # Scrolling through 10,000 rows from the top (thumbnails decoded and cached on the way), then memory.
+        deep_rows.append(scroll_rows(env, app, ranks, args.scroll_rows))
+        time.sleep(1)
+        deep.append(rss_mb(app.process.pid))
+        deep_anon.append(rss_mb(app.process.pid, "RssAnon"))
         mark = len(app.lines())
         t0 = time.perf_counter()
         xdotool(env, "key", "End")
@@ -138,10 +186,16 @@ def measure_app(args, env, newest, oldest):
         xdotool(env, "type", "--delay", "0", "zebra")
         if app.wait("search zebra", 20, after=mark):
             search_ms.append((time.perf_counter() - t0) * 1000)
+        xdotool(env, "key", "ctrl+a", "BackSpace")
+        app.wait("search drawn ", 10, after=mark)
+        latencies, missed = measure_keystrokes(env, app, args.queries.split(","))
+        keys += latencies
+        keys_missed += missed
         xdotool(env, "key", "ctrl+t")  # back to the strip for the next run
         app.wait("layout strip", 10)
         app.stop()
-    return frames, (idle, idle_anon), (scrolled, scrolled_anon), end_ms, search_ms
+    return frames, (idle, idle_anon), (scrolled, scrolled_anon), end_ms, search_ms, (deep, deep_anon), deep_rows, \
+        (keys, keys_missed)
 
 
 def focus_and_close_popup(env, app, mark):
@@ -293,6 +347,8 @@ def main():
     ap.add_argument("--no-copyq", action="store_true")
     ap.add_argument("--idle", type=float, default=10, help="seconds the hidden resident popup is watched for wake-ups")
     ap.add_argument("--popup-only", action="store_true", help="only the popup rows (and CopyQ's)")
+    ap.add_argument("--scroll-rows", type=int, default=10_000, help="rows to page through before measuring memory")
+    ap.add_argument("--queries", default="zebra,http,the", help="queries typed a key at a time (comma-separated)")
     args = ap.parse_args()
     for path in (args.app, args.pb):
         if not os.path.exists(path):
@@ -323,14 +379,20 @@ def main():
                                 capture_output=True, text=True, check=True).stdout)
     count = int(subprocess.run(["sqlite3", db, "SELECT count(*) FROM items"], capture_output=True, text=True,
                                check=True).stdout)
+    # Each item's row in the list (newest first), for the first rows that scrolling passes.
+    listed = subprocess.run(["sqlite3", db, f"SELECT id FROM items ORDER BY position DESC LIMIT {args.scroll_rows + 2000}"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    ranks = {int(item): rank for rank, item in enumerate(listed)}
 
     display = Display()
     env["DISPLAY"] = display.name
     try:
         if args.popup_only:
             frames, idle, scrolled, end_ms, search_ms = [], ([], []), ([], []), [], []
+            deep, deep_rows, keys = ([], []), [], ([], 0)
         else:
-            frames, idle, scrolled, end_ms, search_ms = measure_app(args, env, newest, oldest)
+            frames, idle, scrolled, end_ms, search_ms, deep, deep_rows, keys = measure_app(
+                args, env, newest, oldest, ranks)
         popup_once, popup_asked, popup_wakeups, popup_memory = measure_popup(args, env)
         peer = copyq(args, env, count)
     finally:
@@ -351,7 +413,13 @@ def main():
         print(f"| start to the history window drawn | {median(frames):.0f} ms | not installed |")
         print(f"| resident memory, window shown | {memory(idle)} | |")
         print_popup_rows(popup_once, popup_asked, popup_wakeups, popup_memory, args.idle, "")
+    print(f"| resident memory after paging through {median(deep_rows):,.0f} rows from the top (thumbnails cached) | "
+          f"{memory(deep)} | |")
     print(f"| resident memory after End and 30 × Page Up | {memory(scrolled)} | |")
+    key_values = sorted(keys[0])
+    p90 = key_values[int(len(key_values) * 0.9)] if key_values else float("nan")
+    print(f"| search: a key typed to the filtered list drawn, p50 (p90) over {len(key_values)} keys"
+          f"{f', {keys[1]} without a frame' if keys[1] else ''} | {median(key_values):.0f} ms ({p90:.0f} ms) | |")
     print(f"| End: the oldest item selected and previewed | {median(end_ms):.0f} ms | |")
     print(f"| search \"zebra\" typed, filtered list shown | {median(search_ms):.0f} ms | |")
     for name, values in popup_asked.items():

@@ -10,6 +10,8 @@ extension HistoryController {
         filter.text = ui.searchField.text
         applyFilter()
         log.note("search \(filter.text)")
+        let text = filter.text
+        ui.window.onNextFrame { [log] in log.note("search drawn \(text)") }
     }
 
     func kindChanged() {

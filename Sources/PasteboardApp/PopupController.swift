@@ -83,6 +83,7 @@ final class PopupController {
         scroller.setScrolling(horizontal: false, vertical: true)
         scroller.expandsVertically = true
         search.expandsHorizontally = true
+        search.searchDelay = 0  // filter on each key, as the window does
         status.addStyleClass("dim-label")
         status.textAlignment = 0
         let content = Box(.vertical, spacing: 6, [search, scroller, status])
