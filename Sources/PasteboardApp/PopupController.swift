@@ -40,6 +40,8 @@ final class PopupController {
     /// The window that had the focus before the popup opened, where `--paste` pastes (or why it cannot).
     private var pasteTarget: Result<any PasteTarget, ClipboardError>?
     private var isCopying = false
+    /// The window's content (search, list, status line).
+    private var content: Box?
 
     init(
         store: HistoryStore, clipboard: SystemClipboard, environment: [String: String], log: TestLog,
@@ -90,6 +92,7 @@ final class PopupController {
         content.setMargins(8)
         content.addStyleClass("popup")
         window.setChild(content)
+        self.content = content
         window.setFocus(search)
     }
 
@@ -135,6 +138,8 @@ final class PopupController {
     /// Makes the window's surface and starts following the daemon, so that a later `show` only maps it.
     func prepare() {
         window.realize()
+        // Styles, fonts and the first rows' widgets now, not at the first show (measured: most of that show's time).
+        content?.layOut(width: Self.size.width, height: Self.size.height)
         subscribe()
         log.note("popup ready")
     }
