@@ -74,6 +74,17 @@ public final class Window: Widget {
         }
     }
 
+    /// Whether it is the active window (the one with the keyboard focus).
+    public var isActive: Bool { gtk_window_is_active(window) != 0 }
+
+    /// Called whenever it becomes or stops being the active window (`notify::is-active`).
+    public func onActiveChange(_ body: @escaping @MainActor (Bool) -> Void) {
+        Signal.connect(pointer, "notify::is-active", pointer: { [weak self] _ in
+            guard let self else { return }
+            body(self.isActive)
+        })
+    }
+
     /// Makes its surface now, without showing it, so that a later `present()` only maps it (a window kept
     /// ready, hidden, for a fast show).
     public func realize() { gtk_widget_realize(widget) }

@@ -79,6 +79,8 @@ final class PopupController {
     }
 
     private func build() {
+        // For tests and benchmarks: keys typed before the window is active would go elsewhere.
+        window.onActiveChange { [log] active in if active { log.note("popup active") } }
         window.isDecorated = false
         window.isResizable = false
         let scroller = ScrolledWindow(listView)
@@ -102,7 +104,7 @@ final class PopupController {
             self?.noteRows()
         }
         search.onSearch { [weak self] in
-            guard let self, self.isShown else { return }
+            guard let self, self.isShown, self.search.text != self.rows.filter.text else { return }
             self.filter()
         }
         events?.onEvent = { [weak self] event in self?.historyChanged(event.event.rawValue) }

@@ -42,6 +42,7 @@ import Testing
         defer { app.terminate(grace: .milliseconds(500)) }
         try await waitForLog(app) { $0 == "first frame" }
         #expect(logLines().contains("rows 1"), "\(logLines())")
+        try await waitUntilActive(app, line: "window active")
 
         try await type("typed under wayland")
         try await key("Return")
@@ -64,6 +65,7 @@ import Testing
         let asked = try await sandbox.launch(try Product.pb.path(), ["popup"]).finish(timeout: .seconds(20))
         #expect(asked.succeeded, "\(asked)")
         try await waitForLog(resident, after: mark) { $0 == "popup drawn" }
+        try await waitUntilActive(resident, after: mark, line: "popup active")
         try await type("needle")
         try await waitForLog(resident, after: mark) { $0 == "rows 1" }
         try await key("Return")
@@ -108,13 +110,29 @@ import Testing
     }
 
     private func type(_ text: String) async throws {
-        let result = try await sandbox.run(try tool("wtype", package: "wtype"), ["-d", "10", text], timeout: .seconds(10))
+        // wtype makes a new virtual keyboard each run: it waits (-s) until the focused app has its keymap.
+        let result = try await sandbox.run(
+            try tool("wtype", package: "wtype"), ["-s", "300", "-d", "10", text], timeout: .seconds(10))
         guard result.succeeded else { throw CommandFailed(result: result) }
     }
 
     private func key(_ name: String) async throws {
-        let result = try await sandbox.run(try tool("wtype", package: "wtype"), ["-k", name], timeout: .seconds(10))
+        let result = try await sandbox.run(
+            try tool("wtype", package: "wtype"), ["-s", "300", "-k", name], timeout: .seconds(10))
         guard result.succeeded else { throw CommandFailed(result: result) }
+    }
+
+    /// Waits until the app logs `line` (its window is active). The seat has a keyboard only while a virtual one
+    /// exists, so a Shift press (which types nothing) is sent until the compositor focuses the window.
+    private func waitUntilActive(_ process: ChildProcess, after mark: Int = 0, line: String) async throws {
+        let active = try await eventually(within: .seconds(15), every: .milliseconds(100)) {
+            if logLines().dropFirst(mark).contains(line) || !process.isRunning { return true }
+            try await key("Shift_L")
+            return logLines().dropFirst(mark).contains(line)
+        }
+        guard active, process.isRunning else {
+            throw SetupFailure("the window never became active: \(logLines().suffix(20)) \(process.stderr.suffix(1000))")
+        }
     }
 
     private func clipboardBecomes(_ text: String) async throws -> Bool {
