@@ -238,7 +238,7 @@ def measure_popup(args, env):
             asked[name].append((time.perf_counter() - t0) * 1000)
             focus_and_close_popup(env, resident, mark)
             time.sleep(0.3)
-    time.sleep(1)
+    time.sleep(3)  # the closed popup's last work (its rows laid out again while hidden) is done
     before = context_switches(resident.process.pid)
     time.sleep(args.idle)
     wakeups = switches_since(before, context_switches(resident.process.pid))

@@ -40,6 +40,8 @@ final class PopupController {
     /// The window that had the focus before the popup opened, where `--paste` pastes (or why it cannot).
     private var pasteTarget: Result<any PasteTarget, ClipboardError>?
     private var isCopying = false
+    /// Whether a `layOutWhileHidden` waits for the loop to be idle.
+    private var isLayoutPending = false
     /// The window's content (search, list, status line).
     private var content: Box?
 
@@ -215,6 +217,22 @@ final class PopupController {
         if isShown {
             if rows.count > 0 { listView.selectedPosition = 0 }
             noteRows()
+        } else {
+            layOutWhileHidden()
+        }
+    }
+
+    /// Lays the hidden popup out again once the loop is idle, so that the new rows' widgets are made and bound now
+    /// rather than at the next show (measured: without, a show after a change took 150–280 ms instead of 40).
+    private func layOutWhileHidden() {
+        guard !isLayoutPending else { return }
+        isLayoutPending = true
+        MainLoop.after(0, whenIdle: true) { [weak self] in
+            guard let self else { return }
+            self.isLayoutPending = false
+            guard !self.isShown else { return }
+            if self.rows.count > 0 { self.listView.selectedPosition = 0 }
+            self.content?.layOut(width: Self.size.width, height: Self.size.height)
         }
     }
 
