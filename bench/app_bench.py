@@ -281,7 +281,12 @@ def copyq(args, env, count):
 
     def start_server():
         process = subprocess.Popen([cq], env=cenv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if not wait_for(lambda: run("eval", "--", "print(size())", timeout=5).returncode == 0, 30, 0.05):
+        def answers():
+            try:
+                return run("eval", "--", "print(size())", timeout=5).returncode == 0
+            except subprocess.TimeoutExpired:
+                return False  # still starting (a loaded machine): ask again
+        if not wait_for(answers, 60, 0.05):
             sys.exit("CopyQ's server did not answer")
         return process
 
