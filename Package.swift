@@ -1,5 +1,26 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// GTK 4's include directories: only the `-I` flags of `pkg-config --cflags gtk4`. Naming `pkgConfig: "gtk4"` on the
+/// systemLibrary instead makes SwiftPM warn about the rest of those Cflags (glib's `-pthread`, graphene's `-msse
+/// -msse2 -mfpmath=sse`), which it drops anyway: `-pthread` is part of glibc's libc since 2.34, and x86-64 always
+/// has SSE2. The libraries are linked by name in `Sources/CGtk/module.modulemap`.
+let gtkIncludeFlags: [String] = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags-only-I", "gtk4"]
+    let output = Pipe()
+    process.standardOutput = output
+    do {
+        try process.run()
+    } catch {
+        return []  // no pkg-config: the GTK targets fail to find <gtk/gtk.h>, which names what is missing
+    }
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return text.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init).filter { $0.hasPrefix("-I") }
+}()
 
 let package = Package(
     name: "Pasteboard",
@@ -32,11 +53,14 @@ let package = Package(
         // pb pick --paste on Wayland: a virtual keyboard (its protocol's description is in CWayland).
         .target(name: "WaylandPaste", dependencies: ["CWayland"]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
-        .systemLibrary(name: "CGtk", pkgConfig: "gtk4", providers: [.apt(["libgtk-4-dev"])]),
+        // GTK 4 (libgtk-4-dev) without `pkgConfig:`: see gtkIncludeFlags above.
+        .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
-        .target(name: "CGtkObjects", dependencies: ["CGtk"]),
+        .target(name: "CGtkObjects", dependencies: ["CGtk"], cSettings: [.unsafeFlags(gtkIncludeFlags)]),
         // The X11 desktop around a GTK window (the pointer, placing it) for the popup.
-        .target(name: "CGtkX11", dependencies: ["CGtk"], linkerSettings: [.linkedLibrary("X11")]),
+        .target(
+            name: "CGtkX11", dependencies: ["CGtk"], cSettings: [.unsafeFlags(gtkIncludeFlags)],
+            linkerSettings: [.linkedLibrary("X11")]),
         .target(name: "ClipboardBackend", dependencies: ["PasteboardModel"]),
         .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11"]),
         .target(name: "WaylandBackend", dependencies: ["ClipboardBackend", "PasteboardModel", "CWayland"]),
@@ -78,7 +102,9 @@ let package = Package(
             ]
         ),
         // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.
-        .target(name: "GtkSupport", dependencies: ["CGtk", "CGtkObjects", "CGtkX11"]),
+        .target(
+            name: "GtkSupport", dependencies: ["CGtk", "CGtkObjects", "CGtkX11"],
+            swiftSettings: [.unsafeFlags(gtkIncludeFlags.flatMap { ["-Xcc", $0] })]),
         .target(
             name: "PasteboardApp",
             dependencies: [

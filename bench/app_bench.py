@@ -70,7 +70,7 @@ class Display:
 class App:
     """One run of pasteboard-gtk, timed from spawn to its first frame."""
 
-    def __init__(self, binary, env, log, arguments=()):
+    def __init__(self, binary, env, log, arguments=(), ready="first frame"):
         self.log = log
         if os.path.exists(log):
             os.unlink(log)
@@ -78,8 +78,8 @@ class App:
         self.start = time.perf_counter()
         self.process = subprocess.Popen([binary, *arguments], env=env, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
-        if not self.wait("first frame", 30):
-            sys.exit("pasteboard-gtk showed no frame within 30 s")
+        if not self.wait(ready, 30):
+            sys.exit(f"pasteboard-gtk logged no '{ready}' within 30 s")
         self.first_frame_ms = (time.perf_counter() - self.start) * 1000
 
     def lines(self):
@@ -106,9 +106,52 @@ def xdotool(env, *args):
     subprocess.run(["xdotool", *args], env=env, check=True, stdout=subprocess.DEVNULL)
 
 
-def measure_app(args, env, newest, oldest):
+def previewed_id(lines):
+    """The item the last "preview text ID …" / "preview image ID" line shows, if any."""
+    for line in reversed(lines):
+        if line.startswith("preview text ") or line.startswith("preview image "):
+            parts = line.split(" ")
+            if len(parts) > 2 and parts[2].isdigit():
+                return int(parts[2])
+    return None
+
+
+def scroll_rows(env, app, ranks, target):
+    """Page Down through the list until the selected row is `target` rows deep (or no progress); rows reached."""
+    reached, stalled = 0, 0
+    while reached < target and stalled < 5:
+        xdotool(env, "key", "--delay", "15", "--repeat", "20", "Page_Down")
+        time.sleep(0.2)
+        rank = ranks.get(previewed_id(app.lines()), reached)
+        stalled = stalled + 1 if rank <= reached else 0
+        reached = max(reached, rank)
+    return reached
+
+
+def measure_keystrokes(env, app, queries):
+    """Each key of each query typed alone: key press to the filtered list's next frame ("search drawn …")."""
+    latencies, missed = [], 0
+    for query in queries:
+        xdotool(env, "key", "ctrl+f")
+        for count in range(1, len(query) + 1):
+            mark = len(app.lines())
+            t0 = time.perf_counter()
+            xdotool(env, "type", "--delay", "0", query[count - 1])
+            if app.wait(f"search drawn {query[:count]}", 5, after=mark):
+                latencies.append((time.perf_counter() - t0) * 1000)
+            else:
+                missed += 1
+            time.sleep(0.25)  # a person's pace: each key is its own search
+        xdotool(env, "key", "ctrl+a", "BackSpace")
+        app.wait("search drawn ", 10)
+        time.sleep(0.3)
+    return latencies, missed
+
+
+def measure_app(args, env, newest, oldest, ranks):
     log = os.path.join(args.work, "app-log.txt")
     frames, idle, idle_anon, scrolled, scrolled_anon, end_ms, search_ms = [], [], [], [], [], [], []
+    deep, deep_anon, deep_rows, keys, keys_missed = [], [], [], [], 0
     for run in range(args.runs):
         app = App(args.app, env, log)
         frames.append(app.first_frame_ms)
@@ -122,6 +165,11 @@ def measure_app(args, env, newest, oldest):
         app.wait("layout list", 10)
         xdotool(env, "key", "ctrl+f", "Down")
         app.wait(f"preview text {newest} ", 10, prefix=True)
+        # Scrolling through 10,000 rows from the top (thumbnails decoded and cached on the way), then memory.
+        deep_rows.append(scroll_rows(env, app, ranks, args.scroll_rows))
+        time.sleep(1)
+        deep.append(rss_mb(app.process.pid))
+        deep_anon.append(rss_mb(app.process.pid, "RssAnon"))
         mark = len(app.lines())
         t0 = time.perf_counter()
         xdotool(env, "key", "End")
@@ -138,23 +186,84 @@ def measure_app(args, env, newest, oldest):
         xdotool(env, "type", "--delay", "0", "zebra")
         if app.wait("search zebra", 20, after=mark):
             search_ms.append((time.perf_counter() - t0) * 1000)
+        xdotool(env, "key", "ctrl+a", "BackSpace")
+        app.wait("search drawn ", 10, after=mark)
+        latencies, missed = measure_keystrokes(env, app, args.queries.split(","))
+        keys += latencies
+        keys_missed += missed
         xdotool(env, "key", "ctrl+t")  # back to the strip for the next run
         app.wait("layout strip", 10)
         app.stop()
-    return frames, (idle, idle_anon), (scrolled, scrolled_anon), end_ms, search_ms
+    return frames, (idle, idle_anon), (scrolled, scrolled_anon), end_ms, search_ms, (deep, deep_anon), deep_rows, \
+        (keys, keys_missed)
+
+
+def focus_and_close_popup(env, app, mark):
+    xdotool(env, "search", "--sync", "--name", "^Pasteboard Popup$", "windowfocus", "--sync")
+    xdotool(env, "key", "Escape")
+    if not app.wait("popup closed: escape", 10, after=mark):
+        sys.exit("the popup did not close on Escape")
 
 
 def measure_popup(args, env):
-    """`pasteboard-gtk --popup`: spawn to its first frame, then Escape closes it."""
+    """The popup: spawn of the requesting command to the popup's next frame. Today's path (`--popup --once`: GTK
+    starts in that process), then a resident instance (`pasteboard-gtk --background`) asked by `pb popup` and by
+    `pasteboard-gtk --popup`. Also the resident's context switches while hidden (wake-ups)."""
     log = os.path.join(args.work, "popup-log.txt")
-    frames = []
+    once = []
     for _ in range(args.runs):
-        popup = App(args.app, env, log, ["--popup"])
-        frames.append(popup.first_frame_ms)
-        xdotool(env, "search", "--sync", "--name", "^Pasteboard Popup$", "windowfocus", "--sync")
-        xdotool(env, "key", "Escape")
+        popup = App(args.app, env, log, ["--popup", "--once"])
+        once.append(popup.first_frame_ms)
+        focus_and_close_popup(env, popup, 0)
         popup.process.wait(10)
-    return frames
+
+    # As it runs for a user: with the daemon, whose events keep the hidden popup current.
+    daemon = subprocess.Popen([args.pb, "daemon", "--quiet"], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    if not wait_for(lambda: os.path.exists(os.path.join(env["PB_RUNTIME_DIR"], "control.sock")), 15):
+        sys.exit("pb daemon did not start")
+    resident_log = os.path.join(args.work, "resident-log.txt")
+    resident = App(args.app, env, resident_log, ["--background"], ready="popup resident")
+    if not resident.wait("popup follows the daemon", 10):
+        sys.exit("the resident popup does not follow the daemon")
+    requesters = {"pb popup": [args.pb, "popup"], "pasteboard-gtk --popup": [args.app, "--popup"]}
+    asked = {name: [] for name in requesters}
+    for _ in range(args.runs):
+        for name, argv in requesters.items():
+            mark = len(resident.lines())
+            t0 = time.perf_counter()
+            subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            if not resident.wait("popup drawn", 10, after=mark):
+                sys.exit(f"{name}: the resident popup was not drawn")
+            asked[name].append((time.perf_counter() - t0) * 1000)
+            focus_and_close_popup(env, resident, mark)
+            time.sleep(0.3)
+    time.sleep(3)  # the closed popup's last work (its rows laid out again while hidden) is done
+    before = context_switches(resident.process.pid)
+    time.sleep(args.idle)
+    wakeups = switches_since(before, context_switches(resident.process.pid))
+    memory = (rss_mb(resident.process.pid), rss_mb(resident.process.pid, "RssAnon"))
+    resident.stop()
+    daemon.terminate()
+    daemon.wait(10)
+    return once, asked, wakeups, memory
+
+
+def context_switches(pid):
+    """Voluntary and involuntary context switches of each of a process's threads, by thread id."""
+    counts = {}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/status") as status:
+                counts[task] = sum(int(line.split()[1]) for line in status if "ctxt_switches:" in line)
+        except FileNotFoundError:
+            pass  # the thread ended meanwhile
+    return counts
+
+
+def switches_since(before, after):
+    """Context switches between two snapshots: growth of threads in both, all of a new thread's, one per ended one."""
+    return sum(count - before.get(task, 0) for task, count in after.items()) + len(set(before) - set(after))
 
 
 def copyq(args, env, count):
@@ -172,7 +281,12 @@ def copyq(args, env, count):
 
     def start_server():
         process = subprocess.Popen([cq], env=cenv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if not wait_for(lambda: run("eval", "--", "print(size())", timeout=5).returncode == 0, 30, 0.05):
+        def answers():
+            try:
+                return run("eval", "--", "print(size())", timeout=5).returncode == 0
+            except subprocess.TimeoutExpired:
+                return False  # still starting (a loaded machine): ask again
+        if not wait_for(answers, 60, 0.05):
             sys.exit("CopyQ's server did not answer")
         return process
 
@@ -232,6 +346,17 @@ def memory(pair):
     return f"{median(pair[0]):.1f} MB ({median(pair[1]):.1f} MB own)"
 
 
+def print_popup_rows(once, asked, wakeups, memory, idle, peer):
+    """The popup's rows: each requester of the resident popup, today's path, and the hidden resident's cost."""
+    for name, values in asked.items():
+        print(f"| popup at the pointer drawn: `{name}`, resident popup | {median(values):.0f} ms | {peer} |")
+        peer = ""
+    print(f"| popup at the pointer drawn: `pasteboard-gtk --popup --once` (no resident: GTK starts) | "
+          f"{median(once):.0f} ms | |")
+    print(f"| resident popup hidden: context switches in {idle:.0f} s, memory | {wakeups} ({memory[0]:.1f} MB, "
+          f"{memory[1]:.1f} MB own) | |")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--items", type=int, default=100_000)
@@ -240,6 +365,10 @@ def main():
     ap.add_argument("--pb", default=os.path.join(ROOT, ".build/release/pb"))
     ap.add_argument("--workdir", default=None, help="reuse the generated history here (kept between runs)")
     ap.add_argument("--no-copyq", action="store_true")
+    ap.add_argument("--idle", type=float, default=10, help="seconds the hidden resident popup is watched for wake-ups")
+    ap.add_argument("--popup-only", action="store_true", help="only the popup rows (and CopyQ's)")
+    ap.add_argument("--scroll-rows", type=int, default=10_000, help="rows to page through before measuring memory")
+    ap.add_argument("--queries", default="zebra,http,the", help="queries typed a key at a time (comma-separated)")
     args = ap.parse_args()
     for path in (args.app, args.pb):
         if not os.path.exists(path):
@@ -270,12 +399,21 @@ def main():
                                 capture_output=True, text=True, check=True).stdout)
     count = int(subprocess.run(["sqlite3", db, "SELECT count(*) FROM items"], capture_output=True, text=True,
                                check=True).stdout)
+    # Each item's row in the list (newest first), for the first rows that scrolling passes.
+    listed = subprocess.run(["sqlite3", db, f"SELECT id FROM items ORDER BY position DESC LIMIT {args.scroll_rows + 2000}"],
+                            capture_output=True, text=True, check=True).stdout.split()
+    ranks = {int(item): rank for rank, item in enumerate(listed)}
 
     display = Display()
     env["DISPLAY"] = display.name
     try:
-        frames, idle, scrolled, end_ms, search_ms = measure_app(args, env, newest, oldest)
-        popup_frames = measure_popup(args, env)
+        if args.popup_only:
+            frames, idle, scrolled, end_ms, search_ms = [], ([], []), ([], []), [], []
+            deep, deep_rows, keys = ([], []), [], ([], 0)
+        else:
+            frames, idle, scrolled, end_ms, search_ms, deep, deep_rows, keys = measure_app(
+                args, env, newest, oldest, ranks)
+        popup_once, popup_asked, popup_wakeups, popup_memory = measure_popup(args, env)
         peer = copyq(args, env, count)
     finally:
         display.stop()
@@ -289,16 +427,24 @@ def main():
         print(f"| start to the history window drawn{note} | {median(frames):.0f} ms | {median(cold):.0f} ms (server start + `copyq show`) |")
         print(f"| window shown again, process running | | {median(warm):.0f} ms (`copyq show`) |")
         print(f"| resident memory, window shown | {memory(idle)} | {memory(peer_memory)} (server and its children) |")
-        print(f"| popup at the pointer drawn | {median(popup_frames):.0f} ms (`--popup`, spawn to first frame) | "
-              f"{median(menu) if menu else float('nan'):.0f} ms (`copyq menu`, server running, until mapped) |")
+        menu_ms = f"{median(menu) if menu else float('nan'):.0f} ms (`copyq menu`, server running, until mapped)"
+        print_popup_rows(popup_once, popup_asked, popup_wakeups, popup_memory, args.idle, menu_ms)
     else:
         print(f"| start to the history window drawn | {median(frames):.0f} ms | not installed |")
         print(f"| resident memory, window shown | {memory(idle)} | |")
-        print(f"| popup at the pointer drawn | {median(popup_frames):.0f} ms (`--popup`, spawn to first frame) | |")
+        print_popup_rows(popup_once, popup_asked, popup_wakeups, popup_memory, args.idle, "")
+    print(f"| resident memory after paging through {median(deep_rows):,.0f} rows from the top (thumbnails cached) | "
+          f"{memory(deep)} | |")
     print(f"| resident memory after End and 30 × Page Up | {memory(scrolled)} | |")
+    key_values = sorted(keys[0])
+    p90 = key_values[int(len(key_values) * 0.9)] if key_values else float("nan")
+    print(f"| search: a key typed to the filtered list drawn, p50 (p90) over {len(key_values)} keys"
+          f"{f', {keys[1]} without a frame' if keys[1] else ''} | {median(key_values):.0f} ms ({p90:.0f} ms) | |")
     print(f"| End: the oldest item selected and previewed | {median(end_ms):.0f} ms | |")
     print(f"| search \"zebra\" typed, filtered list shown | {median(search_ms):.0f} ms | |")
-    print(f"\npopup first frame, every run: {', '.join(f'{v:.0f}' for v in popup_frames)} ms")
+    for name, values in popup_asked.items():
+        print(f"\n{name} to the resident popup drawn, every run: {', '.join(f'{v:.0f}' for v in values)} ms", end="")
+    print(f"\n`--popup --once`, every run: {', '.join(f'{v:.0f}' for v in popup_once)} ms")
     print(f"first frame, every run: {', '.join(f'{v:.0f}' for v in frames)} ms; "
           f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print("'own' is RssAnon: memory not backed by files (mapped libraries such as Mesa's libLLVM, which software GL "

@@ -3,6 +3,7 @@
 
 #include <gtk/gtk.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
+#include <glib-unix.h>
 
 // What Swift cannot import from GTK 4 and GLib: function-like macros (g_signal_connect, G_CALLBACK, the cast and
 // type-check macros) and variadic functions (g_object_new, g_object_set). Each wrapper is a plain function.
@@ -54,6 +55,12 @@ static inline void pb_settings_get(GtkSettings *settings, gboolean *prefers_dark
 /// Sets an accessible's label (gtk_accessible_update_property is variadic).
 static inline void pb_accessible_set_label(GtkAccessible *accessible, const char *label) {
     gtk_accessible_update_property(accessible, GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+/// Watches `fd` for input, a hang-up or an error on GLib's default context (g_unix_fd_add_full).
+static inline guint pb_watch_fd(int fd, GUnixFDSourceFunc function, gpointer data, GDestroyNotify destroy) {
+    return g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, (GIOCondition)(G_IO_IN | G_IO_HUP | G_IO_ERR), function, data,
+                              destroy);
 }
 
 /// The G_SOURCE_REMOVE / G_SOURCE_CONTINUE values as functions' results.

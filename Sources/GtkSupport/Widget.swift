@@ -78,6 +78,18 @@ public class Widget: Object {
         (Int(gtk_widget_get_width(widget)), Int(gtk_widget_get_height(widget)))
     }
 
+    /// Measures and lays the widget out at `width` × `height` now, shown or not: its styles, text layouts (and
+    /// fonts) and, for lists, row widgets are made ahead of the first show. (GTK lays out a hidden widget like a
+    /// shown one; it only draws mapped ones.)
+    public func layOut(width: Int, height: Int) {
+        var minimum: Int32 = 0
+        var natural: Int32 = 0
+        gtk_widget_measure(widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        gtk_widget_measure(widget, GTK_ORIENTATION_VERTICAL, Int32(width), &minimum, &natural, nil, nil)
+        var allocation = GtkAllocation(x: 0, y: 0, width: Int32(width), height: Int32(height))
+        gtk_widget_size_allocate(widget, &allocation, -1)
+    }
+
     public var expandsHorizontally: Bool {
         get { gtk_widget_get_hexpand(widget) != 0 }
         set { gtk_widget_set_hexpand(widget, newValue ? 1 : 0) }

@@ -73,4 +73,39 @@ public final class Window: Widget {
             }
         }
     }
+
+    /// Whether it is the active window (the one with the keyboard focus).
+    public var isActive: Bool { gtk_window_is_active(window) != 0 }
+
+    /// Called whenever it becomes or stops being the active window (`notify::is-active`).
+    public func onActiveChange(_ body: @escaping @MainActor (Bool) -> Void) {
+        Signal.connect(pointer, "notify::is-active", pointer: { [weak self] _ in
+            guard let self else { return }
+            body(self.isActive)
+        })
+    }
+
+    /// Makes its surface now, without showing it, so that a later `present()` only maps it (a window kept
+    /// ready, hidden, for a fast show).
+    public func realize() { gtk_widget_realize(widget) }
+
+    /// Whether it has a surface (made by `realize()` or the first `present()`).
+    public var isRealized: Bool { gtk_widget_get_realized(widget) != 0 }
+
+    /// Called once, when the next frame has been painted: after `present()` of a window realized before (a
+    /// window shown again); `onFirstFrame` for a window not yet realized.
+    public func onNextFrame(_ body: @escaping @MainActor () -> Void) {
+        guard isRealized, let clock = gtk_widget_get_frame_clock(widget) else {
+            onFirstFrame(body)
+            return
+        }
+        var connection: Signal.Connection?
+        var fired = false
+        connection = Signal.connect(UnsafeMutableRawPointer(clock), "after-paint") {
+            guard !fired else { return }
+            fired = true
+            body()
+            connection?.disconnect()
+        }
+    }
 }

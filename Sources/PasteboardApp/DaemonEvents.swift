@@ -1,11 +1,21 @@
+import Foundation
 import GtkSupport
 import PasteboardControl
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The daemon's events, delivered on the main loop: the history updates live, without polling.
+///
+/// The subscription's socket is watched by GLib's own poll (`MainLoop.watch`), with no thread or task of its own:
+/// while no event comes the process sleeps, which a hidden resident popup needs (a task awaiting an
+/// `AsyncSequence` keeps libdispatch's worker threads waking about once a second on Linux).
 @MainActor
 final class DaemonEvents {
     private let client: ControlClient
-    private var task: Task<Void, Never>?
+    private var socket: UnixSocket?
+    private var watch: MainLoop.FileWatch?
     /// Whether a subscription is running.
     private(set) var isSubscribed = false
     /// Each event, on the main actor.
@@ -25,29 +35,59 @@ final class DaemonEvents {
     @discardableResult
     func subscribe() -> Bool {
         guard !isSubscribed else { return true }
-        guard client.isRunning else { return false }
-        isSubscribed = true
-        let stream = client.events(approving: isApproving)
-        task = Task.detached { [weak self] in
-            var reason = "The daemon stopped."
-            do {
-                for try await event in stream {
-                    MainLoop.post { self?.onEvent?(event) }
-                }
-            } catch let error as ControlError {
-                reason = error.message
-            } catch {
-                reason = "\(error)"
-            }
-            let ended = reason
-            MainLoop.post {
-                guard let self else { return }
-                self.isSubscribed = false
-                self.onEnd?(ended)
-            }
+        let socket: UnixSocket
+        do {
+            socket = try client.connect(timeout: 2)
+            socket.setReceiveTimeout(2)
+            try socket.sendAll(ControlProtocol.line(isApproving ? ControlRequest.approve : .watch))
+            guard let acknowledgement = try socket.readLine() else { return false }
+            let reply = try ControlProtocol.decode(ControlReply.self, from: acknowledgement)
+            guard reply.ok, reply.watching == true else { return false }
+        } catch {
+            return false
         }
+        // From now on read only what has arrived, when GLib says something has.
+        let flags = fcntl(socket.fileDescriptor, F_GETFL)
+        guard flags >= 0, fcntl(socket.fileDescriptor, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
+        self.socket = socket
+        isSubscribed = true
+        watch = MainLoop.watch(socket.fileDescriptor) { [weak self] in self?.readEvents() ?? false }
+        // The acknowledgement may have come with the first events.
+        _ = readEvents()
         return true
     }
 
-    deinit { task?.cancel() }
+    /// Hands on every complete event line that has arrived; returns whether to keep watching.
+    private func readEvents() -> Bool {
+        guard let socket else { return false }
+        while true {
+            let line: Data?
+            do {
+                line = try socket.readLine()
+            } catch where error.code == .noAnswer && error.cause == nil {
+                return true  // nothing more for now (the socket would block)
+            } catch {
+                end(error.message)
+                return false
+            }
+            guard let line else {
+                end("The daemon stopped.")
+                return false
+            }
+            // A line that is not an event (from a newer daemon, say) is passed over, as ControlClient.events does.
+            do {
+                onEvent?(try ControlProtocol.decode(ControlEvent.self, from: line))
+            } catch {
+                continue
+            }
+        }
+    }
+
+    private func end(_ reason: String) {
+        watch?.cancel()
+        watch = nil
+        socket = nil
+        isSubscribed = false
+        onEnd?(reason)
+    }
 }

@@ -7,15 +7,19 @@ import PasteboardSystem
 /// it starts when no daemon runs.
 public enum HistoryApp {
     static let usage = """
-        Usage: pasteboard-gtk [--popup [--paste]]
+        Usage: pasteboard-gtk [--popup [--paste] [--once]] [--background]
 
         Opens the Pasteboard History window: the clipboard history (newest first), search, a preview, and
         copying text, past items and downloads to the clipboard. It reads the same store as 'pb' and updates live
         while 'pb daemon' runs, and asks "Allow ... to paste?" for items that ask before pasting.
 
-          --popup   A compact list near the pointer, for a global hotkey: type to filter, Enter copies, Escape
-                    closes.
-          --paste   With --popup: after copying, paste into the window that had the focus (Ctrl+V, X11).
+          --popup       A compact list near the pointer, for a global hotkey: type to filter, Enter copies,
+                        Escape closes. A running window or background instance shows its ready popup at once;
+                        with none, this process starts GTK and shows one itself.
+          --paste       With --popup: after copying, paste into the window that had the focus (Ctrl+V).
+          --once        With --popup: show it in this process, without asking a running instance.
+          --background  Keep the popup ready, hidden, without the window: 'pb popup' and --popup then show it
+                        within a frame. With --popup, also show it now.
         """
 
     /// Runs the program with `arguments` (without the program name); returns the exit status.
@@ -26,15 +30,26 @@ public enum HistoryApp {
             print(usage)
             return 0
         }
-        let isPopup = arguments.contains("--popup")
-        let pastes = arguments.contains("--paste")
-        if let unknown = arguments.first(where: { $0 != "--popup" && $0 != "--paste" }) {
+        let known: Set<String> = ["--popup", "--paste", "--once", "--background"]
+        if let unknown = arguments.first(where: { !known.contains($0) }) {
             FileHandle.standardError.write(Data("Error: unknown argument '\(unknown.prefix(200))'.\n\(usage)\n".utf8))
             return 64
         }
-        if pastes && !isPopup {
-            FileHandle.standardError.write(Data("Error: --paste goes with --popup.\n\(usage)\n".utf8))
+        let isPopup = arguments.contains("--popup")
+        let pastes = arguments.contains("--paste")
+        let once = arguments.contains("--once")
+        let background = arguments.contains("--background")
+        if (pastes || once) && !isPopup {
+            FileHandle.standardError.write(Data("Error: --paste and --once go with --popup.\n\(usage)\n".utf8))
             return 64
+        }
+        if once && background {
+            FileHandle.standardError.write(Data("Error: --once and --background exclude each other.\n\(usage)\n".utf8))
+            return 64
+        }
+        // Before GTK starts (about 150 ms): a resident popup shows within a frame.
+        if isPopup && !once && !background {
+            if case .success = ResidentPopup.handOver(pastes: pastes, environment: environment) { return 0 }
         }
         let log = TestLog(environment: environment)
         do {
@@ -57,16 +72,59 @@ public enum HistoryApp {
         }
         log.note("store opened")
         Gtk.addStyleSheet(Styles.css)
+        if background {
+            return runInBackground(
+                store: store, clipboard: clipboard, environment: environment, log: log,
+                showing: isPopup ? pastes : nil)
+        }
         if isPopup {
             let popup = PopupController(
-                store: store, clipboard: clipboard, environment: environment, log: log, pastes: pastes)
-            popup.start()
+                store: store, clipboard: clipboard, environment: environment, log: log, residence: .once)
+            popup.show(pastes: pastes)
             MainLoop.run()
             return 0
         }
         let controller = HistoryController(store: store, clipboard: clipboard, environment: environment, log: log)
         controller.start()
+        // Once the window is drawn, the popup is made ready in this process too (unless another one already is).
+        var resident: ResidentPopup?
+        MainLoop.after(0.2, whenIdle: true) {
+            do throws(PopupLock.Failure) {
+                resident = try ResidentPopup(store: store, clipboard: clipboard, environment: environment, log: log)
+            } catch {
+                log.note("popup not resident: \(error.message)")
+            }
+        }
         MainLoop.run()
+        withExtendedLifetime(resident) {}
+        return 0
+    }
+
+    /// `--background`: the resident popup without the window, until the process is stopped. With `showing`
+    /// (whether it pastes), shown at once. Prints "ready" once it listens (and shows), for `pb popup`, which
+    /// starts it.
+    @MainActor
+    private static func runInBackground(
+        store: HistoryStore, clipboard: SystemClipboard, environment: [String: String], log: TestLog,
+        showing pastes: Bool?
+    ) -> Int32 {
+        let resident: ResidentPopup
+        do throws(PopupLock.Failure) {
+            resident = try ResidentPopup(store: store, clipboard: clipboard, environment: environment, log: log)
+        } catch {
+            guard error.holder != nil else { return fail(error.message) }
+            // Another one runs: hand it the request, if any, and leave it be.
+            if let pastes, case .failure(let failure) = ResidentPopup.handOver(pastes: pastes, environment: environment) {
+                return fail(failure.message)
+            }
+            FileHandle.standardOutput.write(Data("ready (\(error.message))\n".utf8))
+            return 0
+        }
+        if let pastes { resident.popup.show(pastes: pastes) }
+        // Unbuffered, at once: pb popup waits for this line.
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        MainLoop.run()
+        withExtendedLifetime(resident) {}
         return 0
     }
 

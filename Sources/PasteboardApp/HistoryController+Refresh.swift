@@ -7,9 +7,13 @@ extension HistoryController {
     // MARK: - Search and filters
 
     func searchChanged() {
+        // GTK also says so when nothing changed (once as the window opens): a reload then would cost the first frame.
+        guard ui.searchField.text != filter.text else { return }
         filter.text = ui.searchField.text
         applyFilter()
         log.note("search \(filter.text)")
+        let text = filter.text
+        ui.window.onNextFrame { [log] in log.note("search drawn \(text)") }
     }
 
     func kindChanged() {

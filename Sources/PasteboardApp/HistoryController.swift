@@ -193,6 +193,7 @@ final class HistoryController {
             MainLoop.quit()
             return false
         }
+        ui.window.onActiveChange { [log] active in if active { log.note("window active") } }
         ui.window.onDrop { [weak self] content in self?.addDropped(content) ?? false }
         events.onEvent = { [weak self] event in
             guard let self, !self.handlePasteEvent(event) else { return }

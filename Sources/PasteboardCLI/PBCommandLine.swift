@@ -11,7 +11,7 @@ public enum PBCommandLine {
         CopyCommand.self, PasteCommand.self, HistoryCommand.self, ShowCommand.self, SearchCommand.self,
         PinCommand.self, UnpinCommand.self, DeleteCommand.self, ClearCommand.self, RestoreCommand.self,
         DecodeCommand.self, ImportCommand.self, ExportCommand.self, StatsCommand.self, PruneCommand.self,
-        TakeCommand.self, WatchCommand.self, PickCommand.self, CompletionsCommand.self, DaemonCommand.self, DoctorCommand.self,
+        TakeCommand.self, WatchCommand.self, PickCommand.self, PopupCommand.self, CompletionsCommand.self, DaemonCommand.self, DoctorCommand.self,
         SyncCommand.self,
     ]
 

@@ -109,16 +109,37 @@ final class AppSession: Sendable {
     func launchApp(
         _ arguments: [String] = [], title: String = "Pasteboard History", environment extra: [String: String?] = [:]
     ) async throws {
-        var environment: [String: String?] = [
-            "PASTEBOARD_GTK_TEST_LOG": logURL.path, "GSK_RENDERER": "cairo", "GTK_A11Y": "none",
-            "NO_AT_BRIDGE": "1",
-        ]
+        var environment = appEnvironment
         for (key, value) in extra { environment[key] = value }
         let mark = logLines().count
         let child = try sandbox.launch(try Product.pasteboardGTK.path(), arguments, environment: environment)
         app.withLock { $0 = child }
         try await waitForLog(after: mark, timeout: .seconds(20)) { $0 == "first frame" }
         try await focusWindow(named: title)
+    }
+
+    /// Starts `pasteboard-gtk --background` (the resident popup without the window) as the app, and waits until
+    /// its popup is ready, hidden.
+    func launchBackground() async throws {
+        let mark = logLines().count
+        let child = try sandbox.launch(try Product.pasteboardGTK.path(), ["--background"], environment: appEnvironment)
+        app.withLock { $0 = child }
+        try await waitForLog(after: mark, timeout: .seconds(20)) { $0 == "popup resident" }
+    }
+
+    /// Runs a command that asks for the popup (`pasteboard-gtk --popup`, `pb popup`) and waits for it to exit;
+    /// its result. With a resident popup, it only hands the request over.
+    func requestPopup(_ executable: String, _ arguments: [String]) async throws -> ProcessResult {
+        let child = try sandbox.launch(executable, arguments, environment: appEnvironment)
+        return try await child.finish(timeout: .seconds(20))
+    }
+
+    /// What the app runs with in every test: its test log, software rendering, no accessibility bus.
+    var appEnvironment: [String: String?] {
+        [
+            "PASTEBOARD_GTK_TEST_LOG": logURL.path, "GSK_RENDERER": "cairo", "GTK_A11Y": "none",
+            "NO_AT_BRIDGE": "1",
+        ]
     }
 
     /// Ends the app (SIGTERM) and waits for it.
@@ -133,6 +154,12 @@ final class AppSession: Sendable {
         guard let child = app.withLock({ $0 }) else { return nil }
         return try await child.waitForExit(timeout: timeout)?.status
     }
+
+    /// The app's process id, while it runs.
+    var appPID: pid_t? { app.withLock { $0.flatMap { $0.isRunning ? $0.pid : nil } } }
+
+    /// Whether the app still runs.
+    var appIsRunning: Bool { appPID != nil }
 
     /// What the app printed on standard error.
     var appErrors: String { app.withLock { $0?.stderr ?? "" } }
