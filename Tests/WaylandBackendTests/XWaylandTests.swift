@@ -24,7 +24,8 @@ import Testing
             try await session.sandbox.run(xclip, ["-selection", "clipboard", "-o"], timeout: .seconds(10))
         }
         var probes: [ChildProcess] = []
-        let mirrored = try await eventually(within: .seconds(15), every: .milliseconds(300)) {
+        // Generous: on a loaded machine sway, XWayland and xterm take their time to come up.
+        let mirrored = try await eventually(within: .seconds(30), every: .milliseconds(300)) {
             probes.append(try x11Copy("probe"))
             try await Task.sleep(for: .milliseconds(100))
             return try await session.wlPaste().output == "probe"
