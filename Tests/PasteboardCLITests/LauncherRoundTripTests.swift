@@ -140,10 +140,10 @@ import Testing
     ///
     /// The seat of a headless sway has no keyboard until a virtual keyboard appears, and a client binds its
     /// wl_keyboard only once the seat announces one: a wtype started after the launcher creates its keyboard and
-    /// types at once, before the launcher listens, so its keys were lost. And a client that binds while the seat's
-    /// last keyboard has just gone gets no keymap, which fuzzel 1.8.2 does not survive (SIGSEGV). So a wtype holding
-    /// a keyboard comes first; the launcher runs with `WAYLAND_DEBUG=1`, and the keys are typed once its log shows
-    /// the keyboard focus arriving (`wl_keyboard@N.enter`), however long it took to start.
+    /// types at once, before the launcher listens, so its keys were lost. And fuzzel 1.8.2 died of SIGSEGV at start
+    /// when it came up just after the seat's last keyboard had gone (presumably bound with no keymap). So a wtype
+    /// holding a keyboard comes first; the launcher runs with `WAYLAND_DEBUG=1`, and the keys are typed once its log
+    /// shows the keyboard focus arriving (`wl_keyboard@N.enter`), however long it took to start.
     func pick(_ query: String, with launcher: String, on sway: HeadlessSway) async throws -> Data {
         let output = sandbox.root.appendingPathComponent("picked-\(UUID().uuidString.prefix(8))")
         let protocolLog = sandbox.root.appendingPathComponent("wayland-\(UUID().uuidString.prefix(8)).log")
