@@ -140,25 +140,41 @@ import Testing
     ///
     /// The seat of a headless sway has no keyboard until a virtual keyboard appears, and a client binds its
     /// wl_keyboard only once the seat announces one: a wtype started after the launcher creates its keyboard and
-    /// types at once, before the launcher listens, so its keys were lost. And a client that binds while the seat's
-    /// last keyboard has just gone gets no keymap, which fuzzel 1.8.2 does not survive (SIGSEGV). So the wtype that
-    /// types comes first and waits: its keyboard is the seat's while the launcher starts, listens and draws.
+    /// types at once, before the launcher listens, so its keys were lost. And fuzzel 1.8.2 died of SIGSEGV at start
+    /// when it came up just after the seat's last keyboard had gone (presumably bound with no keymap). So a wtype
+    /// holding a keyboard comes first; the launcher runs with `WAYLAND_DEBUG=1`, and the keys are typed once its log
+    /// shows the keyboard focus arriving (`wl_keyboard@N.enter`), however long it took to start.
     func pick(_ query: String, with launcher: String, on sway: HeadlessSway) async throws -> Data {
         let output = sandbox.root.appendingPathComponent("picked-\(UUID().uuidString.prefix(8))")
+        let protocolLog = sandbox.root.appendingPathComponent("wayland-\(UUID().uuidString.prefix(8)).log")
         var environment = sandbox.environment
         environment["WAYLAND_DISPLAY"] = sway.socketPath
-        let typist = try ChildProcess(
-            executable: try tool("wtype"), arguments: ["-s", "2000", query, "-s", "300", "-k", "Return"],
-            environment: environment, stdin: nil, ioDirectory: io)
-        defer { typist.terminate(grace: .milliseconds(200)) }
+        let wtype = try tool("wtype")
+        let keyboard = try ChildProcess(
+            executable: wtype, arguments: ["-s", "60000", "-k", "F24"], environment: environment, stdin: nil,
+            ioDirectory: io)
+        defer { keyboard.terminate(grace: .milliseconds(200)) }
         try await Task.sleep(for: .milliseconds(300))
+        let logged = TerminalSession.shellQuoted(protocolLog.path)
         let pipeline = try shell(
-            "\"$PB\" history --format dmenu | \(launcher) | \"$PB\" decode > \(TerminalSession.shellQuoted(output.path))",
+            "\"$PB\" history --format dmenu | WAYLAND_DEBUG=1 \(launcher) 2> \(logged)"
+                + " | \"$PB\" decode > \(TerminalSession.shellQuoted(output.path))",
             ["WAYLAND_DISPLAY": sway.socketPath])
         defer { pipeline.terminate(grace: .seconds(1)) }
-        let typed = try await typist.finish(timeout: .seconds(15))
+        let focused = try await eventually(within: .seconds(30), every: .milliseconds(50)) {
+            guard pipeline.isRunning, let data = FileManager.default.contents(atPath: protocolLog.path) else {
+                return !pipeline.isRunning
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            return text.range(of: #"wl_keyboard@[0-9]+\.enter\("#, options: .regularExpression) != nil
+        }
+        #expect(focused && pipeline.isRunning, "\(launcher) never got the keyboard focus")
+        let typed = try await ChildProcess(
+            executable: wtype, arguments: [query, "-s", "300", "-k", "Return"], environment: environment, stdin: nil,
+            ioDirectory: io
+        ).finish(timeout: .seconds(15))
         #expect(typed.succeeded, "wtype: \(typed)")
-        let result = try await pipeline.finish(timeout: .seconds(15))
+        let result = try await pipeline.finish(timeout: .seconds(30))
         #expect(result.succeeded, "\(launcher): \(result)")
         return (try? Data(contentsOf: output)) ?? Data()
     }
