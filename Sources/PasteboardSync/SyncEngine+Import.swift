@@ -151,7 +151,7 @@ extension SyncEngine {
             if intake.clearsChanged || intake.touched.count > 1000 {
                 try state.unplaceDeadEntries()  // one pass over the state beats many lookups
             } else {
-                for identity in intake.touched where present[identity] == nil {
+                for identity in intake.touched {
                     guard var entry = try state.entry(identity, withRecord: false), !entry.isAlive(clears),
                         entry.position != nil || entry.isPending
                     else { continue }
