@@ -44,6 +44,11 @@ extension SyncEngine {
             var intake = Intake(clears: try state.clears())
             intake.startedEmpty = try state.hasNoEntries()
             try state.transaction {
+                // A rejected file its device has since removed (replaced by a newer snapshot, compacted) is no
+                // longer a warning.
+                for file in try state.rejectedFiles() where SyncState.attributes(folder.url(file.path)) == nil {
+                    try state.forgetFile(file.path)
+                }
                 if paths == nil { try takeInSnapshots(into: &intake, rejected: &arrivals.rejected, now: now) }
                 for path in paths ?? folder.segmentPaths() {
                     let url = folder.url(path)
