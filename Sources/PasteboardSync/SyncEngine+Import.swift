@@ -44,6 +44,11 @@ extension SyncEngine {
             var intake = Intake(clears: try state.clears())
             intake.startedEmpty = try state.hasNoEntries()
             try state.transaction {
+                // A rejected file its device has since removed (replaced by a newer snapshot, compacted) is no
+                // longer a warning.
+                for file in try state.rejectedFiles() where SyncState.attributes(folder.url(file.path)) == nil {
+                    try state.forgetFile(file.path)
+                }
                 if paths == nil { try takeInSnapshots(into: &intake, rejected: &arrivals.rejected, now: now) }
                 for path in paths ?? folder.segmentPaths() {
                     let url = folder.url(path)
@@ -151,7 +156,7 @@ extension SyncEngine {
             if intake.clearsChanged || intake.touched.count > 1000 {
                 try state.unplaceDeadEntries()  // one pass over the state beats many lookups
             } else {
-                for identity in intake.touched where present[identity] == nil {
+                for identity in intake.touched {
                     guard var entry = try state.entry(identity, withRecord: false), !entry.isAlive(clears),
                         entry.position != nil || entry.isPending
                     else { continue }

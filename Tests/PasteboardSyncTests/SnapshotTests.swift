@@ -79,6 +79,15 @@ import Testing
         let status = try #require(try SyncStatus.load(location: b.location))
         #expect(status.rejected.map(\.path) == [snapshot.path])
         #expect(status.rejected.first?.reason.isEmpty == false)
+        // Its writer replaces it with a newer one: the warning goes, and the newer one is taken in.
+        try a.copy("three")
+        try a.sync()
+        let newer = try a.engine.writeSnapshot()
+        #expect(newer.removed.contains(snapshot.path))
+        let next = try b.engine.applyArrivals()
+        #expect(next.rejected.isEmpty)
+        #expect(try b.history() == ["three", "two", "one"])
+        #expect(try SyncStatus.load(location: b.location)?.rejected.isEmpty == true)
     }
 
     @Test func aSnapshotDueWhenManyOperationsWereWrittenOrAnHourPassed() throws {

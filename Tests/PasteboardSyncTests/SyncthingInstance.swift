@@ -73,7 +73,8 @@ final class SyncthingInstance {
         process = try sandbox.launch(
             syncthing, ["serve", "--home=\(home.path)", "--no-browser", "--no-restart", "--no-upgrade"],
             environment: Self.environment)
-        let up = try await eventually(within: .seconds(20), every: .milliseconds(100)) {
+        // Up in a second or two here; a full parallel test run on a loaded machine (load average 40) took over 20 s.
+        let up = try await eventually(within: .seconds(60), every: .milliseconds(100)) {
             (try? await self.get("/rest/system/ping")) != nil  // not answering yet
         }
         guard up else { throw SetupFailure("Syncthing \(name) did not answer on port \(guiPort): \(process.stderr.suffix(2000))") }
