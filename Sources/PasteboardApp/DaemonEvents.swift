@@ -64,7 +64,7 @@ final class DaemonEvents {
             let line: Data?
             do {
                 line = try socket.readLine()
-            } catch where error.code == .noAnswer && error.cause == nil {
+            } catch  where error.code == .noAnswer && error.cause == nil {
                 return true  // nothing more for now (the socket would block)
             } catch {
                 end(error.message)

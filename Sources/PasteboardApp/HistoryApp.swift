@@ -114,7 +114,9 @@ public enum HistoryApp {
         } catch {
             guard error.holder != nil else { return fail(error.message) }
             // Another one runs: hand it the request, if any, and leave it be.
-            if let pastes, case .failure(let failure) = ResidentPopup.handOver(pastes: pastes, environment: environment) {
+            if let pastes,
+                case .failure(let failure) = ResidentPopup.handOver(pastes: pastes, environment: environment)
+            {
                 return fail(failure.message)
             }
             FileHandle.standardOutput.write(Data("ready (\(error.message))\n".utf8))

@@ -188,7 +188,10 @@ final class PopupController {
     private func placement() -> (x: Int, y: Int)? {
         guard let pointer = X11Desktop.pointer else { return nil }
         let screen = X11Desktop.screenSize ?? (pointer.x + Self.size.width, pointer.y + Self.size.height)
-        return (max(0, min(pointer.x, screen.width - Self.size.width)), max(0, min(pointer.y, screen.height - Self.size.height)))
+        return (
+            max(0, min(pointer.x, screen.width - Self.size.width)),
+            max(0, min(pointer.y, screen.height - Self.size.height))
+        )
     }
 
     /// Follows the daemon unless already following; returns true when no daemon answers (the rows may be stale).

@@ -15,6 +15,8 @@ final class PopupLock {
         let message: String
         /// The resident holding the lock; nil for other failures.
         let holder: String?
+        /// The failure underneath (a system call's, the runtime directory's), when there is one.
+        var cause: (any Error & Sendable)? = nil
     }
 
     /// Takes the lock at `path`, or says which process holds it.
@@ -22,7 +24,7 @@ final class PopupLock {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let cause = SystemError.last("open")
-            throw Failure(message: "Cannot open \(path): \(cause.reason).", holder: nil)
+            throw Failure(message: "Cannot open \(path): \(cause.reason).", holder: nil, cause: cause)
         }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
@@ -39,7 +41,8 @@ final class PopupLock {
         guard ftruncate(fd, 0) == 0, pwrite(fd, text, text.count, 0) == text.count else {
             let cause = SystemError.last("pwrite")
             close(fd)
-            throw Failure(message: "Cannot write the popup's pid to \(path): \(cause.reason).", holder: nil)
+            throw Failure(
+                message: "Cannot write the popup's pid to \(path): \(cause.reason).", holder: nil, cause: cause)
         }
     }
 

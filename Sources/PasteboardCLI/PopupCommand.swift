@@ -34,7 +34,7 @@ enum PopupCommand: Command {
         do {
             try channel.show(request)
             return
-        } catch where error.code == .notRunning {
+        } catch  where error.code == .notRunning {
             // Nobody listens: start a resident popup, which shows this time and stays for the next.
         } catch {
             throw CommandFailure(error.message)

@@ -1,6 +1,7 @@
 public import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The resident popup's socket, `popup.sock` in the runtime directory: a `pasteboard-gtk` that keeps GTK running

@@ -58,7 +58,9 @@ import Testing
         let before = contextSwitches(of: pid)
         try await Task.sleep(for: .seconds(2))
         let after = contextSwitches(of: pid)
-        #expect(before != nil && before == after, "context switches while hidden: \(String(describing: before)) → \(String(describing: after))")
+        #expect(
+            before != nil && before == after,
+            "context switches while hidden: \(String(describing: before)) → \(String(describing: after))")
 
         mark = session.logLines().count
         let byPB = try await session.requestPopup(try Product.pb.path(), ["popup"])

@@ -131,7 +131,8 @@ import Testing
             return logLines().dropFirst(mark).contains(line)
         }
         guard active, process.isRunning else {
-            throw SetupFailure("the window never became active: \(logLines().suffix(20)) \(process.stderr.suffix(1000))")
+            throw SetupFailure(
+                "the window never became active: \(logLines().suffix(20)) \(process.stderr.suffix(1000))")
         }
     }
 
