@@ -241,8 +241,8 @@ enum DoctorCommand: Command {
         let unindexed = try store.unindexedCount()
         if unindexed > 0 {
             out.line(
-                "index:    \(unindexed) item\(unindexed == 1 ? "" : "s") not indexed yet (an import's backlog; 'pb import' "
-                    + "and the daemon index them, 'pb doctor --check' reports them until then)")
+                "index:    \(unindexed) item\(unindexed == 1 ? "" : "s") not indexed yet (an import's backlog: search "
+                    + "finds them all the same; the daemon, or the next 'pb import', indexes them)")
         }
         return problems
     }

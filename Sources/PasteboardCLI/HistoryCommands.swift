@@ -304,7 +304,7 @@ enum StatsCommand: Command {
         out.line("database:     \(ByteCountFormatting.string(stats.databaseBytes)) + WAL \(ByteCountFormatting.string(stats.walBytes))")
         out.line("search index: \(ByteCountFormatting.string(stats.indexBytes))")
         if stats.unindexedCount > 0 {
-            out.line("  \(stats.unindexedCount) items not indexed yet (searched one by one until they are; 'pb import' and the daemon index them)")
+            out.line("  \(stats.unindexedCount) items not indexed yet (search finds them all the same; the daemon, or the next 'pb import', indexes them)")
         }
         out.line("reclaimable:  \(ByteCountFormatting.string(stats.reclaimableBytes)) (run 'pb prune --vacuum')")
     }
