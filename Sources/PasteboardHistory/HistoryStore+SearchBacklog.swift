@@ -77,7 +77,8 @@ extension HistoryStore {
             let writer = try SearchIndexWriter(db: db)
             let rows = try db.prepare(
                 "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
-                    + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob WHERE i.position > ? ORDER BY i.position LIMIT ?")
+                    + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob WHERE i.position > ? ORDER BY i.position LIMIT ?"
+            )
             try rows.bind([mark, limit])
             var indexed = 0
             var last = mark

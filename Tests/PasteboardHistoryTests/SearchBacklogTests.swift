@@ -76,7 +76,8 @@ import Testing
         #expect(fresh.isNew && !repeatedOld.isNew && !repeatedNew.isNew)
         #expect(try store.unindexedCount() == 302, "the new copy and the repeated old item joined the backlog")
         #expect(try indexMatchCount(location, phrase: "old 4 ") == 0, "its old entry went")
-        #expect(try store.items(HistoryQuery(text: "apple", limit: 3)).map(\.id) == [repeatedNew.id, repeatedOld.id, 310])
+        #expect(
+            try store.items(HistoryQuery(text: "apple", limit: 3)).map(\.id) == [repeatedNew.id, repeatedOld.id, 310])
         #expect(try store.items(HistoryQuery(text: "banana")).map(\.id) == [fresh.id])
         while try store.indexBacklog(limit: 100) > 0 {}
         #expect(try indexMatchCount(location, phrase: "apple") == 310)
