@@ -242,6 +242,13 @@ enum DoctorCommand: Command {
             let bytes = ByteCountFormatting.string(payloads.checkedBytes)
             out.line("payloads: \(payloads.checkedCount) checked (\(bytes)), all intact")
         }
+        // Not a problem: search finds these items too, one by one, until they are indexed.
+        let unindexed = try store.unindexedCount()
+        if unindexed > 0 {
+            out.line(
+                "index:    \(unindexed) item\(unindexed == 1 ? "" : "s") not indexed yet (an import's backlog: search "
+                    + "finds them all the same; the daemon, or the next 'pb import', indexes them)")
+        }
         return problems
     }
 }

@@ -285,7 +285,8 @@ enum StatsCommand: Command {
                 ("missingPayloads", .number(Double(stats.missingPayloads))),
                 ("damagedPayloads", .number(Double(stats.damagedPayloads))),
                 ("databaseBytes", .number(Double(stats.databaseBytes))), ("walBytes", .number(Double(stats.walBytes))),
-                ("indexBytes", .number(Double(stats.indexBytes))), ("reclaimableBytes", .number(Double(stats.reclaimableBytes))),
+                ("indexBytes", .number(Double(stats.indexBytes))), ("unindexedItems", .number(Double(stats.unindexedCount))),
+                ("reclaimableBytes", .number(Double(stats.reclaimableBytes))),
                 ("store", .string(store.location.directory.path)), ("schema", .number(Double(stats.schemaVersion))),
             ]))
             return
@@ -302,6 +303,9 @@ enum StatsCommand: Command {
         }
         out.line("database:     \(ByteCountFormatting.string(stats.databaseBytes)) + WAL \(ByteCountFormatting.string(stats.walBytes))")
         out.line("search index: \(ByteCountFormatting.string(stats.indexBytes))")
+        if stats.unindexedCount > 0 {
+            out.line("  \(stats.unindexedCount) items not indexed yet (search finds them all the same; the daemon, or the next 'pb import', indexes them)")
+        }
         out.line("reclaimable:  \(ByteCountFormatting.string(stats.reclaimableBytes)) (run 'pb prune --vacuum')")
     }
 }

@@ -16,6 +16,10 @@ enum ImportCommand: Command {
             ignore-type and max-item-size rules apply: lines they reject are skipped and counted. On a terminal, a
             long import shows its progress on standard error.
 
+            The items are searchable as soon as the result is printed; their search index is built afterwards (pb
+            import goes on indexing, in steps that each keep what they did, so it can be interrupted; the daemon or
+            the next import finishes the rest).
+
             EXAMPLE:
               pb export > backup.jsonl && pb import backup.jsonl
             """)
@@ -88,6 +92,23 @@ enum ImportCommand: Command {
         }
         let summary = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
         context.stdout.line("Imported \(added) item\(added == 1 ? "" : "s")\(summary) from \(name).")
+        context.stdout.flush()
+        try indexBacklog(of: store, in: context)
+    }
+
+    /// Builds the search index of what the import (or an earlier one that was interrupted) brought, a slice per
+    /// transaction, with its progress on a terminal.
+    static func indexBacklog(of store: HistoryStore, in context: Context) throws {
+        let total = context.stderrIsTerminal ? try store.unindexedCount() : 0
+        let progress = ProgressLine(verb: "Indexing", context: context)
+        defer { progress.finish() }
+        var indexed = 0
+        while true {
+            let slice = try store.indexBacklog()
+            if slice == 0 { break }
+            indexed += slice
+            progress.update(count: indexed, fraction: total > 0 ? min(1, Double(indexed) / Double(total)) : nil, isSampled: false)
+        }
     }
 }
 

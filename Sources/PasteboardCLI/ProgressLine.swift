@@ -33,11 +33,12 @@ final class ProgressLine {
         return Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    /// Reports `count` items done and, when known, the fraction of the whole.
-    func update(count: Int, fraction: Double?) {
+    /// Reports `count` items done and, when known, the fraction of the whole. With `isSampled` false the clock is
+    /// read on every call (for callers reporting a few large steps).
+    func update(count: Int, fraction: Double?, isSampled: Bool = true) {
         guard isEnabled else { return }
         calls &+= 1
-        guard calls & 255 == 0 || count <= 1 else { return }
+        guard calls & 255 == 0 || count <= 1 || !isSampled else { return }
         let seconds = elapsed
         guard seconds >= nextDraw else { return }
         nextDraw = seconds + 0.25

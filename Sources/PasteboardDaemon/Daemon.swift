@@ -26,6 +26,15 @@ public final class Daemon {
     private var running = true
     /// How long the loop waits for a pause in copies before it purges what retention retired.
     static let purgeDelay: TimeInterval = 2
+    /// Items of an import's search backlog the loop indexes in one turn: a slice of a few tens of milliseconds, so
+    /// that a copy or a stop signal waits no longer than that (see `HistoryStore.indexBacklog(limit:waiting:)`).
+    static let indexSliceItems = 1_000
+    /// How long the loop leaves the backlog alone after another process held the write lock.
+    static let indexRetryDelay: TimeInterval = 1
+    /// Not before this time does the loop try the backlog again (after it found the store busy).
+    private var nextIndexAttempt = Date.distantPast
+    /// Whether the loop's next timeout is the backlog's alone (no housekeeping is due then).
+    private var isWaitingForIndexOnly = false
 
     public init(
         location: StoreLocation, runtime: RuntimeDirectory, configuration: Configuration = Configuration(),
@@ -133,7 +142,8 @@ public final class Daemon {
             return
         }
         if ready == 0 {
-            try runHousekeeping()
+            if !isWaitingForIndexOnly { try runHousekeeping() }
+            indexBacklogSlice()
             return
         }
         if backend != nil && fds[1].revents != 0 { backend?.processEvents() }
@@ -156,8 +166,38 @@ public final class Daemon {
         if let next = pasteApproval?.nextDeadline { deadlines.append(next) }
         // Items retention retired after a copy are wiped once copies pause (see `HistoryStore.purge()`).
         if store?.hasUnpurgedDeletions == true { deadlines.append(Date().addingTimeInterval(Self.purgeDelay)) }
+        // An import's backlog is indexed a slice per turn, between the events (see `indexBacklogSlice`).
+        let otherwise = deadlines.min()
+        isWaitingForIndexOnly = false
+        if hasSearchBacklog(), otherwise.map({ nextIndexAttempt < $0 }) ?? true {
+            deadlines.append(nextIndexAttempt)
+            isWaitingForIndexOnly = true
+        }
         guard let next = deadlines.min() else { return -1 }
         return Int32(max(0, min(next.timeIntervalSinceNow * 1000 + 1, Double(Int32.max))))
+    }
+
+    /// Whether some items are not in the search index yet (an import's backlog); false when the store cannot tell.
+    private func hasSearchBacklog() -> Bool {
+        guard let store else { return false }
+        switch Result(catching: { () throws(HistoryError) in try store.hasSearchBacklog() }) {
+        case .success(let pending): return pending
+        case .failure: return false  // the next turn's own store access reports what is wrong
+        }
+    }
+
+    /// Indexes one slice of the search backlog, without waiting for another writer (an import still running keeps
+    /// the lock: the loop tries again after `indexRetryDelay`).
+    private func indexBacklogSlice() {
+        guard let store, Date() >= nextIndexAttempt, hasSearchBacklog() else { return }
+        do {
+            try store.indexBacklog(limit: Self.indexSliceItems, waiting: false)
+        } catch where error.code == .busy {
+            nextIndexAttempt = Date().addingTimeInterval(Self.indexRetryDelay)
+        } catch {
+            log("could not index imported items yet: \(error.message)")
+            nextIndexAttempt = Date().addingTimeInterval(Self.indexRetryDelay * 10)
+        }
     }
 
     private func runHousekeeping() throws(DaemonError) {

@@ -10,6 +10,12 @@ import SQLiteSupport
 /// B-trees rather than of a million statements. The write lock is held from `init` to `commit()`; an import that
 /// is abandoned (or whose process dies) rolls back.
 ///
+/// The items go in without their search-index entries: they join the store's search backlog (see
+/// HistoryStore+SearchBacklog.swift), where search finds them at once, and `HistoryStore.indexBacklog(limit:)`
+/// indexes them afterwards, a slice per transaction. Building the trigram index is most of an import's cost (SQLite
+/// alone loads a million short random texts in 2 s, and takes 30 s more to index them), and indexing afterwards
+/// keeps it out of the one transaction that holds the write lock.
+///
 /// ```swift
 /// let bulk = try HistoryImport(store: store)
 /// for item in items { try bulk.add(item, metadata: CaptureMetadata(date: then)) }
@@ -35,10 +41,14 @@ public final class HistoryImport {
     private var pendingIdentities: Set<Data> = []
     private var pendingRepresentations: [(item: Int64, ordinal: Int64, type: Int64, blob: Int64)] = []
     private var pendingBytes = 0
-    /// Search-index changes waiting to be staged together, and the bytes staged so far (see `queueText`).
-    private var pendingTexts: [(isDeletion: Bool, position: Int64, text: String)] = []
-    private var pendingTextBytes = 0
-    private var stagedTextBytes = 0
+    /// Removes the index entries of indexed items a line merges into (they move into the backlog).
+    private let index: SearchIndexWriter
+    /// Items at positions up to this one are in the search index (see HistoryStore+SearchBacklog.swift).
+    private let indexedThrough: Int64
+    /// Every identity and payload hash in the store, when it was small enough to read them all at the start (see
+    /// `KeyFilter`): a key the filter never saw is new, without a lookup.
+    private var identityFilter: KeyFilter?
+    private var blobFilter: KeyFilter?
     /// Batch statements by table and number of rows.
     private var batchStatements: [BatchKey: Statement] = [:]
 
@@ -67,38 +77,32 @@ public final class HistoryImport {
 
     /// Pages SQLite may keep in memory while importing, in KiB (the default is 2 MiB): fixed, so memory stays
     /// bounded whatever the file's size. A million items insert keys at random places of two indexes of about 40 MB
-    /// each (payload hashes, item identities); measured over a million random texts, 2 MiB spent 20 s of system time
-    /// moving those pages to disk and back, 16 MiB 9 s, and 32 or 64 MiB saved no more time but held 40 and 100 MB
-    /// more. Uncommitted pages beyond it go to the WAL as the import runs.
-    static let cacheKiB: Int64 = 16 * 1024
+    /// each (payload hashes, item identities), and a page the cache dropped is written to the WAL and read back.
+    /// Measured over a million random texts, rows only (the search index is built afterwards): 16 MiB took 104 s
+    /// (44 µs of CPU per item), 64 MiB 32 s (23 µs), 128 MiB 42 s (29 µs) on the same loaded machine. Uncommitted
+    /// pages beyond it go to the WAL as the import runs.
+    static let cacheKiB: Int64 = 64 * 1024
     /// Rows written by one statement, at most.
     static let batchRows = 256
+    /// Items or payloads a store may hold for the import to read all their keys into its filters first (about
+    /// 0.1 s at this size); a larger store is asked about each key.
+    static let filterPreloadLimit: Int64 = 250_000
     /// Bytes of payloads held for the next batch before it is written, at most.
     static let batchBytes = 4 << 20
-    /// Texts staged for the search index by one statement, at most.
-    static let textBatchRows = 2048
-    /// Bytes of text held in memory before they are staged, at most.
-    static let textBatchBytes = 4 << 20
-    /// Bytes of text staged before they go into the search index, at most.
-    static let stagedTextLimit = 8 << 20
 
     /// Starts the transaction, waiting (up to the busy timeout) for other writers to finish.
     public init(store: HistoryStore) throws(HistoryError) {
         self.store = store
         let db = store.db
         precondition(!db.isInTransaction, "HistoryImport starts its own transaction")  // programmer error
-        (previousCacheSize, nextPosition, nextItemID, nextBlobID, findIdentity, findBlob, addBlobReferences,
-         updateMerged) = try store.perform {
+        (previousCacheSize, nextPosition, indexedThrough, index, nextItemID, nextBlobID, findIdentity, findBlob,
+         addBlobReferences, updateMerged) = try store.perform {
             let cache = try db.row("PRAGMA cache_size")?.int(0) ?? -2000
             try db.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
             try db.execute("BEGIN IMMEDIATE")
-            // In memory (the store sets temp_store = MEMORY); created inside the transaction, so a rollback or a
-            // killed process leaves no trace of it.
-            try db.execute(
-                "CREATE TEMP TABLE IF NOT EXISTS pb_import_text(seq INTEGER PRIMARY KEY, command TEXT, position INTEGER NOT NULL, text TEXT NOT NULL); "
-                    + "DELETE FROM temp.pb_import_text")
+            let next = try store.nextPosition()
             return (
-                cache, try store.nextPosition(),
+                cache, next, try store.searchIndexedThrough() ?? next - 1, try SearchIndexWriter(db: db),
                 (try db.row("SELECT coalesce(max(id), 0) + 1 AS next FROM items")?.int("next")) ?? 1,
                 (try db.row("SELECT coalesce(max(id), 0) + 1 AS next FROM blobs")?.int("next")) ?? 1,
                 try db.prepare("SELECT id, position, text_blob FROM items WHERE identity = ?"),
@@ -106,6 +110,24 @@ public final class HistoryImport {
                 try db.prepare("UPDATE blobs SET refcount = refcount + ? WHERE id = ?"),
                 try db.prepare(HistoryStore.mergeSQL))
         }
+        try store.perform {
+            let counts = try db.row("SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM blobs) AS blobs")
+            guard (counts?.int("items") ?? .max) <= Self.filterPreloadLimit,
+                (counts?.int("blobs") ?? .max) <= Self.filterPreloadLimit
+            else { return }
+            identityFilter = try Self.filter(db, "SELECT identity FROM items")
+            blobFilter = try Self.filter(db, "SELECT hash FROM blobs")
+        }
+    }
+
+    /// A filter holding every key the query returns.
+    private static func filter(_ db: Connection, _ sql: String) throws -> KeyFilter {
+        var filter = KeyFilter()
+        let statement = try db.prepare(sql)
+        while try statement.next() {
+            statement.withBlob(at: 0) { filter.insert($0) }
+        }
+        return filter
     }
 
     deinit {
@@ -130,9 +152,10 @@ public final class HistoryImport {
         }
         let identity = HistoryStore.identity(of: prepared.map { ($0.0, $0.1.hash) })
         return try store.perform { () throws -> RecordResult in
+            let mightExist = identityFilter.map { filter in identity.withUnsafeBytes { filter.mightContain($0) } } ?? true
             // A repeat of a line earlier in this batch: write the batch, then find the item as any other.
-            if pendingIdentities.contains(identity) { try writeRows() }
-            if let existing = try existingItem(identity) {
+            if mightExist && pendingIdentities.contains(identity) { try writeRows() }
+            if mightExist, let existing = try existingItem(identity) {
                 try merge(existing, metadata: metadata)
                 return RecordResult(id: existing.id, isNew: false)
             }
@@ -146,26 +169,18 @@ public final class HistoryImport {
                 if type == textType { textBlob = blobID }
                 pendingRepresentations.append((id, Int64(ordinal), try store.typeID(type), blobID))
             }
-            var derived: HistoryStore.PreparedBlob?
             if textBlob == nil {
                 let blob = try store.prepareBlob(Data(ItemText.derivedText(of: item).utf8))
                 textBlob = try retain(blob, references: 1)
-                derived = blob
             }
             pendingItems.append(
                 PendingItem(
                     id: id, position: position, identity: identity, metadata: metadata, kind: ItemText.kind(of: item),
                     size: item.byteCount, textBlob: textBlob))
             pendingIdentities.insert(identity)
+            identity.withUnsafeBytes { identityFilter?.insert($0) }
             nextItemID += 1
             nextPosition += 1
-            let text: String
-            if let textType, let representation = item.representation(forType: textType) {
-                text = ItemText.indexString(representation.prefix(ItemText.indexedPrefix))
-            } else {
-                text = ItemText.indexString(derived?.inline ?? Data())
-            }
-            try queueText(isDeletion: false, position: position, text: text)
             if pendingItems.count >= Self.batchRows || pendingBlobs.count >= Self.batchRows
                 || pendingRepresentations.count >= Self.batchRows || pendingBytes >= Self.batchBytes
             {
@@ -184,13 +199,17 @@ public final class HistoryImport {
 
     /// Adds references to a blob: one already stored or waiting gets them added, a new one waits for the batch.
     private func retain(_ blob: HistoryStore.PreparedBlob, references: Int64) throws -> Int64 {
-        if let index = pendingBlobIndex[blob.hash] {
+        let mightExist = blobFilter.map { filter in blob.hash.withUnsafeBytes { filter.mightContain($0) } } ?? true
+        if mightExist, let index = pendingBlobIndex[blob.hash] {
             pendingBlobs[index].references += references
             return pendingBlobs[index].id
         }
-        try blob.hash.withUnsafeBytes { try findBlob.bind(blob: $0, at: 1) }
-        let found = try findBlob.next() ? findBlob.int64(at: 0) : nil
-        findBlob.rewind()
+        var found: Int64?
+        if mightExist {
+            try blob.hash.withUnsafeBytes { try findBlob.bind(blob: $0, at: 1) }
+            found = try findBlob.next() ? findBlob.int64(at: 0) : nil
+            findBlob.rewind()
+        }
         if let found {
             try addBlobReferences.bind(references, at: 1)
             try addBlobReferences.bind(found, at: 2)
@@ -202,6 +221,7 @@ public final class HistoryImport {
         // A copy: the caller's bytes may be overwritten by the next line before the batch is written.
         let inline = blob.inline.map { data in data.withUnsafeBytes { Data($0) } }
         pendingBlobIndex[blob.hash] = pendingBlobs.count
+        blob.hash.withUnsafeBytes { blobFilter?.insert($0) }
         pendingBlobs.append(PendingBlob(id: id, hash: blob.hash, size: blob.size, inline: inline, references: references))
         pendingBytes += inline?.count ?? 0
         return id
@@ -211,11 +231,11 @@ public final class HistoryImport {
     private func merge(_ existing: (id: Int64, position: Int64, textBlob: Int64?), metadata: CaptureMetadata) throws {
         let position = nextPosition
         nextPosition += 1
-        if let textBlob = existing.textBlob {
-            // Stored already: an item waiting in the batch is written before it is looked up (see `add`).
+        if let textBlob = existing.textBlob, existing.position <= indexedThrough {
+            // Its entry goes: the item moves to a position in the backlog. (Stored already: an item waiting in the
+            // batch is written before it is looked up, see `add`.)
             let text = ItemText.indexString(try store.blobIndexBytes(textBlob))
-            try queueText(isDeletion: true, position: existing.position, text: text)
-            try queueText(isDeletion: false, position: position, text: text)
+            try index.queue(isDeletion: true, position: existing.position, text: text)
         }
         let expiry = metadata.expiresAt?.timeIntervalSince1970
         try updateMerged.bind(position, at: 1)
@@ -314,50 +334,6 @@ public final class HistoryImport {
         pendingBytes = 0
     }
 
-    // MARK: - The search index
-
-    /// Queues a change to the search index. Changes are staged in a temporary table in batches, and go into the
-    /// index together, by one statement per 8 MB of text.
-    ///
-    /// FTS5 (before SQLite 3.44) writes its pending changes out as a new segment of the index whenever a statement
-    /// that writes several rows (or the index) starts or ends, and the many small segments then have to be merged
-    /// again and again: an import that wrote the index line by line took 14 minutes for a million short texts of a
-    /// small vocabulary, and batches of a few thousand rows still spent half of an import merging. Staged, the index
-    /// is written in the large pieces FTS5 is built for, as when `sqlite3` loads the same rows in one statement.
-    private func queueText(isDeletion: Bool, position: Int64, text: String) throws {
-        pendingTexts.append((isDeletion, position, text))
-        pendingTextBytes += text.utf8.count
-        if pendingTexts.count >= Self.textBatchRows || pendingTextBytes >= Self.textBatchBytes { try stageTexts() }
-    }
-
-    /// Writes the queued index changes into the staging table with one statement.
-    private func stageTexts() throws {
-        guard !pendingTexts.isEmpty else { return }
-        let statement = try batchStatement("temp.pb_import_text", ["command", "position", "text"], rows: pendingTexts.count)
-        for (offset, change) in pendingTexts.enumerated() {
-            let column = Int32(offset * 3)
-            if change.isDeletion { try statement.bind("delete", at: column + 1) } else { try statement.bindNull(at: column + 1) }
-            try statement.bind(change.position, at: column + 2)
-            try statement.bind(change.text, at: column + 3)
-        }
-        try statement.runToCompletion()
-        statement.reset()  // drops the bound copies of the texts
-        stagedTextBytes += pendingTextBytes
-        pendingTexts.removeAll(keepingCapacity: true)
-        pendingTextBytes = 0
-        if stagedTextBytes >= Self.stagedTextLimit { try indexStagedTexts() }
-    }
-
-    /// Moves the staged changes into the search index, in the order they were made ('delete' in the command column
-    /// removes an entry).
-    private func indexStagedTexts() throws {
-        guard stagedTextBytes > 0 else { return }
-        try store.db.execute(
-            "INSERT INTO item_text(item_text, rowid, text) SELECT command, position, text FROM temp.pb_import_text ORDER BY seq; "
-                + "DELETE FROM temp.pb_import_text")
-        stagedTextBytes = 0
-    }
-
     // MARK: - Ending
 
     /// Makes every added item part of the history at once.
@@ -367,10 +343,10 @@ public final class HistoryImport {
         do {
             try store.perform {
                 try writeRows()
-                try stageTexts()
-                try indexStagedTexts()
+                try index.finish()
                 batchStatements.removeAll()
-                try db.execute("DROP TABLE temp.pb_import_text")
+                // Every position this import gave out is above the mark, in the backlog.
+                if nextPosition - 1 > indexedThrough { try store.setSearchIndexedThrough(indexedThrough) }
                 try db.execute("COMMIT")
                 try db.execute("PRAGMA cache_size = \(previousCacheSize)")
             }
@@ -389,8 +365,8 @@ public final class HistoryImport {
         // Rolling back is best effort: SQLite rolls back by itself when it cannot (the journal stays consistent),
         // and the error that made the import stop is the one to report.
         batchStatements.removeAll()
+        index.abandon()
         if db.isInTransaction { _ = Result { try db.execute("ROLLBACK") } }
-        _ = Result { try db.execute("DROP TABLE IF EXISTS temp.pb_import_text") }
         _ = Result { try db.execute("PRAGMA cache_size = \(previousCacheSize)") }
     }
 }

@@ -15,6 +15,8 @@ public struct HistoryStats: Sendable, Equatable {
     public var fileBlobBytes: Int
     /// Bytes of the search index (from `dbstat`), and of free pages that vacuum would return.
     public var indexBytes: Int
+    /// Items not in the search index yet (imported, to be indexed; search finds them all the same).
+    public var unindexedCount: Int
     public var reclaimableBytes: Int
     public var schemaVersion: Int
     /// Payloads that are gone (their file or row is missing, or unreadable), and payloads whose bytes no longer

@@ -168,6 +168,9 @@ extension HistoryStore {
     ///
     /// The index keeps no positions (`detail=none`, a third of the size of a positional index), so it
     /// returns every item holding all the query's trigrams; each candidate's text is then checked.
+    ///
+    /// Items not indexed yet (the newest ones, see HistoryStore+SearchBacklog.swift) are scanned first, with the
+    /// same check of each text, so a search right after an import finds what it brought.
     func indexedSearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
         let phrase = Self.trigramQuery(text)
         let needle = text.lowercased()
@@ -179,9 +182,20 @@ extension HistoryStore {
         var ids: [Int64] = []
         var skipped = 0
         var below = Int64.max
+        if let indexedThrough = try searchIndexedThrough() {
+            let isASCII = needle.unicodeScalars.allSatisfy(\.isASCII)
+            let backlog = try scan(
+                query: query, typeFilter: typeFilter,
+                sqlFilter: "i.position > ?" + (isASCII ? " AND (b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)" : ""),
+                sqlValues: isASCII ? [indexedThrough, needle] : [indexedThrough]
+            ) { head in ItemText.contains(head, needle: needle) }
+            ids = backlog.ids
+            skipped = backlog.skipped
+            below = indexedThrough + 1
+        }
         // Small first page (the newest matches usually come first), then larger ones for rare phrases.
         var page = max(64, (query.limit + query.offset) * 2)
-        search: while ids.count < query.limit {
+        search: while ids.count < query.limit {  // then the indexed items, below the backlog
             let positions = try db.rows(
                 "SELECT rowid FROM item_text WHERE item_text MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?",
                 phrase, below, page
@@ -236,6 +250,18 @@ extension HistoryStore {
 
     /// Streams text items newest first, keeping those `matches` accepts, for at most `searchTimeLimit`.
     func streamingSearch(query: HistoryQuery, typeFilter: [Int64]?, sqlFilter: String? = nil, sqlValue: (any SQLiteBindable)? = nil, matches: (Data) -> Bool) throws -> [HistoryItem] {
+        let found = try scan(
+            query: query, typeFilter: typeFilter, sqlFilter: sqlFilter, sqlValues: sqlValue.map { [$0] } ?? [],
+            matches: matches)
+        return try found.ids.compactMap { try db.row(Self.itemColumns + " WHERE i.id = ?", $0).map(historyItem) }
+    }
+
+    /// The ids of the text items, newest first, that `matches` accepts, up to `query.limit` after skipping
+    /// `query.offset` of them, for at most `searchTimeLimit`; also how many were skipped.
+    func scan(
+        query: HistoryQuery, typeFilter: [Int64]?, sqlFilter: String?, sqlValues: [any SQLiteBindable],
+        matches: (Data) -> Bool
+    ) throws -> (ids: [Int64], skipped: Int) {
         var conditions: [String] = []
         if query.pinnedOnly { conditions.append("i.pinned") }
         if let kinds = query.kinds { conditions.append(Self.kindCondition(kinds)) }
@@ -245,7 +271,7 @@ extension HistoryStore {
         let statement = try db.prepare(
             "SELECT i.id, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
                 + "FROM items i JOIN blobs b ON b.id = i.text_blob" + whereClause + " ORDER BY i.position DESC")
-        if let sqlValue { try statement.bind([sqlValue]) }
+        try statement.bind(sqlValues)
         var ids: [Int64] = []
         var skipped = 0
         let deadline = ContinuousClock.now + Self.searchTimeLimit
@@ -267,7 +293,7 @@ extension HistoryStore {
             if ids.count == query.limit { break }
         }
         statement.reset()
-        return try ids.compactMap { try db.row(Self.itemColumns + " WHERE i.id = ?", $0).map(historyItem) }
+        return (ids, skipped)
     }
 
     /// Queries shorter than a trigram: a scan, newest first, that stops at the limit.

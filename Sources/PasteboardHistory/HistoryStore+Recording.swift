@@ -32,13 +32,18 @@ extension HistoryStore {
 
         let result = try write { () throws -> RecordResult in
             let position = try nextPosition()
+            // While the search index lags behind (see HistoryStore+SearchBacklog.swift), a new position joins the
+            // backlog and is indexed with it.
+            let indexedThrough = try searchIndexedThrough()
             if let existing = try db.row("SELECT id, position, text_blob FROM items WHERE identity = ?", identity),
                 let id = existing.int("id"), let oldPosition = existing.int("position")
             {
                 if let textBlob = existing.int("text_blob") {
-                    let text = ItemText.indexString(try blobIndexBytes(textBlob))
-                    try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", oldPosition, text)
-                    try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
+                    try removeFromSearchIndex(position: oldPosition, textBlob: textBlob, indexedThrough: indexedThrough)
+                    if indexedThrough == nil {
+                        let text = ItemText.indexString(try blobIndexBytes(textBlob))
+                        try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
+                    }
                 }
                 // A merge never shortens what the item already had (see `mergeSQL`).
                 try db.run(
@@ -74,7 +79,7 @@ extension HistoryStore {
                     "INSERT INTO representations(item_id, ordinal, type_id, blob_id) VALUES (?, ?, ?, ?)",
                     id, ordinal, try typeID(type), blobIDs[ordinal])
             }
-            if textBlob != nil {
+            if textBlob != nil && indexedThrough == nil {
                 let text: String
                 if let textType, let representation = item.representation(forType: textType) {
                     text = ItemText.indexString(representation.prefix(ItemText.indexedPrefix))
@@ -105,8 +110,12 @@ extension HistoryStore {
         WHERE id = ?
         """
 
+    /// The position of the next copy: above every item, and above the search backlog's mark (when the items above
+    /// it were deleted, a new one must still be above it, see HistoryStore+SearchBacklog.swift).
     func nextPosition() throws -> Int64 {
-        (try db.row("SELECT coalesce(max(position), 0) + 1 AS next FROM items")?.int("next")) ?? 1
+        let sql = "SELECT max(coalesce((SELECT max(position) FROM items), 0), "
+            + "coalesce((SELECT indexed_through FROM search_backlog WHERE id = 1), 0)) + 1 AS next"
+        return (try db.row(sql)?.int("next")) ?? 1
     }
 
     /// The identity of an item: a digest over its (type, content hash) pairs in type order.
@@ -193,14 +202,16 @@ extension HistoryStore {
     /// itself.
     func deleteInTransaction(ids: [Int64], updatingIndex: Bool = true) throws -> Int {
         var deleted = 0
+        let indexedThrough = updatingIndex ? try searchIndexedThrough() : nil
         for id in ids {
             guard let row = try db.row("SELECT position, text_blob FROM items WHERE id = ?", id),
                 let position = row.int("position")
             else { continue }
             if let textBlob = row.int("text_blob") {
-                if updatingIndex {
-                    let text = ItemText.indexString(try blobIndexBytes(textBlob))
-                    try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", position, text)
+                // An item of the backlog has no entry to remove (see HistoryStore+SearchBacklog.swift).
+                if updatingIndex,
+                    try removeFromSearchIndex(position: position, textBlob: textBlob, indexedThrough: indexedThrough)
+                {
                     residue.noteIndexTombstone()
                 }
                 try releaseBlob(textBlob)
@@ -225,6 +236,7 @@ extension HistoryStore {
             // The search index is emptied at once ('delete-all' drops every entry, so no tombstone keeps a deleted
             // item's trigrams), then the pinned items that stay are indexed again.
             try db.run("INSERT INTO item_text(item_text) VALUES ('delete-all')")
+            let indexedThrough = try searchIndexedThrough()
             var total = 0
             while true {
                 let sql = keepPinned
@@ -236,6 +248,7 @@ extension HistoryStore {
             }
             for row in try db.rows("SELECT position, text_blob FROM items WHERE text_blob IS NOT NULL") {
                 guard let position = row.int("position"), let textBlob = row.int("text_blob") else { continue }
+                if let indexedThrough, position > indexedThrough { continue }  // still in the backlog
                 let text = ItemText.indexString(try blobIndexBytes(textBlob))
                 try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
             }

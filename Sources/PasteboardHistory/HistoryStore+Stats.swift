@@ -40,6 +40,7 @@ extension HistoryStore {
                 walBytes: fileSize(path + "-wal"),
                 fileBlobBytes: Int(blobs?.int("fileBytes") ?? 0),
                 indexBytes: indexBytes,
+                unindexedCount: try unindexedCount(),
                 reclaimableBytes: Int(freePages * pageSize),
                 schemaVersion: try Migrator.version(of: db),
                 missingPayloads: payloads.missingCount,

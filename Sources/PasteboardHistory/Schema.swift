@@ -24,6 +24,7 @@ enum Schema {
     static let knownNames: Set<String> = [
         "blobs", "content_types", "items", "items_pinned", "items_expiry", "representations", "representations_blob",
         "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob", "paste_log", "paste_log_item",
+        "search_backlog",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -137,6 +138,17 @@ enum Schema {
                     outcome TEXT NOT NULL
                 );
                 CREATE INDEX paste_log_item ON paste_log(item_id, time);
+                """),
+        // The search index may lag behind the rows: `pb import` commits its items without their index entries, and
+        // they are indexed afterwards (see HistoryStore+SearchBacklog.swift). One row at most, present only while
+        // items above `indexed_through` (a position) are not in `item_text`. Existing stores are fully indexed.
+        .init(
+            version: 3,
+            sql: """
+                CREATE TABLE search_backlog(
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    indexed_through INTEGER NOT NULL
+                );
                 """),
     ])
 }

@@ -253,6 +253,12 @@ import Testing
         #expect(output.contains(" s left"), "the file's size gives the time left: \(output.debugDescription)")
         #expect(output.contains("\r\u{1B}[K"), "the line is erased at the end")
         #expect(output.contains("Imported 3000 items from \(file.path)."), "\(output.debugDescription)")
+        // The search index is built after the result is out, with its own progress line.
+        let summary = try #require(output.range(of: "Imported 3000 items"))
+        let indexing = try #require(output.range(of: "\rIndexing: 3,000 items"), "\(output.debugDescription)")
+        #expect(summary.lowerBound < indexing.lowerBound)
+        let stats = try await sandbox.succeed(["stats", "--json"])
+        #expect(stats.output.contains(#""unindexedItems":0"#), "\(stats)")
     }
 
     // MARK: - dmenu
@@ -263,7 +269,10 @@ import Testing
         let count = 50_000
         let lines = (0..<count).map { #"{"text":"item number \#($0) with some words"}"# }
         let file = try sandbox.file("many.jsonl", Data((lines.joined(separator: "\n") + "\n").utf8))
-        try await sandbox.succeed(["import", file.path])
+        // Setting up, not measured: the import (rows, then their search index) of a debug build beside the rest of
+        // the suite can take more than the usual minute.
+        let imported = try await sandbox.run(["import", file.path], timeout: .seconds(180))
+        try #require(imported.status == 0, "\(imported)")
 
         // Read through a pipe on a thread of its own, as a picker reads: pb cannot run ahead of the reader by more
         // than the pipe holds, so a pb that wrote nothing until it had the whole list would show it.

@@ -100,6 +100,18 @@ import Testing
                 try imported.items(HistoryQuery(text: query, limit: 1000)).map(\.id)
                     == recorded.items(HistoryQuery(text: query, limit: 1000)).map(\.id), "search for \(query)")
         }
+        // Then with the imported items indexed: the same answers, from index entries equal to the recorded ones.
+        #expect(try imported.unindexedCount() > 100)
+        while try imported.indexBacklog(limit: 100) > 0 {}
+        #expect(try imported.unindexedCount() == 0)
+        for query in ["repeat", "bold 31", "same bytes", "only html", "PNG", "example.com/7", "xxxxxxxx", "pinned 1"] {
+            #expect(
+                try imported.items(HistoryQuery(text: query, limit: 1000)).map(\.id)
+                    == recorded.items(HistoryQuery(text: query, limit: 1000)).map(\.id), "indexed search for \(query)")
+            #expect(
+                try indexMatchCount(location("imported"), phrase: query)
+                    == indexMatchCount(location("recorded"), phrase: query), "index entries for \(query)")
+        }
         let db = try Connection(path: location("imported").databaseURL.path, mode: .readOnly)
         #expect(try db.row("PRAGMA integrity_check")?.string("integrity_check") == "ok")
         #expect(try imported.pasteboardItem(id: importedResults[5].id).data(forType: .png) == pngPayload(count: 70_000, seed: 2))

@@ -138,6 +138,66 @@ extension ReliabilityTests {
             #expect(try await harness.search("import-line-029999").count == 1)
             #expect(try await harness.search("large-25000").count == 1)
         }
+
+        /// After its result, `pb import` builds the search index a slice per transaction: killed inside a slice (once
+        /// after adding the lines, once after merging them all again), it keeps every item, searchable; the daemon
+        /// catches the index up between events and still stops within a second of SIGTERM; a later import finishes
+        /// nothing twice.
+        @Test func importKilledWhileIndexingKeepsItsItemsAndTheIndexCatchesUp() async throws {
+            let harness = try Harness(label: "pbindexkill")
+            try await harness.copy("kept one")
+            let lines = (0..<60_000).map {
+                "{\"text\":\"indexed-line-\(String(format: "%06d", $0)) \(UUID().uuidString)\"}"
+            }
+            let file = try harness.sandbox.file(Data((lines.joined(separator: "\n") + "\n").utf8), name: "history.jsonl")
+            let empty = try harness.sandbox.file(Data(), name: "empty.jsonl")
+            let backlogSQL = "SELECT count(*) FROM items WHERE position > (SELECT indexed_through FROM search_backlog);"
+            var backlog = 0
+            for round in 1...2 {
+                let importer = try harness.launch(["import", file.path])
+                let (state, looks) = try await MidWriteKill.kill(
+                    importer, database: harness.databasePath, deadline: .seconds(120)
+                ) { importer.stdout.starts(with: Data("Imported".utf8)) }
+                try #require(
+                    state == .transaction,
+                    "round \(round): pb import was \(state) when killed (\(looks) looks): \(importer.result.map(\.description) ?? "")")
+                #expect(try await harness.integrityCheck() == "ok", "round \(round)")
+                // The search index itself is sound, and some items were left to index.
+                _ = try await harness.sqlite("INSERT INTO item_text(item_text, rank) VALUES ('integrity-check', 0);")
+                backlog = Int(try await harness.sqlite(backlogSQL)) ?? 0
+                #expect(backlog > 0 && backlog <= 60_001, "round \(round): \(backlog) items not indexed")
+                #expect(try await harness.itemTexts().count == 60_001, "round \(round)")
+                #expect(try await harness.search("indexed-line-059999").count == 1, "round \(round)")
+                #expect(try await harness.search("indexed-line-000000").count == 1, "round \(round)")
+                #expect(try await harness.search("kept one").count == 1, "round \(round)")
+            }
+
+            // The daemon indexes what is left; SIGTERM in the middle stops it within a second.
+            var daemon = try await harness.startDaemon()
+            let started = try await eventually(within: .seconds(60), every: .milliseconds(20)) {
+                let left = try await harness.stats()["unindexedItems"] as? Int ?? 0
+                return left > 0 && left < backlog
+            }
+            try #require(started, "the daemon indexed nothing: \(daemon.stderr)")
+            let signalled = ContinuousClock.now
+            daemon.send(SIGTERM)
+            let exit = try await daemon.waitForExit(timeout: .seconds(10))
+            let took = ContinuousClock.now - signalled
+            #expect(exit == .init(status: 0, wasSignalled: false) && took < .seconds(1), "stopped after \(took): \(daemon.stderr)")
+            daemon = try await harness.startDaemon()
+            let caughtUp = try await eventually(within: .seconds(120), every: .milliseconds(200)) {
+                try await harness.stats()["unindexedItems"] as? Int == 0
+            }
+            #expect(caughtUp, "the daemon did not finish the index: \(daemon.stderr)")
+            try await harness.stop(daemon: daemon)
+
+            let again = try await harness.pbSucceeding(["import", empty.path])
+            #expect(again.output == "Imported 0 items from \(empty.path).\n")
+            #expect(try await harness.sqlite("SELECT count(*) FROM search_backlog;") == "0")
+            _ = try await harness.sqlite("INSERT INTO item_text(item_text, rank) VALUES ('integrity-check', 0);")
+            #expect(try await harness.search("indexed-line-").count == 1000, "the search's limit, all from the index")
+            #expect(try await harness.search("indexed-line-031415").count == 1)
+        }
     }
 }
 
