@@ -50,8 +50,9 @@ let package = Package(
         .target(name: "X11Paste", dependencies: ["CXTest"]),
         // The data-control protocols' interface descriptions and marshalling wrappers (libwayland-dev).
         .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
-        // pb pick --paste on Wayland: a virtual keyboard (its protocol's description is in CWayland).
-        .target(name: "WaylandPaste", dependencies: ["CWayland"]),
+        // The virtual-keyboard protocol for pb pick --paste on Wayland, apart from the clipboard backend's CWayland.
+        .target(name: "CVirtualKeyboard", linkerSettings: [.linkedLibrary("wayland-client")]),
+        .target(name: "WaylandPaste", dependencies: ["CVirtualKeyboard"]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // GTK 4 (libgtk-4-dev) without `pkgConfig:`: see gtkIncludeFlags above.
         .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
@@ -169,7 +170,7 @@ let package = Package(
 
 // The same strict settings for every Swift target.
 for target in package.targets
-where target.type != .system && !["CSystemShim", "CX11", "CXTest", "CWayland", "CStaticFoundation", "CGtkObjects", "CGtkX11"].contains(target.name) {
+where target.type != .system && !["CSystemShim", "CX11", "CXTest", "CWayland", "CVirtualKeyboard", "CStaticFoundation", "CGtkObjects", "CGtkX11"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -4,7 +4,7 @@
 // Interface descriptions of virtual-keyboard-unstable-v1, from its published specification (same notation as
 // interfaces.c: `u` unsigned, `h` file descriptor, `o` object, `n` new object).
 
-#include "VirtualKeyboard.h"
+#include "CVirtualKeyboard.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-internal import CWayland
+internal import CVirtualKeyboard
 import Foundation
 
 #if canImport(Glibc)
@@ -83,8 +83,8 @@ private final class Connection {
             close()
             throw WaylandPasteError(.noSeat, "The Wayland compositor offers no seat to type the paste on.")
         }
-        manager = pb_wl_registry_bind(registry, managerGlobal, pb_vk_manager_interface(), 1)
-        seat = pb_wl_registry_bind(registry, seatGlobal.name, pb_wl_seat_interface(), 1)
+        manager = pb_vk_registry_bind(registry, managerGlobal, pb_vk_manager_interface(), 1)
+        seat = pb_vk_registry_bind(registry, seatGlobal.name, pb_vk_seat_interface(), 1)
         listen(to: seat!)
     }
 
@@ -92,7 +92,7 @@ private final class Connection {
         guard !isClosed else { return }
         isClosed = true
         if let manager { pb_vk_manager_destroy(manager) }
-        if let seat { pb_wl_seat_release(seat) }
+        if let seat { pb_vk_seat_release(seat) }
         if let registry { wl_proxy_destroy(registry) }
         wl_display_flush(display)
         wl_display_disconnect(display)
@@ -175,7 +175,7 @@ private final class Connection {
 
     private func dispatch(_ proxy: OpaquePointer, opcode: UInt32, _ arguments: UnsafeMutablePointer<wl_argument>) {
         if proxy == registry {
-            guard opcode == UInt32(PB_WL_REGISTRY_EVENT_GLOBAL), let interface = arguments[1].s else { return }
+            guard opcode == UInt32(PB_VK_REGISTRY_EVENT_GLOBAL), let interface = arguments[1].s else { return }
             switch String(cString: interface) {
             case "wl_seat" where seatGlobal == nil: seatGlobal = (arguments[0].u, arguments[2].u)
             case VirtualKeyboard.protocolName: managerGlobal = arguments[0].u

@@ -1,5 +1,5 @@
-#ifndef PASTEBOARD_CWAYLAND_VIRTUAL_KEYBOARD_H
-#define PASTEBOARD_CWAYLAND_VIRTUAL_KEYBOARD_H
+#ifndef PASTEBOARD_CVIRTUALKEYBOARD_H
+#define PASTEBOARD_CVIRTUALKEYBOARD_H
 
 #include <stdint.h>
 #include <wayland-client.h>
@@ -20,6 +20,31 @@ enum {
     PB_VK_MODIFIERS = 2,
     PB_VK_DESTROY = 3,
 };
+
+// The core requests the keyboard needs from libwayland-client, kept here so that this module stands apart from the
+// clipboard backend's CWayland, as CXTest does from CX11.
+
+/// wl_registry's `global` event.
+enum { PB_VK_REGISTRY_EVENT_GLOBAL = 0 };
+
+/// wl_seat's interface, as Swift sees it.
+static inline const struct wl_interface *pb_vk_seat_interface(void) { return &wl_seat_interface; }
+
+/// wl_registry.bind: a new proxy for global `name` with `interface` at `version`.
+static inline struct wl_proxy *pb_vk_registry_bind(
+    struct wl_registry *registry, uint32_t name, const struct wl_interface *interface, uint32_t version) {
+    return wl_proxy_marshal_flags((struct wl_proxy *)registry, WL_REGISTRY_BIND, interface, version, 0, name,
+                                  interface->name, version, NULL);
+}
+
+/// wl_seat.release (version 5) or, for an older seat, just the proxy.
+static inline void pb_vk_seat_release(struct wl_proxy *seat) {
+    if (wl_proxy_get_version(seat) >= WL_SEAT_RELEASE_SINCE_VERSION) {
+        wl_proxy_marshal_flags(seat, WL_SEAT_RELEASE, NULL, wl_proxy_get_version(seat), WL_MARSHAL_FLAG_DESTROY);
+    } else {
+        wl_proxy_destroy(seat);
+    }
+}
 
 /// The manager's interface, as Swift sees it.
 static inline const struct wl_interface *pb_vk_manager_interface(void) {

@@ -137,7 +137,4 @@ int pb_wl_pipe(int fds[2]);
 /// Makes `fd` non-blocking; 0 or -1.
 int pb_set_nonblocking(int fd);
 
-// The virtual-keyboard protocol, for pb pick --paste.
-#include "VirtualKeyboard.h"
-
 #endif
