@@ -125,6 +125,7 @@ enum DoctorCommand: Command {
         var status: ControlReply?
         problems += daemon(clipboard, out: out, status: &status)
         out.line(AllowPasteNotice.doctorLine(clipboard, status: status, environment: context.environment))
+        if let failure = lastDeferredPasteFailure(clipboard.runtime) { out.line("typing:   the last deferred paste failed: \(failure)") }
         do {
             let configuration = try Configuration.load(environment: context.environment)
             out.line("config:   \(Configuration.path(environment: context.environment))")
@@ -138,6 +139,21 @@ enum DoctorCommand: Command {
         }
         if problems > 0 { throw CommandFailure("\(problems) problem\(problems == 1 ? "" : "s") found.") }
         out.line("All good.")
+    }
+
+    /// The first line the process typing the last deferred paste (`pb pick --paste` on Wayland) wrote on standard
+    /// error, quoted; nil when it wrote nothing (it pasted) or there was none.
+    static func lastDeferredPasteFailure(_ runtime: RuntimeDirectory) -> String? {
+        let fd = open(runtime.pasteLogPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = read(fd, &buffer, buffer.count)
+        guard count > 0 else { return nil }
+        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        var line = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? text
+        if line.hasPrefix("Error: ") { line.removeFirst(7) }
+        return quoted(line)
     }
 
     /// Whether the Wayland compositor offers data-control (or the XWayland fallback opens); the number of problems.

@@ -141,7 +141,8 @@ enum PickCommand: Command {
                     // that waits for that.
                     try DeferredPaste.start(
                         executable: "/proc/self/exe", arguments: [DeferredPasteCommand.spec.name, keystroke.rawValue],
-                        environment: context.environment)
+                        environment: context.environment,
+                        runtime: RuntimeDirectory.standard(environment: context.environment))
                 } else {
                     try target.paste(keystroke)
                 }

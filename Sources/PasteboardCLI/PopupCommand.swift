@@ -1,7 +1,7 @@
 import ArgumentParsing
-import CSystemShim
 import Foundation
 import PasteboardControl
+import PasteboardSystem
 
 #if canImport(Glibc)
     import Glibc
@@ -57,44 +57,22 @@ enum PopupCommand: Command {
 
     /// Starts `app --background --popup` in a session of its own and waits until it says "ready".
     private static func startBackground(_ app: String, pastes: Bool, environment: [String: String]) throws {
-        var fds: [Int32] = [0, 0]
-        guard pb_pipe_cloexec(&fds) == 0 else {
-            throw CommandFailure("Cannot create a pipe: \(String(cString: strerror(errno))).")
+        do {
+            try DetachedProcess.start(
+                app, arguments: ["--background", "--popup"] + (pastes ? ["--paste"] : []), environment: environment,
+                readyWithin: startTimeout)
+        } catch {
+            switch error.reason {
+            case .pipe(let cause):
+                throw CommandFailure("Cannot create a pipe: \(cause.reason).")
+            case .spawn(let cause), .input(let cause):
+                throw CommandFailure("Cannot start \(app): \(cause.reason).")
+            case .notReady:
+                throw CommandFailure(
+                    "\(app) --background stopped before showing the popup; run it in a terminal to see why.")
+            case .timedOut:
+                throw CommandFailure("\(app) --background did not show the popup within \(startTimeout / 1000) s.")
+            }
         }
-        defer { close(fds[0]) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)  // dup2 clears close-on-exec on the copy
-        // It outlives pb: its messages would otherwise go to a terminal (or a hotkey daemon's pipe) long gone.
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(0x80))  // POSIX_SPAWN_SETSID: outlive the shell's job control
-        let argv = [app, "--background", "--popup"] + (pastes ? ["--paste"] : [])
-        let cArguments = argv.map { strdup($0) } + [nil]
-        let cEnvironment = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            cArguments.forEach { free($0) }
-            cEnvironment.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, app, &actions, &attributes, cArguments, cEnvironment)
-        close(fds[1])
-        guard status == 0 else {
-            throw CommandFailure("Cannot start \(app): \(String(cString: strerror(status))).")
-        }
-        var ready = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
-        var buffer = [UInt8](repeating: 0, count: 256)
-        if poll(&ready, 1, startTimeout) > 0 {
-            let count = read(fds[0], &buffer, buffer.count)
-            if count > 0, String(decoding: buffer[0..<count], as: UTF8.self).hasPrefix("ready") { return }
-            throw CommandFailure(
-                "\(app) --background stopped before showing the popup; run it in a terminal to see why.")
-        }
-        kill(pid, SIGTERM)
-        throw CommandFailure("\(app) --background did not show the popup within \(startTimeout / 1000) s.")
     }
 }

@@ -21,6 +21,8 @@ public struct RuntimeDirectory: Sendable, Equatable {
 
     public var socketPath: String { path + "/control.sock" }
     public var lockPath: String { path + "/daemon.lock" }
+    /// What the process typing a deferred paste (`pb pick --paste` on Wayland) last wrote on standard error.
+    public var pasteLogPath: String { path + "/paste.log" }
 
     /// Creates the directory (0700) and checks that it belongs to this user and nobody else can enter it.
     public func prepare() throws(ControlError) {

@@ -1,6 +1,6 @@
 import CSystemShim
 import Foundation
-import PasteboardControl
+public import PasteboardControl
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,36 +20,27 @@ public enum DeferredPaste {
     static let closingGrace: UInt32 = 150_000
 
     /// Starts `executable` with `arguments` in a session of its own, with the terminal on one of this process's
-    /// standard descriptors as its standard input (else /dev/null) and the rest on /dev/null; does not wait.
+    /// standard descriptors as its standard input (else /dev/null), standard output on /dev/null and standard
+    /// error in `runtime`'s `paste.log` (where `pb doctor` finds why a paste failed); does not wait.
     public static func start(
-        executable: String, arguments: [String], environment: [String: String]
+        executable: String, arguments: [String], environment: [String: String], runtime: RuntimeDirectory
     ) throws(ClipboardError) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        if let terminal = (0...2).first(where: { isatty($0) == 1 }) {
-            if terminal != 0 { posix_spawn_file_actions_adddup2(&actions, terminal, 0) }
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // Without a usable runtime directory the typing process's errors go nowhere, as a terminal's would.
+        let log: String?
+        do {
+            try runtime.prepare()
+            log = runtime.pasteLogPath
+        } catch {
+            log = nil
         }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // POSIX_SPAWN_SETSID: no controlling terminal, so the terminal's hang-up sends it no SIGHUP.
-        posix_spawnattr_setflags(&attributes, Int16(0x80))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard status == 0 else {
-            let cause = SystemError("posix_spawn", errno: status)
-            throw ClipboardError("Cannot start the process that types the paste: \(cause.reason).", cause: cause)
+        do {
+            try DetachedProcess.start(
+                executable, arguments: arguments, environment: environment, input: .terminal, errorLog: log)
+        } catch {
+            let cause = error.cause
+            throw ClipboardError(
+                "Cannot start the process that types the paste: \(cause?.reason ?? "it did not start").",
+                cause: cause)
         }
     }
 
