@@ -4,6 +4,7 @@ public import PasteboardConfiguration
 public import PasteboardControl
 public import PasteboardHistory
 import PasteboardModel
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,6 +25,13 @@ public final class Daemon {
     private var pasteApproval: PasteApproval?
     private var sync: SyncService?
     private var running = true
+    /// The last failure of a background checkpoint (on its own thread), logged by the loop's next turn.
+    private let checkpointFailures = LastFailure()
+
+    /// A message one thread leaves for another.
+    private final class LastFailure: Sendable {
+        let message = Mutex<String?>(nil)
+    }
     /// How long the loop waits for a pause in copies before it purges what retention retired.
     static let purgeDelay: TimeInterval = 2
     /// Items of an import's search backlog the loop indexes in one turn: a slice of a few tens of milliseconds, so
@@ -64,6 +72,9 @@ public final class Daemon {
             store = try HistoryStore(location: location)
             // Applied after every capture, as after every `pb copy` (housekeeping only runs when the loop times out).
             if !configuration.retention.isUnlimited { store.retention = configuration.retention }
+            // A captured copy's commit never waits for the write-ahead log to be copied and synced.
+            let failures = checkpointFailures
+            store.checkpointInBackground { error in failures.message.withLock { $0 = error.message } }
             self.store = store
             try housekeeping()
             let freed = try store.collectOrphanedFiles()
@@ -131,6 +142,9 @@ public final class Daemon {
             if errno == EINTR { return }
             let cause = SystemError.last("poll")
             throw DaemonError("The daemon's loop failed: \(cause.reason).", cause: cause)
+        }
+        if let failure = checkpointFailures.message.withLock({ $0.take() }) {
+            log("could not checkpoint the write-ahead log: \(failure)")
         }
         let now = Date()
         capture?.processTimeouts(now: now)

@@ -20,6 +20,8 @@ public final class Connection {
     /// The path the connection was opened with.
     public let path: String
     private var statementCache: [String: Statement] = [:]
+    /// The checkpointer the write-ahead-log hook reports to (`checkpoint(in:)`), retained while it is installed.
+    var walHookContext: Unmanaged<BackgroundCheckpointer>?
 
     /// Opens (and with `.readWrite(create: true)` creates) the database at `path`.
     ///
@@ -51,6 +53,7 @@ public final class Connection {
     deinit {
         statementCache.removeAll()
         sqlite3_close_v2(handle)
+        walHookContext?.release()
     }
 
     // MARK: - Executing

@@ -1,0 +1,123 @@
+import Dispatch
+import Synchronization
+internal import CSQLite
+
+/// Checkpoints a database's write-ahead log on a thread of its own, so that no commit waits for it.
+///
+/// SQLite's automatic checkpoint runs inside the commit that takes the log past 1,000 frames: that commit then
+/// copies the log into the database file and syncs both, several milliseconds on a plain disk, and whoever waits
+/// for that commit (a captured copy, the next copy behind it) waits too. With a connection handed to
+/// `Connection.checkpoint(in:)`, its commits only report the log's length here, and past `thresholdFrames` a
+/// passive checkpoint runs on this object's queue through a connection of its own. A passive checkpoint takes no
+/// lock that writers wait for, so commits go on meanwhile; the log is restarted by the first commit after a
+/// checkpoint that copied every frame, as with the automatic one. Writers that never pause could keep a passive
+/// checkpoint from ever catching up, and the log would grow without end: past `capFrames` the checkpoint waits for
+/// the writer of the moment and holds the next one back until the log is copied (`SQLITE_CHECKPOINT_RESTART`), so
+/// the log stays bounded and only a long storm of commits ever waits. Idle, it costs nothing: no timer, no thread
+/// awake.
+public final class BackgroundCheckpointer: Sendable {
+    /// The log's length, in frames, past which a checkpoint starts (SQLite's automatic default).
+    public let thresholdFrames: Int
+    /// The log's length past which the checkpoint holds writers back until it has copied everything.
+    public let capFrames: Int
+    private let path: String
+    private let queue = DispatchQueue(label: "pasteboard.sqlite.checkpoint", qos: .utility)
+    private let state = Mutex(State())
+    /// Called on the queue with what each checkpoint did, or its error.
+    private let report: @Sendable (Result<Connection.CheckpointResult, SQLiteError>) -> Void
+
+    private struct State {
+        var isQueued = false
+        var checkpoints = 0
+        /// The log's length after the latest commit.
+        var frames = 0
+    }
+
+    /// A checkpointer for the database at `path` (a WAL database). `report` hears of every checkpoint it runs.
+    public init(
+        path: String, thresholdFrames: Int = 1000, capFrames: Int? = nil,
+        report: @escaping @Sendable (Result<Connection.CheckpointResult, SQLiteError>) -> Void = { _ in }
+    ) {
+        self.path = path
+        self.thresholdFrames = thresholdFrames
+        self.capFrames = capFrames ?? thresholdFrames * 8
+        self.report = report
+    }
+
+    /// How many checkpoints have run.
+    public var checkpoints: Int { state.withLock { $0.checkpoints } }
+
+    /// After a commit left `frames` frames in the log: starts a checkpoint if the log is long enough and none is
+    /// queued or running.
+    func logGrew(to frames: Int) {
+        let start = state.withLock { state -> Bool in
+            state.frames = frames
+            if state.isQueued || frames < thresholdFrames { return false }
+            state.isQueued = true
+            return true
+        }
+        guard start else { return }
+        queue.async { [self] in
+            let result = Result { () throws(SQLiteError) in try checkpointOnce() }
+            state.withLock {
+                $0.isQueued = false
+                $0.checkpoints += 1
+            }
+            report(result)
+        }
+    }
+
+    /// A passive checkpoint through a short-lived connection: one kept open would hold its page cache and schema
+    /// for the daemon's whole life, and a checkpoint every thousand frames can afford the open.
+    private func checkpointOnce() throws(SQLiteError) -> Connection.CheckpointResult {
+        let connection = try Connection(path: path, mode: .readWrite(create: false), followsSymbolicLinks: false)
+        // A new connection learns that the file is in WAL mode from its header, read with the first statement.
+        _ = try connection.row("PRAGMA schema_version")
+        let frames = state.withLock { $0.frames }
+        return try frames >= capFrames ? connection.checkpointRestarting() : connection.checkpointPassively()
+    }
+}
+
+extension Connection {
+    /// Hands this connection's checkpoints to `checkpointer`: its commits no longer checkpoint themselves (the
+    /// write-ahead-log hook replaces SQLite's automatic checkpoint) and report the log's length to it instead.
+    public func checkpoint(in checkpointer: BackgroundCheckpointer) {
+        let box = Unmanaged.passRetained(checkpointer)
+        if let previous = walHookContext { previous.release() }
+        walHookContext = box
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frames in
+                guard let context else { return SQLITE_OK }
+                Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue().logGrew(to: Int(frames))
+                return SQLITE_OK
+            }, box.toOpaque())
+    }
+
+    /// Copies as many frames of the write-ahead log into the database file as it can without waiting for readers
+    /// or writers, and syncs it (`SQLITE_CHECKPOINT_PASSIVE`).
+    @discardableResult
+    public func checkpointPassively() throws(SQLiteError) -> CheckpointResult {
+        try walCheckpoint(SQLITE_CHECKPOINT_PASSIVE)
+    }
+
+    /// Waits (up to the busy timeout) for the writer of the moment, copies every frame with new writers held back,
+    /// then waits for readers of the old log, so that the next writer starts the log anew
+    /// (`SQLITE_CHECKPOINT_RESTART`).
+    @discardableResult
+    public func checkpointRestarting() throws(SQLiteError) -> CheckpointResult {
+        try walCheckpoint(SQLITE_CHECKPOINT_RESTART)
+    }
+
+    private func walCheckpoint(_ mode: Int32) throws(SQLiteError) -> CheckpointResult {
+        var logFrames: Int32 = 0
+        var checkpointed: Int32 = 0
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, mode, &logFrames, &checkpointed)
+        if rc == SQLITE_BUSY || rc == SQLITE_LOCKED {
+            return CheckpointResult(logFrames: Int(logFrames), checkpointedFrames: Int(checkpointed), isComplete: false)
+        }
+        if rc != SQLITE_OK { throw error(rc, sql: nil) }
+        return CheckpointResult(
+            logFrames: Int(logFrames), checkpointedFrames: Int(checkpointed), isComplete: checkpointed == logFrames)
+    }
+}
