@@ -27,7 +27,10 @@ import Testing
         try await session.seed("drawn without GL")
         try await session.launchApp(environment: ["GSK_RENDERER": nil, "GDK_DEBUG": nil])
         let pid = try #require(session.appPID)
-        let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+        // Read to the end: /proc files have no size, and a one-shot read may stop at the first page.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"))
+        let maps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        try handle.close()
         #expect(maps.contains("libgtk-4"), "the maps are the app's")
         for library in ["libLLVM", "_dri.so", "libGLX_mesa", "libEGL_mesa"] {
             #expect(!maps.contains(library), "\(library) is mapped")
