@@ -166,7 +166,9 @@ final class HistoryRows {
     // MARK: - Pages
 
     private func page(_ number: Int) -> [HistoryItem]? {
-        if let rows = pages[number] {
+        // A page filled only as far as the list had grown is read whole once the list reaches past it (End counted
+        // the history): GTK must get a row for every position below the count.
+        if let rows = pages[number], rows.count >= min(Self.pageSize, count - number * Self.pageSize) {
             touch(number)
             return rows
         }

@@ -74,12 +74,16 @@ import Testing
         rows.countTotal()
         #expect(rows.total == 1_000)
         #expect(rows.count == HistoryRows.defaultFirstWindow, "the list keeps its screenful")
-        // End: counted now, so the oldest item is a row.
+        // End: counted now, so the oldest item is a row, and so is every row of a page read only in part before.
         var grown: [(Int, Int)] = []
         rows.onGrow = { grown.append(($0, $1)) }
+        rows.grow()
+        grown = []
         rows.completeCount()
+        #expect((0..<200).allSatisfy { rows.item(at: $0)?.preview == "item \(999 - $0)\($0 % 10 == 9 ? " tenth" : "")" })
         #expect(rows.count == 1_000)
-        #expect(grown.count == 1 && grown[0] == (HistoryRows.defaultFirstWindow, 1_000 - HistoryRows.defaultFirstWindow))
+        let read = HistoryRows.defaultFirstWindow + HistoryRows.growth
+        #expect(grown.count == 1 && grown.first.map { $0 == (read, 1_000 - read) } == true, "\(grown)")
         #expect(rows.item(at: 999)?.preview == "item 0 tenth")
         // The next reload pages in again, keeping as many rows as asked for.
         #expect(rows.reload(.init(), atLeast: 40) == 40)
