@@ -115,14 +115,6 @@ extension HistoryController {
         if let position = rows.position(of: id) { ui.listView.focusRow(at: position) }
     }
 
-    /// Selects the last row: the oldest item when nothing filters the list (counted first, so the list can reach
-    /// it), else the last match read so far (more are read as the list gets there).
-    func moveToEnd() {
-        rows.completeCount()
-        guard rows.count > 0 else { return }
-        ui.listView.focusRow(at: rows.count - 1, focus: true)
-    }
-
     func focusList() {
         guard rows.count > 0 else { return }
         ui.listView.focusRow(at: ui.listView.selectedPosition ?? 0, focus: true)

@@ -165,11 +165,12 @@ final class HistoryController {
         ui.dismissError.onClick { [weak self] in self?.ui.errorBox.isVisible = false }
         ui.listView.onActivate { [weak self] position in self?.restore(at: position) }
         ui.listView.onSelectionChange { [weak self] in self?.selectionChanged() }
-        // End: the oldest item, which a list paged in as it scrolls has not read yet (before GTK's own End, which
-        // would go to the last row read).
+        // End: the oldest item, which a list paged in as it scrolls has not read yet. Counted first, then GTK's own
+        // End (the key goes on) moves there, as it lays the list out (a scroll asked for before that, to a row not
+        // laid out yet, is refused: "GtkListView failed to scroll to given position").
         ui.listView.addShortcut("End", capturing: true) { [weak self] in
-            self?.moveToEnd()
-            return true
+            self?.rows.completeCount()
+            return false
         }
         ui.listView.addShortcut("Delete") { [weak self] in
             self?.deleteSelected()

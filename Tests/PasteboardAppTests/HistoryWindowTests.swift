@@ -168,8 +168,11 @@ import Testing
         try await session.key("Down", "End")
         try await session.waitForLog(after: mark) { $0 == "rows 80" }
         try await session.waitForLog(after: mark) { $0.hasSuffix(" qx note 0") && $0.hasPrefix("preview text ") }
-        // GTK got a row for every position it asked for (a missing one shows as g_object_unref criticals).
-        #expect(session.gtkComplaints.isEmpty, "\(session.gtkComplaints.prefix(3))")
+        // GTK got a row for every position it asked for (a missing one shows as g_object_unref criticals). Clearing
+        // the search while a row past the new first screenful has the focus makes GTK 4.8 warn that it "failed to
+        // scroll to given position" (its own focus tracking), which is not checked here.
+        let criticals = session.gtkComplaints.filter { $0.contains("-CRITICAL") }
+        #expect(criticals.isEmpty, "\(criticals.prefix(3))")
     }
 
     @Test func pinDeleteAndClearKeepPinnedItemsAndTheLayoutIsRemembered() async throws {
