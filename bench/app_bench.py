@@ -33,6 +33,16 @@ def rss_mb(pid, field="VmRSS"):
     return float("nan")
 
 
+def maps_gl(pid):
+    """Whether an OpenGL implementation (Mesa's libLLVM, a DRI driver, GLX or EGL) is mapped into process `pid`."""
+    try:
+        with open(f"/proc/{pid}/maps") as maps:
+            text = maps.read()
+    except FileNotFoundError:
+        return None
+    return any(name in text for name in ("libLLVM", "_dri.so", "libGLX_mesa", "libEGL_mesa"))
+
+
 def children(pid):
     try:
         out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout.split()
@@ -52,8 +62,8 @@ def wait_for(predicate, timeout, step=0.002):
 
 
 class Display:
-    def __init__(self):
-        self.number = 150 + os.getpid() % 40
+    def __init__(self, first=None):
+        self.number = first if first is not None else 150 + os.getpid() % 40
         while os.path.exists(f"/tmp/.X11-unix/X{self.number}") or os.path.exists(f"/tmp/.X{self.number}-lock"):
             self.number += 1
         self.name = f":{self.number}"
@@ -74,7 +84,9 @@ class App:
         self.log = log
         if os.path.exists(log):
             os.unlink(log)
-        env = dict(env, PASTEBOARD_GTK_TEST_LOG=log, GSK_RENDERER="cairo", GTK_A11Y="none")
+        # The renderer is the app's own choice (cairo, GL left closed: Sources/GtkSupport/RendererPolicy.swift), as a
+        # user gets it; GSK_RENDERER or GDK_DEBUG in the bench's environment override it, as they would for a user.
+        env = dict(env, PASTEBOARD_GTK_TEST_LOG=log, GTK_A11Y="none")
         self.start = time.perf_counter()
         self.process = subprocess.Popen([binary, *arguments], env=env, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
@@ -142,8 +154,11 @@ def measure_keystrokes(env, app, queries):
             else:
                 missed += 1
             time.sleep(0.25)  # a person's pace: each key is its own search
+        # Cleared before the next query: waiting for this clear's own frame (an earlier "search drawn " line, the
+        # first query's, once let the next query be typed while the app was still busy).
+        mark = len(app.lines())
         xdotool(env, "key", "ctrl+a", "BackSpace")
-        app.wait("search drawn ", 10)
+        app.wait("search drawn ", 10, after=mark)
         time.sleep(0.3)
     return latencies, missed
 
@@ -152,10 +167,12 @@ def measure_app(args, env, newest, oldest, ranks):
     log = os.path.join(args.work, "app-log.txt")
     frames, idle, idle_anon, scrolled, scrolled_anon, end_ms, search_ms = [], [], [], [], [], [], []
     deep, deep_anon, deep_rows, keys, keys_missed = [], [], [], [], 0
+    gl_mapped = []
     for run in range(args.runs):
         app = App(args.app, env, log)
         frames.append(app.first_frame_ms)
         time.sleep(1)
+        gl_mapped.append(maps_gl(app.process.pid))
         idle.append(rss_mb(app.process.pid))
         idle_anon.append(rss_mb(app.process.pid, "RssAnon"))
         xdotool(env, "search", "--sync", "--name", "^Pasteboard History$", "windowfocus", "--sync")
@@ -195,7 +212,7 @@ def measure_app(args, env, newest, oldest, ranks):
         app.wait("layout strip", 10)
         app.stop()
     return frames, (idle, idle_anon), (scrolled, scrolled_anon), end_ms, search_ms, (deep, deep_anon), deep_rows, \
-        (keys, keys_missed)
+        (keys, keys_missed), gl_mapped
 
 
 def focus_and_close_popup(env, app, mark):
@@ -368,6 +385,7 @@ def main():
     ap.add_argument("--idle", type=float, default=10, help="seconds the hidden resident popup is watched for wake-ups")
     ap.add_argument("--popup-only", action="store_true", help="only the popup rows (and CopyQ's)")
     ap.add_argument("--scroll-rows", type=int, default=10_000, help="rows to page through before measuring memory")
+    ap.add_argument("--display", type=int, default=None, help="the first X display number to try (default: by pid)")
     ap.add_argument("--queries", default="zebra,http,the", help="queries typed a key at a time (comma-separated)")
     args = ap.parse_args()
     for path in (args.app, args.pb):
@@ -404,21 +422,22 @@ def main():
                             capture_output=True, text=True, check=True).stdout.split()
     ranks = {int(item): rank for rank, item in enumerate(listed)}
 
-    display = Display()
+    display = Display(args.display)
     env["DISPLAY"] = display.name
     try:
         if args.popup_only:
             frames, idle, scrolled, end_ms, search_ms = [], ([], []), ([], []), [], []
-            deep, deep_rows, keys = ([], []), [], ([], 0)
+            deep, deep_rows, keys, gl_mapped = ([], []), [], ([], 0), []
         else:
-            frames, idle, scrolled, end_ms, search_ms, deep, deep_rows, keys = measure_app(
+            frames, idle, scrolled, end_ms, search_ms, deep, deep_rows, keys, gl_mapped = measure_app(
                 args, env, newest, oldest, ranks)
         popup_once, popup_asked, popup_wakeups, popup_memory = measure_popup(args, env)
         peer = copyq(args, env, count)
     finally:
         display.stop()
 
-    print(f"\n{count:,} items, {args.runs} runs each, medians (Xvfb, GSK_RENDERER=cairo)\n")
+    renderer = "GSK_RENDERER=" + os.environ.get("GSK_RENDERER", "(the app's choice: cairo)")
+    print(f"\n{count:,} items, {args.runs} runs each, medians (Xvfb, {renderer})\n")
     print("| measurement | pasteboard-gtk | CopyQ |")
     print("|---|---:|---:|")
     if peer:
@@ -444,6 +463,8 @@ def main():
     print(f"| search \"zebra\" typed, filtered list shown | {median(search_ms):.0f} ms | |")
     for name, values in popup_asked.items():
         print(f"\n{name} to the resident popup drawn, every run: {', '.join(f'{v:.0f}' for v in values)} ms", end="")
+    print(f"\nsearch keys, every one (ms): {', '.join(f'{v:.0f}' for v in keys[0])}", end="")
+    print(f"\nOpenGL mapped into the window's process, each run: {', '.join(str(v) for v in gl_mapped)}", end="")
     print(f"\n`--popup --once`, every run: {', '.join(f'{v:.0f}' for v in popup_once)} ms")
     print(f"first frame, every run: {', '.join(f'{v:.0f}' for v in frames)} ms; "
           f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")

@@ -32,4 +32,23 @@ public final class ScrolledWindow: Widget {
             gtk_adjustment_set_value(adjustment, gtk_adjustment_get_lower(adjustment))
         }
     }
+
+    /// Calls `body` whenever the view comes within half a screenful of the end of its content (or all of it shows), in
+    /// either direction: after scrolling, and after the content changed size. A list that loads its rows as it is
+    /// scrolled asks for more here.
+    public func onNearEnd(_ body: @escaping @MainActor () -> Void) {
+        for adjustment in [gtk_scrolled_window_get_vadjustment(scrolled), gtk_scrolled_window_get_hadjustment(scrolled)] {
+            guard let adjustment else { continue }
+            let check: @MainActor () -> Void = {
+                let end = gtk_adjustment_get_upper(adjustment)
+                let page = gtk_adjustment_get_page_size(adjustment)
+                // An adjustment never laid out yet (page 0) says nothing about the view.
+                guard page > 0 else { return }
+                if end - (gtk_adjustment_get_value(adjustment) + page) <= page / 2 { body() }
+            }
+            let pointer = UnsafeMutableRawPointer(adjustment)
+            Signal.connect(pointer, "value-changed", check)
+            Signal.connect(pointer, "changed", check)
+        }
+    }
 }

@@ -4,7 +4,7 @@ internal import CGtk
 @MainActor
 enum Shortcuts {
     static func add(
-        _ trigger: String, to widget: UnsafeMutablePointer<GtkWidget>, scope: ShortcutScope,
+        _ trigger: String, to widget: UnsafeMutablePointer<GtkWidget>, scope: ShortcutScope, capturing: Bool = false,
         _ action: @escaping @MainActor () -> Bool
     ) {
         // A string GTK cannot parse is a programmer error in this app, not a user's.
@@ -24,6 +24,8 @@ enum Shortcuts {
         gtk_shortcut_controller_set_scope(
             controller, scope == .global ? GTK_SHORTCUT_SCOPE_GLOBAL : GTK_SHORTCUT_SCOPE_LOCAL)
         gtk_shortcut_controller_add_shortcut(controller, shortcut)
+        // Capturing: before the widget's own key bindings (and its children's) see the key.
+        if capturing { gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE) }
         gtk_widget_add_controller(widget, controller)  // takes the controller's reference
     }
 }

@@ -126,8 +126,10 @@ public class Widget: Object {
     /// Runs `action` when the key combination `trigger` ("<Control>f", "Delete") is pressed while the focus is
     /// inside this widget (`.local`) or anywhere in its window (`.global`, for a window). `action` returns false to
     /// let the key go on to other handlers.
-    public func addShortcut(_ trigger: String, scope: ShortcutScope = .local, _ action: @escaping @MainActor () -> Bool)
-    {
-        Shortcuts.add(trigger, to: widget, scope: scope, action)
+    public func addShortcut(
+        _ trigger: String, scope: ShortcutScope = .local, capturing: Bool = false,
+        _ action: @escaping @MainActor () -> Bool
+    ) {
+        Shortcuts.add(trigger, to: widget, scope: scope, capturing: capturing, action)
     }
 }

@@ -52,6 +52,8 @@ public enum HistoryApp {
             if case .success = ResidentPopup.handOver(pastes: pastes, environment: environment) { return 0 }
         }
         let log = TestLog(environment: environment)
+        // Cairo without GL unless the user asks for GL (see RendererPolicy): less memory, a faster start.
+        RendererPolicy.apply()
         do {
             try Gtk.initialize()
         } catch {

@@ -28,6 +28,13 @@ extension HistoryController {
     private func applyFilter() {
         let old = rows.count
         let selected = ui.listView.selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
+        // The selection is lost with the rows and found again below: the preview follows only the final state (a
+        // preview shown, cleared and shown again cost more than the search itself).
+        isRefreshing = true
+        defer {
+            isRefreshing = false
+            selectionChanged()
+        }
         rows.reload(filter)
         model.itemsChanged(at: 0, removed: old, added: rows.count)
         ui.listScroller.scrollToStart()
@@ -47,7 +54,11 @@ extension HistoryController {
         let name = event?.event
         let knownPosition = event?.id.flatMap { rows.position(of: $0) }
         let hadFocus = ui.listView.containsFocus
-        rows.reload(filter)
+        // As many rows as before, give or take the item the event added or removed, so the precise updates below
+        // apply to a list that is paged in as to a counted one.
+        let change = name == .deleted ? -1 : (name == .pinned || name == .unpinned || name == .askChanged ? 0 : 1)
+        rows.reload(filter, atLeast: oldCount + change, keepingCount: true)
+        if filter.isEmpty { rows.countTotal() }
         // Replacing rows drops their selection for a moment: the preview follows only the final state.
         isRefreshing = true
         defer {

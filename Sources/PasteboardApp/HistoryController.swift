@@ -47,7 +47,8 @@ final class HistoryController {
         worker = ClipboardWorker(clipboard: clipboard, location: store.location, environment: environment)
         loader = ImageLoader(location: store.location)
         thumbnails = ThumbnailCache(loader: loader, size: 160)
-        // Counted once the first frame is drawn (see `start()`): a million rows take a while to count.
+        // Paged in as it scrolls, a screenful first; counted for the status line once the first frame is drawn
+        // (see `start()`): a million rows take a while to count.
         let rows = HistoryRows(store: store, countsWholeHistory: false)
         self.rows = rows
         rows.reload(filter)
@@ -79,7 +80,10 @@ final class HistoryController {
         colorScheme.follow { [log] dark in log.note("theme \(dark ? "dark" : "light")") }
         ui.window.onFirstFrame { [log, rows] in
             log.note("first frame")
-            MainLoop.after(0, whenIdle: true) { rows.completeCount() }
+            MainLoop.after(0, whenIdle: true) { [weak self] in
+                rows.countTotal()
+                self?.noteRows()
+            }
         }
         ui.window.present()
         log.note("window shown \(HistoryWindow.title)")
@@ -125,6 +129,8 @@ final class HistoryController {
             self?.noteRows()
         }
         rows.onError = { [weak self] error in self?.showError(error) }
+        // A search, or the history before it is counted, is read a screenful at a time as the list nears its end.
+        ui.listScroller.onNearEnd { [weak rows] in rows?.loadMore() }
         ui.copyField.onChange { [weak self] in
             guard let self else { return }
             self.ui.copyButton.isSensitive = !self.ui.copyField.text.isEmpty
@@ -159,6 +165,13 @@ final class HistoryController {
         ui.dismissError.onClick { [weak self] in self?.ui.errorBox.isVisible = false }
         ui.listView.onActivate { [weak self] position in self?.restore(at: position) }
         ui.listView.onSelectionChange { [weak self] in self?.selectionChanged() }
+        // End: the oldest item, which a list paged in as it scrolls has not read yet. Counted first, then GTK's own
+        // End (the key goes on) moves there, as it lays the list out (a scroll asked for before that, to a row not
+        // laid out yet, is refused: "GtkListView failed to scroll to given position").
+        ui.listView.addShortcut("End", capturing: true) { [weak self] in
+            self?.rows.completeCount()
+            return false
+        }
         ui.listView.addShortcut("Delete") { [weak self] in
             self?.deleteSelected()
             return true
@@ -239,13 +252,27 @@ final class HistoryController {
         log.note("notice \(text)")
     }
 
+    /// `number` with its thousands separated by commas, "1,000,000" (by hand: the first number ICU formats costs
+    /// its start-up, before the window's first frame).
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var out = number < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return out
+    }
+
     func noteRows() {
         let count = rows.count
         let what: String
         if filter.isEmpty {
-            what = count == 0 ? "No items yet: copy something." : "\(count.formatted()) item\(count == 1 ? "" : "s")"
+            let total = rows.total ?? count
+            what = total == 0 ? "No items yet: copy something." : "\(Self.grouped(total)) item\(total == 1 ? "" : "s")"
         } else {
-            what = count == 0 ? "No matches." : "\(count.formatted()) match\(count == 1 ? "" : "es")"
+            let more = rows.isComplete ? "" : "+"
+            what = count == 0 ? "No matches." : "\(Self.grouped(count))\(more) match\(count == 1 && more.isEmpty ? "" : "es")"
         }
         ui.status.text = what
         log.note("rows \(count)")

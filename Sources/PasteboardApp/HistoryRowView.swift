@@ -55,6 +55,15 @@ final class HistoryRowView {
         }
     }
 
+    /// `text` cut to `limit` characters (with "…"), about what the row can show: GTK lays out (shapes) the whole
+    /// text of a label each time it measures it, before ellipsizing, and the store's previews run to 200 characters
+    /// and more; that shaping was most of the cost of binding a row.
+    static func shortened(_ text: String, to limit: Int) -> String {
+        guard let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex), end < text.endIndex
+        else { return text }
+        return text[..<end] + "…"
+    }
+
     /// Shows `item`; an image's thumbnail comes from `thumbnails` (at once, or when decoded, then `shown` is told).
     func bind(_ item: HistoryItem, thumbnails: ThumbnailCache, shown: @escaping @MainActor (Int64) -> Void) {
         if let previous = itemID, let ticket = waitingTicket, previous != item.id {
@@ -62,7 +71,7 @@ final class HistoryRowView {
         }
         waitingTicket = nil
         itemID = item.id
-        let text = ItemFormatting.title(of: item)
+        let text = Self.shortened(ItemFormatting.title(of: item), to: layout == .strip ? 90 : 240)
         if ItemFormatting.isLink(item) {
             // A link, in the theme's link colour; not clickable itself (a click on the row copies it).
             title.setMarkup("<a href=\"\(Label.escapeMarkup(text))\">\(Label.escapeMarkup(text))</a>")

@@ -1,6 +1,10 @@
 import Foundation
 import PasteboardHistory
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// How items are named and described on screen.
 enum ItemFormatting {
     /// A themed icon for a kind of item.
@@ -18,8 +22,21 @@ enum ItemFormatting {
     /// Whether the row shows a link: a URL item whose text is the address (a page's text copied with its address
     /// is a URL item too, but reads as text).
     static func isLink(_ item: HistoryItem) -> Bool {
-        item.kind == .url
-            && item.preview.range(of: "^[A-Za-z][A-Za-z0-9+.-]*://\\S+$", options: .regularExpression) != nil
+        item.kind == .url && isAddress(item.preview)
+    }
+
+    /// Whether `text` is one address, `scheme://rest` with no white space (checked by hand: each row asks, and a
+    /// regular expression compiled per row cost a visible share of drawing the list).
+    static func isAddress(_ text: String) -> Bool {
+        let scalars = text.unicodeScalars
+        guard let separator = scalars.firstRange(of: "://".unicodeScalars) else { return false }
+        let scheme = scalars[..<separator.lowerBound]
+        let rest = scalars[separator.upperBound...]
+        func isLetter(_ scalar: Unicode.Scalar) -> Bool { ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) }
+        guard let first = scheme.first, isLetter(first) else { return false }
+        guard scheme.allSatisfy({ isLetter($0) || ("0"..."9").contains($0) || $0 == "+" || $0 == "." || $0 == "-" })
+        else { return false }
+        return !rest.isEmpty && !rest.contains(where: \.properties.isWhitespace)
     }
 
     /// The kind in a word.
@@ -59,11 +76,20 @@ enum ItemFormatting {
         case ..<3600: return "\(Int(seconds / 60))m"
         case ..<86400: return "\(Int(seconds / 3600))h"
         case ..<(86400 * 30): return "\(Int(seconds / 86400))d"
-        default:
-            let formatter = DateFormatter()
-            formatter.dateFormat = "yyyy-MM-dd"
-            return formatter.string(from: date)
+        default: return day(of: date)
         }
+    }
+
+    /// The local date `yyyy-MM-dd`, from the C library: a DateFormatter per row (ICU behind it) cost more than the
+    /// rest of binding the row.
+    static func day(of date: Date) -> String {
+        var time = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return "" }
+        let year = Int(parts.tm_year) + 1900
+        let month = Int(parts.tm_mon) + 1
+        let day = Int(parts.tm_mday)
+        return "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
     }
 
     /// A row's second line: age, size.
@@ -71,15 +97,29 @@ enum ItemFormatting {
         "\(age(of: item.lastCopied)) · \(ByteCountFormatting.string(item.size))"
     }
 
+    /// Made once: a DateFormatter sets up ICU's formatter when made, which cost each preview several
+    /// milliseconds (more than reading the item).
+    @MainActor private static let copyTimeFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .short
+        return formatter
+    }()
+
+    @MainActor private static let pasteTimeFormatter: DateFormatter = {
+        let formatter = DateFormatter()
+        formatter.dateStyle = .none
+        formatter.timeStyle = .medium
+        return formatter
+    }()
+
     /// The preview pane's details: type, size, source, times, copy count.
-    static func details(of item: HistoryItem) -> String {
+    @MainActor static func details(of item: HistoryItem) -> String {
         let type = item.types.first.map { $0.localizedDescription } ?? name(of: item.kind)
         let kind = item.kind == .url && !isLink(item) ? HistoryItem.Kind.text : item.kind
         var parts = ["\(name(of: kind)) · \(type) · \(ByteCountFormatting.string(item.size))"]
         if let source = item.source, !source.isEmpty { parts.append("From \(source)") }
-        let formatter = DateFormatter()
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .short
+        let formatter = copyTimeFormatter
         var times = "Copied \(formatter.string(from: item.lastCopied))"
         if item.copyCount > 1 {
             times += " · \(item.copyCount) copies, first \(formatter.string(from: item.created))"
@@ -91,11 +131,9 @@ enum ItemFormatting {
     }
 
     /// The preview's paste log: "Pasted by xclip, 13:05 (allowed)", newest first.
-    static func pasteLog(_ records: [PasteRecord]) -> String {
+    @MainActor static func pasteLog(_ records: [PasteRecord]) -> String {
         guard !records.isEmpty else { return "" }
-        let formatter = DateFormatter()
-        formatter.dateStyle = .none
-        formatter.timeStyle = .medium
+        let formatter = pasteTimeFormatter
         return records.map { record in
             let reader = record.reader ?? "an unknown application"
             let outcome = record.outcome == .served ? "" : " (\(outcome(record.outcome)))"

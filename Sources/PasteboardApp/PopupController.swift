@@ -88,6 +88,8 @@ final class PopupController {
         let scroller = ScrolledWindow(listView)
         scroller.setScrolling(horizontal: false, vertical: true)
         scroller.expandsVertically = true
+        // The rows past the first screenful are read as the list nears their end.
+        scroller.onNearEnd { [weak rows] in rows?.loadMore() }
         search.expandsHorizontally = true
         search.searchDelay = 0  // filter on each key, as the window does
         status.addStyleClass("dim-label")
