@@ -237,7 +237,8 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: strace)
         process.arguments = [
-            "-f", "-y", "-e", "trace=fsync,fdatasync,write,pwrite64", "-o", trace.path, try Product.pb.url().path, "import", file.path,
+            "-f", "-y", "-e", "trace=fsync,fdatasync,write,pwrite64", "-o", trace.path, try Product.pb.url().path,
+            "import", file.path,
         ]
         process.environment = sandbox.environment
         process.standardOutput = FileHandle.nullDevice
@@ -247,15 +248,17 @@ import Testing
         #expect(process.terminationStatus == 0)
         let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
         let done = try #require(
-            calls.firstIndex { $0.contains("write(1") && $0.contains("Imported 2 items") }, "\(calls.joined(separator: "\n"))")
+            calls.firstIndex { $0.contains("write(1") && $0.contains("Imported 2 items") },
+            "\(calls.joined(separator: "\n"))")
         func touchesLog(_ call: Substring, _ names: [String]) -> Bool {
             call.contains("history.sqlite-wal>") && names.contains { call.contains($0 + "(") }
         }
         // The commit's last write to the log, then a sync of it, then the result (before: no sync in between).
         let lastWrite = try #require(calls[..<done].lastIndex { touchesLog($0, ["pwrite64"]) }, "no write to the log")
+        let shown = calls[lastWrite...done].joined(separator: "\n")
         #expect(
             calls[lastWrite..<done].contains { touchesLog($0, ["fsync", "fdatasync"]) },
-            "no sync of the log between its last write and the result:\n\(calls[lastWrite...done].joined(separator: "\n"))")
+            "no sync of the log between its last write and the result:\n\(shown)")
         #expect(try await sandbox.history().map(\.preview) == ["two", "one", "already there"])
     }
 
