@@ -3,11 +3,12 @@
 side by side in one run with the sqlite3 tool loading the same rows (with and without the same trigram index) and
 `cat` of the same output.
 
-Usage: python3 bench/bulk_bench.py [--items N] [--big-mb M] [--pb PATH] [--sqlite3 PATH] [--keep]
+Usage: python3 bench/bulk_bench.py [--items N] [--big-mb M] [--pb PATH] [--before PATH] [--sqlite3 PATH] [--keep]
 
 It generates its data (random short texts; short texts from a 50-word vocabulary; one text of M MB, default 200),
 runs everything in a temporary directory with a private store, and prints a Markdown table, then the raw numbers as
-JSON. Peak resident memory comes from wait4(2) of each process. Times are wall-clock; CPU seconds (user + system) are
+JSON. With --before PATH, another pb (say, a build of an earlier commit) imports the same data sets in the same run,
+each right after this one, for a side-by-side row. Peak resident memory comes from wait4(2) of each process. Times are wall-clock; CPU seconds (user + system) are
 given too, since the machine may be shared.
 """
 import argparse, csv, json, os, random, shutil, subprocess, sys, tempfile, time
@@ -146,10 +147,11 @@ def main():
     parser.add_argument("--items", type=int, default=1_000_000)
     parser.add_argument("--big-mb", type=int, default=200)
     parser.add_argument("--pb", default=os.path.join(ROOT, ".build", "release", "pb"))
+    parser.add_argument("--before", help="another pb whose import runs on the same data sets, for comparison")
     parser.add_argument("--sqlite3", default=shutil.which("sqlite3") or "/usr/bin/sqlite3")
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory")
     args = parser.parse_args()
-    for tool in (args.pb, args.sqlite3):
+    for tool in (args.pb, args.sqlite3) + ((args.before,) if args.before else ()):
         if not os.access(tool, os.X_OK):
             sys.exit(f"{tool} is not an executable; build pb with 'swift build -c release' or pass --pb / --sqlite3")
     work = tempfile.mkdtemp(prefix="pb-bulk-bench-")
@@ -166,10 +168,18 @@ def main():
             # pb prints its result once the rows are committed (and searchable), then builds the search index:
             # the first line of output times the import, the exit the index.
             pb = run([args.pb, "import", jsonl], env=pb_env(store, work), read_output=True)
+            before = None
+            if args.before:
+                print(f"pb import ({name}) with {args.before} ...", file=sys.stderr)
+                before_store = os.path.join(work, "store-before-" + name)
+                before = run([args.before, "import", jsonl], env=pb_env(before_store, work), read_output=True)
+                shutil.rmtree(before_store, ignore_errors=True)
             print(f"sqlite3 loading the same rows ({name}) ...", file=sys.stderr)
             indexed = sqlite_load(args.sqlite3, work, name, table, with_index=True)
             plain = sqlite_load(args.sqlite3, work, name, table, with_index=False)
             results[f"import_{name}"] = {"pb": pb, "sqlite3_index": indexed, "sqlite3_rows": plain, "file_bytes": size}
+            if before:
+                results[f"import_{name}"]["before"] = before
             label = "random short texts" if name == "random" else "short texts, 50-word vocabulary"
             committed = pb["first_line"] or pb["wall"]
             committed_cpu = pb["first_line_cpu"]
@@ -182,6 +192,14 @@ def main():
                 f"{args.items / indexed['wall']:,.0f} rows/s (CPU {fmt_s(indexed['cpu'])}); rows only: "
                 f"{fmt_s(plain['wall'])}",
                 "≥ 50,000 items/s"))
+            if before:
+                done = before["first_line"] or before["wall"]
+                rows.append((
+                    f"the same with the pb before (`{os.path.basename(args.before)}`), same run",
+                    f"rows committed after {fmt_s(done)} = {args.items / done:,.0f} items/s "
+                    f"(CPU {fmt_s(before['first_line_cpu']) if before['first_line_cpu'] is not None else '?'}); "
+                    f"index built by {fmt_s(before['wall'])} (peak {before['rss_mb']:.0f} MB)",
+                    "", ""))
 
         store = store_of["random"]
         env = pb_env(store, work)

@@ -98,7 +98,10 @@ public final class HistoryImport {
         (previousCacheSize, nextPosition, indexedThrough, index, nextItemID, nextBlobID, findIdentity, findBlob,
          addBlobReferences, updateMerged) = try store.perform {
             let cache = try db.row("PRAGMA cache_size")?.int(0) ?? -2000
-            try db.execute("PRAGMA cache_size = -\(Self.cacheKiB)")
+            // synchronous = FULL: the commit syncs the write-ahead log, so that an import reported done is on disk
+            // (the store's NORMAL leaves the last commits to the next checkpoint, and a power cut could lose them).
+            // It cannot change inside a transaction; `commit()` and `rollBack()` set it back.
+            try db.execute("PRAGMA cache_size = -\(Self.cacheKiB); PRAGMA synchronous = FULL")
             try db.execute("BEGIN IMMEDIATE")
             let next = try store.nextPosition()
             return (
@@ -348,7 +351,7 @@ public final class HistoryImport {
                 // Every position this import gave out is above the mark, in the backlog.
                 if nextPosition - 1 > indexedThrough { try store.setSearchIndexedThrough(indexedThrough) }
                 try db.execute("COMMIT")
-                try db.execute("PRAGMA cache_size = \(previousCacheSize)")
+                try db.execute("PRAGMA cache_size = \(previousCacheSize); PRAGMA synchronous = NORMAL")
             }
         } catch {
             rollBack()
@@ -367,7 +370,7 @@ public final class HistoryImport {
         batchStatements.removeAll()
         index.abandon()
         if db.isInTransaction { _ = Result { try db.execute("ROLLBACK") } }
-        _ = Result { try db.execute("PRAGMA cache_size = \(previousCacheSize)") }
+        _ = Result { try db.execute("PRAGMA cache_size = \(previousCacheSize); PRAGMA synchronous = NORMAL") }
     }
 }
 

@@ -223,6 +223,45 @@ import Testing
         #expect(try await sandbox.history().map(\.preview) == ["keep me"])
     }
 
+    // MARK: - Durability
+
+    /// `pb import` said it was done while its rows could still be lost: the store's `synchronous = NORMAL` leaves a
+    /// commit in the write-ahead log unsynced until the next checkpoint, which a small import never reaches. The
+    /// import's commit now syncs the log (strace shows a sync of `history.sqlite-wal` after its last write and before
+    /// the result line).
+    @Test func importSyncsTheLogBeforeItSaysItIsDone() async throws {
+        try await sandbox.copy("already there")
+        let file = try sandbox.file("lines.jsonl", Data(#"{"text":"one"}\#n{"text":"two"}\#n"#.utf8))
+        let strace = try #require(executableOnPath("strace"), "strace is missing (.ci/run installs it)")
+        let trace = sandbox.root.appendingPathComponent("import.strace")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: strace)
+        process.arguments = [
+            "-f", "-y", "-e", "trace=fsync,fdatasync,write,pwrite64", "-o", trace.path, try Product.pb.url().path,
+            "import", file.path,
+        ]
+        process.environment = sandbox.environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let calls = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
+        let done = try #require(
+            calls.firstIndex { $0.contains("write(1") && $0.contains("Imported 2 items") },
+            "\(calls.joined(separator: "\n"))")
+        func touchesLog(_ call: Substring, _ names: [String]) -> Bool {
+            call.contains("history.sqlite-wal>") && names.contains { call.contains($0 + "(") }
+        }
+        // The commit's last write to the log, then a sync of it, then the result (before: no sync in between).
+        let lastWrite = try #require(calls[..<done].lastIndex { touchesLog($0, ["pwrite64"]) }, "no write to the log")
+        let shown = calls[lastWrite...done].joined(separator: "\n")
+        #expect(
+            calls[lastWrite..<done].contains { touchesLog($0, ["fsync", "fdatasync"]) },
+            "no sync of the log between its last write and the result:\n\(shown)")
+        #expect(try await sandbox.history().map(\.preview) == ["two", "one", "already there"])
+    }
+
     // MARK: - Progress
 
     @Test func progressIsSilentWhenStandardErrorIsNoTerminal() async throws {
