@@ -15,7 +15,9 @@ final class ThumbnailCache {
     private var nextTicket = 0
     private var failed: Set<Int64> = []
 
-    init(loader: ImageLoader, size: Int, limit: Int = 400) {
+    /// At most `limit` thumbnails are kept: a few screenfuls of the list or the strip. At 160 pixels one takes up to
+    /// 100 KiB, so a history of screenshots holds at most about 10 MiB of them however far it is scrolled.
+    init(loader: ImageLoader, size: Int, limit: Int = 96) {
         self.loader = loader
         self.size = size
         self.limit = limit
