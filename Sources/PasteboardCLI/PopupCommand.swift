@@ -1,7 +1,8 @@
 import ArgumentParsing
 import CSystemShim
-import Foundation
+import FoundationEssentials
 import PasteboardControl
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -49,7 +50,7 @@ enum PopupCommand: Command {
     /// `pasteboard-gtk` beside the running pb, else the first on PATH.
     static func appExecutable(environment: [String: String]) -> String? {
         if let own = InvocationName.runningExecutable() {
-            let beside = (own as NSString).deletingLastPathComponent + "/pasteboard-gtk"
+            let beside = URL(fileURLWithPath: own).deletingLastPathComponent().path + "/pasteboard-gtk"
             if access(beside, X_OK) == 0 { return beside }
         }
         return InvocationName.firstOnPath("pasteboard-gtk", path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")
@@ -59,7 +60,7 @@ enum PopupCommand: Command {
     private static func startBackground(_ app: String, pastes: Bool, environment: [String: String]) throws {
         var fds: [Int32] = [0, 0]
         guard pb_pipe_cloexec(&fds) == 0 else {
-            throw CommandFailure("Cannot create a pipe: \(String(cString: strerror(errno))).")
+            throw CommandFailure("Cannot create a pipe: \(SystemError.lastReason).")
         }
         defer { close(fds[0]) }
         var actions = posix_spawn_file_actions_t()
@@ -84,7 +85,7 @@ enum PopupCommand: Command {
         let status = posix_spawn(&pid, app, &actions, &attributes, cArguments, cEnvironment)
         close(fds[1])
         guard status == 0 else {
-            throw CommandFailure("Cannot start \(app): \(String(cString: strerror(status))).")
+            throw CommandFailure("Cannot start \(app): \(SystemError.reason(errno: status)).")
         }
         var ready = pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0)
         var buffer = [UInt8](repeating: 0, count: 256)

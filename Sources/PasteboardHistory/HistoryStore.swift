@@ -1,8 +1,9 @@
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 import SQLiteSupport
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// The clipboard history: one SQLite file (WAL) plus content-addressed blob files.
@@ -44,7 +45,7 @@ public final class HistoryStore {
             if fd >= 0 {
                 // The umask may have taken bits away from the owner too.
                 let changed = fchmod(fd, 0o600)
-                let reason = String(cString: strerror(errno))
+                let reason = SystemError.lastReason
                 close(fd)
                 if changed != 0 {
                     throw HistoryError(.notWritable, "Cannot make \(path) private (mode 600): \(reason).")
@@ -52,7 +53,7 @@ public final class HistoryStore {
             } else if errno != EEXIST {
                 throw HistoryError(
                     .notWritable,
-                    "Cannot create the history store \(path): \(String(cString: strerror(errno))). "
+                    "Cannot create the history store \(path): \(SystemError.lastReason). "
                         + "Set XDG_DATA_HOME (or PB_STORE_DIR) to a writable directory.")
             }
         } else if !FileManager.default.fileExists(atPath: path) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -37,7 +38,7 @@ extension StoreLocation {
         if creating && access(path, W_OK) != 0 {
             throw HistoryError(
                 .notWritable,
-                "The data directory \(path) is not writable (\(String(cString: strerror(errno)))). "
+                "The data directory \(path) is not writable (\(SystemError.lastReason)). "
                     + "Fix its permissions or set XDG_DATA_HOME to a writable directory.")
         }
         for file in storeFiles {
@@ -94,7 +95,7 @@ extension StoreLocation {
         if tightening && mode & 0o077 != 0 && chmod(path, tight) != 0 {
             throw HistoryError(
                 .notWritable,
-                "Cannot make \(path) private (mode \(String(tight, radix: 8))): \(String(cString: strerror(errno))).")
+                "Cannot make \(path) private (mode \(String(tight, radix: 8))): \(SystemError.lastReason).")
         }
     }
 
@@ -124,14 +125,14 @@ extension StoreLocation {
     private static func cannotCreate(_ path: String, _ code: Int32) -> HistoryError {
         HistoryError(
             .notWritable,
-            "Cannot create \(path): \(String(cString: strerror(code))). Set XDG_DATA_HOME (or PB_STORE_DIR) to a "
+            "Cannot create \(path): \(SystemError.reason(errno: code)). Set XDG_DATA_HOME (or PB_STORE_DIR) to a "
                 + "writable directory.")
     }
 
     private static func cannotUse(_ path: String, _ code: Int32) -> HistoryError {
         HistoryError(
             code == EACCES ? .notWritable : .io,
-            "Cannot use \(path): \(String(cString: strerror(code))). Fix its permissions or set XDG_DATA_HOME (or "
+            "Cannot use \(path): \(SystemError.reason(errno: code)). Fix its permissions or set XDG_DATA_HOME (or "
                 + "PB_STORE_DIR) to a directory of your own.")
     }
 

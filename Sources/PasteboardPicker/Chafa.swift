@@ -1,4 +1,5 @@
 import CSystemShim
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -76,7 +77,7 @@ struct Chafa: Sendable {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(output[1])
-        guard status == 0 else { throw PickerError("Cannot start chafa: \(String(cString: strerror(status))).") }
+        guard status == 0 else { throw PickerError("Cannot start chafa: \(SystemError.reason(errno: status)).") }
 
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -114,7 +115,7 @@ struct Chafa: Sendable {
         return result
     }
 
-    private static func reason() -> String { String(cString: strerror(errno)) }
+    private static func reason() -> String { SystemError.lastReason }
 
     private static func milliseconds() -> Int {
         var now = timespec()

@@ -1,5 +1,6 @@
 import CSystemShim
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import PasteboardControl
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,10 @@
 import CSystemShim
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import PasteboardControl
 #if canImport(Glibc)
 import Glibc
+import TextSupport
 #endif
 
 /// A short-lived clipboard owner in a process of its own (as xclip forks one): it outlives the command that
@@ -74,7 +76,7 @@ enum OwnerProcess {
             let count = read(fds[0], &buffer, buffer.count)
             let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
             if text.hasPrefix("ready") { return }
-            let message = text.isEmpty ? "it exited" : text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let message = text.isEmpty ? "it exited" : text.trimmingWhitespaceAndNewlines()
             throw ClipboardError("Could not take the clipboard: \(message).")
         }
         kill(pid, SIGTERM)
