@@ -12,7 +12,10 @@ final class Descriptors {
 
     init() throws(WaylandError) {
         epoll = pb_epoll_create()
-        guard epoll >= 0 else { throw WaylandError(.system, "Cannot create an epoll instance: \(SystemError.lastReason).") }
+        guard epoll >= 0 else {
+            let cause = SystemError.last("epoll_create1")
+            throw WaylandError(.system, "Cannot create an epoll instance: \(cause.reason).", cause: cause)
+        }
     }
 
     deinit { close(epoll) }
@@ -37,7 +40,8 @@ final class Descriptors {
     static func pipe() throws(WaylandError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         guard pb_wl_pipe(&fds) == 0 else {
-            throw WaylandError(.system, "Cannot create a pipe: \(SystemError.lastReason).")
+            let cause = SystemError.last("pipe2")
+            throw WaylandError(.system, "Cannot create a pipe: \(cause.reason).", cause: cause)
         }
         return (fds[0], fds[1])
     }
