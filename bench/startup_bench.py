@@ -2,9 +2,10 @@
 """Start-up and memory benchmark: `pb --version` against `xclip -version`, and `pb daemon`'s resident memory.
 
 Measures, side by side in one run:
-  1. the wall time of `pb --version` against `xclip -version` and against two floor programs (bench/startup_floor.swift,
-     linked the way `make build` links pb: it reads its environment and prints a line; once with all of Foundation
-     like pb, once with FoundationEssentials alone): medians of --runs, taken in turns, and the ratio to xclip;
+  1. the wall time of `pb --version` against `xclip -version` and against three floor programs
+     (bench/startup_floor.swift, linked the way `make build` links pb: it reads its environment and prints a line;
+     once with all of Foundation, as pb was, once with FoundationEssentials alone, as pb is, and once more loading
+     every shared library pb links): medians of --runs, taken in turns, and the ratio to xclip;
   2. the peak resident memory of those processes (GNU time's %M);
   3. `pb daemon`'s resident memory (VmRSS; the peak VmHWM beside it) with an empty store and with a store of --items
      items (default 1,000,000), headless and, when Xvfb is installed, with the X11 backend on a private Xvfb: idle
@@ -39,8 +40,11 @@ STORE_FORMAT = 1
 # How `make build` links pb; the floor program is linked the same way.
 STATIC_LINK = ["-static-stdlib", "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                "-Xlinker", "--wrap=mktemp"]
-# The system libraries pb links (Package.swift: CSQLite, CX11); the floor program links them too.
+# The system libraries the floor programs link: SQLite and Xlib, as pb does (Package.swift: CSQLite, CX11).
 PB_LIBRARIES = ["-lsqlite3", "-lX11", "-lXfixes"]
+# Every shared library pb links (CX11, CXTest, CWayland, CSodium, CZlib): the third floor loads them all, unused, to
+# show what loading them costs at each start.
+ALL_PB_LIBRARIES = PB_LIBRARIES + ["-lXRes", "-lXtst", "-lwayland-client", "-lsodium", "-lz"]
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from history_bench import make_words  # noqa: E402  (the same vocabulary as the history benchmark)
@@ -351,8 +355,9 @@ def before_build(commit, static=False):
 
 
 def floor_programs():
-    """bench/startup_floor.swift linked like pb, built into bench/data/floor: with all of Foundation ("floor") and
-    with FoundationEssentials alone ("floor, FoundationEssentials only")."""
+    """bench/startup_floor.swift linked like pb, built into bench/data/floor: with all of Foundation ("floor"), with
+    FoundationEssentials alone ("floor, FoundationEssentials only"), and that again loading every shared library pb
+    links."""
     directory = os.path.join(DATA, "floor")
     os.makedirs(directory, exist_ok=True)
     source = os.path.join(ROOT, "bench", "startup_floor.swift")
@@ -360,16 +365,18 @@ def floor_programs():
     inputs = max(os.path.getmtime(source), os.path.getmtime(os.path.join(shim, "mktemp.c")))
     shim_object = os.path.join(directory, "mktemp.o")
     programs = {}
-    for label, name, defines in (("floor", "startup-floor", []),
-                                 ("floor, FoundationEssentials only", "startup-floor-essentials",
-                                  ["-D", "ESSENTIALS_ONLY"])):
+    for label, name, defines, libraries in (
+            ("floor", "startup-floor", [], PB_LIBRARIES),
+            ("floor, FoundationEssentials only", "startup-floor-essentials", ["-D", "ESSENTIALS_ONLY"], PB_LIBRARIES),
+            ("floor, FoundationEssentials only, all of pb's libraries", "startup-floor-essentials-libraries",
+             ["-D", "ESSENTIALS_ONLY"], ["-Xlinker", "--no-as-needed"] + ALL_PB_LIBRARIES)):
         binary = os.path.join(directory, name)
         if not os.path.exists(binary) or os.path.getmtime(binary) < inputs:
             log(f"building {label} (bench/startup_floor.swift)")
             subprocess.run(["cc", "-O2", "-c", "-I", os.path.join(shim, "include"), os.path.join(shim, "mktemp.c"),
                             "-o", shim_object], check=True)
             subprocess.run(["swiftc", "-O"] + defines + STATIC_LINK + [source, shim_object, "-o", binary]
-                           + PB_LIBRARIES, check=True)
+                           + libraries, check=True)
         programs[label] = binary
     return programs
 
