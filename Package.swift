@@ -63,8 +63,12 @@ let package = Package(
             name: "CGtkX11", dependencies: ["CGtk"], cSettings: [.unsafeFlags(gtkIncludeFlags)],
             linkerSettings: [.linkedLibrary("X11")]),
         .target(name: "ClipboardBackend", dependencies: ["PasteboardModel", "TextSupport"]),
-        .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11", "SystemSupport", "TextSupport"]),
-        .target(name: "WaylandBackend", dependencies: ["ClipboardBackend", "PasteboardModel", "CWayland", "SystemSupport", "TextSupport"]),
+        .target(
+            name: "X11Backend",
+            dependencies: ["ClipboardBackend", "PasteboardModel", "CX11", "SystemSupport", "TextSupport"]),
+        .target(
+            name: "WaylandBackend",
+            dependencies: ["ClipboardBackend", "PasteboardModel", "CWayland", "SystemSupport", "TextSupport"]),
         // The C library seen from Swift, for every target: SystemError (the one place strerror text is built), threads.
         .target(name: "SystemSupport", dependencies: ["CSystemShim"]),
         // String operations FoundationEssentials lacks (trimming, case-blind comparison, printf numbers).
@@ -72,17 +76,25 @@ let package = Package(
         .target(name: "PasteboardModel", dependencies: ["SystemSupport", "TextSupport"]),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
-        .target(name: "PasteboardHistory", dependencies: ["PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport"]),
+        .target(
+            name: "PasteboardHistory",
+            dependencies: ["PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport"]),
         .target(name: "ArgumentParsing"),
         .target(name: "PatternMatching"),
         .target(name: "PasteboardControl", dependencies: ["CSystemShim", "SystemSupport", "TextSupport"]),
         // End-to-end encrypted sync through a shared folder (Syncthing or any other folder sync).
         .target(
             name: "PasteboardSync",
-            dependencies: ["CSodium", "PasteboardHistory", "PasteboardModel", "SQLiteSupport", "PasteboardConfiguration", "SystemSupport", "TextSupport"]),
+            dependencies: [
+                "CSodium", "PasteboardHistory", "PasteboardModel", "SQLiteSupport", "PasteboardConfiguration",
+                "SystemSupport", "TextSupport",
+            ]),
         .target(
             name: "PasteboardConfiguration",
-            dependencies: ["PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PatternMatching", "SystemSupport", "TextSupport"]),
+            dependencies: [
+                "PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PatternMatching", "SystemSupport",
+                "TextSupport",
+            ]),
         .target(
             name: "PasteboardDaemon",
             dependencies: [
@@ -93,17 +105,22 @@ let package = Package(
             name: "PasteboardSystem",
             dependencies: [
                 "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "X11Backend", "X11Paste", "WaylandBackend", "WaylandPaste", "CSystemShim", "SystemSupport", "TextSupport",
+                "X11Backend", "X11Paste", "WaylandBackend", "WaylandPaste", "CSystemShim", "SystemSupport",
+                "TextSupport",
             ]
         ),
         .target(
             name: "PasteboardPicker",
-            dependencies: ["ArgumentParsing", "CSystemShim", "CZlib", "PasteboardHistory", "PasteboardModel", "SystemSupport", "TextSupport"]),
+            dependencies: [
+                "ArgumentParsing", "CSystemShim", "CZlib", "PasteboardHistory", "PasteboardModel", "SystemSupport",
+                "TextSupport",
+            ]),
         .target(
             name: "PasteboardCLI",
             dependencies: [
                 "ArgumentParsing", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
-                "PasteboardModel", "PasteboardPicker", "PasteboardSync", "PasteboardSystem", "PatternMatching", "SystemSupport", "TextSupport",
+                "PasteboardModel", "PasteboardPicker", "PasteboardSync", "PasteboardSystem", "PatternMatching",
+                "SystemSupport", "TextSupport",
             ]
         ),
         // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.

@@ -106,7 +106,8 @@ public struct ControlClient: Sendable {
         do {
             try DetachedThread.start(name: "pasteboard-events", watching)
         } catch {
-            continuation.finish(throwing: ControlError("Cannot start a thread to watch the daemon: \(error.reason).", cause: error))
+            let failure = ControlError("Cannot start a thread to watch the daemon: \(error.reason).", cause: error)
+            continuation.finish(throwing: failure)
         }
         return stream
     }
