@@ -8,7 +8,7 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libxtst-dev zlib1g-dev libgtk-4-dev \
-	libwayland-dev libsodium-dev pkg-config
+	libwayland-dev libsodium-dev pkg-config binutils
 # The X11 tests' peers: real toolkits (through the system Python), CopyQ, Chromium, xdotool to drive them;
 # tmux for the terminal picker, xterm (sixel) and chafa for its image previews, fzf, rofi and dmenu
 # (suckless-tools), wofi and fuzzel for the launcher round trips; ImageMagick for screenshots; headless sway,
@@ -35,8 +35,10 @@ deps:
 STATIC_RUNTIME := --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --wrap=mktemp
 
+# scripts/check_essentials.py: pb links FoundationEssentials only (no CoreFoundation or ICU), and says what broke that.
 build: deps
 	$(SWIFT) build -c release --product pb $(STATIC_RUNTIME)
+	python3 scripts/check_essentials.py .build/release/pb
 
 # With a display: the daemon and the Pasteboard History window (scripts/run.sh); headless: the daemon alone.
 run: build
@@ -59,6 +61,7 @@ HEAVY_SUITES := ReliabilityTests|PasteboardSystemTests
 
 test: test-deps
 	$(SWIFT) build --build-tests
+	python3 scripts/check_essentials.py .build/debug/pb
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
 	$(MAKE) --no-print-directory compat

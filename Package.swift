@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
         // The virtual-keyboard protocol for pb pick --paste on Wayland, apart from the clipboard backend's CWayland.
         .target(name: "CVirtualKeyboard", linkerSettings: [.linkedLibrary("wayland-client")]),
-        .target(name: "WaylandPaste", dependencies: ["CVirtualKeyboard"]),
+        .target(name: "WaylandPaste", dependencies: ["CVirtualKeyboard", "SystemSupport"]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // GTK 4 (libgtk-4-dev) without `pkgConfig:`: see gtkIncludeFlags above.
         .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
@@ -62,44 +62,65 @@ let package = Package(
         .target(
             name: "CGtkX11", dependencies: ["CGtk"], cSettings: [.unsafeFlags(gtkIncludeFlags)],
             linkerSettings: [.linkedLibrary("X11")]),
-        .target(name: "ClipboardBackend", dependencies: ["PasteboardModel"]),
-        .target(name: "X11Backend", dependencies: ["ClipboardBackend", "PasteboardModel", "CX11"]),
-        .target(name: "WaylandBackend", dependencies: ["ClipboardBackend", "PasteboardModel", "CWayland"]),
-        .target(name: "PasteboardModel"),
+        .target(name: "ClipboardBackend", dependencies: ["PasteboardModel", "TextSupport"]),
+        .target(
+            name: "X11Backend",
+            dependencies: ["ClipboardBackend", "PasteboardModel", "CX11", "SystemSupport", "TextSupport"]),
+        .target(
+            name: "WaylandBackend",
+            dependencies: ["ClipboardBackend", "PasteboardModel", "CWayland", "SystemSupport", "TextSupport"]),
+        // The C library seen from Swift, for every target: SystemError (the one place strerror text is built), threads.
+        .target(name: "SystemSupport", dependencies: ["CSystemShim"]),
+        // String operations FoundationEssentials lacks (trimming, case-blind comparison, printf numbers).
+        .target(name: "TextSupport"),
+        .target(name: "PasteboardModel", dependencies: ["SystemSupport", "TextSupport"]),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
-        .target(name: "PasteboardHistory", dependencies: ["PasteboardModel", "PatternMatching", "SQLiteSupport"]),
+        .target(
+            name: "PasteboardHistory",
+            dependencies: ["PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport"]),
         .target(name: "ArgumentParsing"),
         .target(name: "PatternMatching"),
-        .target(name: "PasteboardControl", dependencies: ["CSystemShim"]),
+        .target(name: "PasteboardControl", dependencies: ["CSystemShim", "SystemSupport", "TextSupport"]),
         // End-to-end encrypted sync through a shared folder (Syncthing or any other folder sync).
         .target(
             name: "PasteboardSync",
-            dependencies: ["CSodium", "PasteboardHistory", "PasteboardModel", "SQLiteSupport", "PasteboardConfiguration"]),
+            dependencies: [
+                "CSodium", "PasteboardHistory", "PasteboardModel", "SQLiteSupport", "PasteboardConfiguration",
+                "SystemSupport", "TextSupport",
+            ]),
         .target(
             name: "PasteboardConfiguration",
-            dependencies: ["PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PatternMatching"]),
+            dependencies: [
+                "PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PatternMatching", "SystemSupport",
+                "TextSupport",
+            ]),
         .target(
             name: "PasteboardDaemon",
             dependencies: [
                 "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "PasteboardSystem", "PasteboardSync", "CSystemShim",
+                "PasteboardSystem", "PasteboardSync", "CSystemShim", "SystemSupport", "TextSupport",
             ]),
         .target(
             name: "PasteboardSystem",
             dependencies: [
                 "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "X11Backend", "X11Paste", "WaylandBackend", "WaylandPaste", "CSystemShim",
+                "X11Backend", "X11Paste", "WaylandBackend", "WaylandPaste", "CSystemShim", "SystemSupport",
+                "TextSupport",
             ]
         ),
         .target(
             name: "PasteboardPicker",
-            dependencies: ["ArgumentParsing", "CSystemShim", "CZlib", "PasteboardHistory", "PasteboardModel"]),
+            dependencies: [
+                "ArgumentParsing", "CSystemShim", "CZlib", "PasteboardHistory", "PasteboardModel", "SystemSupport",
+                "TextSupport",
+            ]),
         .target(
             name: "PasteboardCLI",
             dependencies: [
                 "ArgumentParsing", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
                 "PasteboardModel", "PasteboardPicker", "PasteboardSync", "PasteboardSystem", "PatternMatching",
+                "SystemSupport", "TextSupport",
             ]
         ),
         // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.
@@ -110,7 +131,7 @@ let package = Package(
             name: "PasteboardApp",
             dependencies: [
                 "GtkSupport", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "PasteboardSystem",
+                "PasteboardSystem", "SystemSupport",
             ]
         ),
         .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp"]),

@@ -2,9 +2,10 @@
 """Start-up and memory benchmark: `pb --version` against `xclip -version`, and `pb daemon`'s resident memory.
 
 Measures, side by side in one run:
-  1. the wall time of `pb --version` against `xclip -version` and against two floor programs (bench/startup_floor.swift,
-     linked the way `make build` links pb: it reads its environment and prints a line; once with all of Foundation
-     like pb, once with FoundationEssentials alone): medians of --runs, taken in turns, and the ratio to xclip;
+  1. the wall time of `pb --version` against `xclip -version` and against three floor programs
+     (bench/startup_floor.swift, linked the way `make build` links pb: it reads its environment and prints a line;
+     once with all of Foundation, as pb was, once with FoundationEssentials alone, as pb is, and once more loading
+     every shared library pb links): medians of --runs, taken in turns, and the ratio to xclip;
   2. the peak resident memory of those processes (GNU time's %M);
   3. `pb daemon`'s resident memory (VmRSS; the peak VmHWM beside it) with an empty store and with a store of --items
      items (default 1,000,000), headless and, when Xvfb is installed, with the X11 backend on a private Xvfb: idle
@@ -15,14 +16,15 @@ Each measurement is made for every pb build in the run, side by side:
     bench/data/build-dynamic; --dynamic-pb PATH instead, --no-dynamic to skip);
   - with --before COMMIT, pb from the sources at COMMIT (exported with `git archive` into bench/data/before-COMMIT,
     built there with `swift build -c release --product pb`, so with the shared runtime whatever that commit's Makefile
-    did; for commits before static linking that is how `make build` built it).
+    did; for commits before static linking that is how `make build` built it); with --before-static, by that commit's
+    own `make build` instead (into bench/data/before-COMMIT-make), to compare `make build` with `make build`.
 
 The big store is written straight into SQLite (pb itself creates the empty store, schema and all), row for row what
 `pb copy` writes for a text item, and kept in bench/data/ (git-ignored) for later runs: building it takes about two
 minutes instead of the four that `pb import` needs. The daemons run on that store itself: nothing they are asked
 writes to it, and the run checks the item count afterwards.
 
-Usage: python3 bench/startup_bench.py [--pb PATH] [--dynamic-pb PATH | --no-dynamic] [--before COMMIT]
+Usage: python3 bench/startup_bench.py [--pb PATH] [--dynamic-pb PATH | --no-dynamic] [--before COMMIT [--before-static]]
                                       [--items N] [--runs R] [--settle SECONDS] [--no-x11]
 Needs xclip, GNU time (/usr/bin/time, Debian package `time`), readelf, and swiftc and cc for the floor program and
 the builds. Prints Markdown tables (paste them into the README) and the raw numbers as JSON.
@@ -38,8 +40,11 @@ STORE_FORMAT = 1
 # How `make build` links pb; the floor program is linked the same way.
 STATIC_LINK = ["-static-stdlib", "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                "-Xlinker", "--wrap=mktemp"]
-# The system libraries pb links (Package.swift: CSQLite, CX11); the floor program links them too.
+# The system libraries the floor programs link: SQLite and Xlib, as pb does (Package.swift: CSQLite, CX11).
 PB_LIBRARIES = ["-lsqlite3", "-lX11", "-lXfixes"]
+# Every shared library pb links (CX11, CXTest, CWayland, CSodium, CZlib): the third floor loads them all, unused, to
+# show what loading them costs at each start.
+ALL_PB_LIBRARIES = PB_LIBRARIES + ["-lXRes", "-lXtst", "-lwayland-client", "-lsodium", "-lz"]
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from history_bench import make_words  # noqa: E402  (the same vocabulary as the history benchmark)
@@ -329,24 +334,30 @@ def build_pb(package, scratch, what):
     return os.path.join(scratch, "release", "pb")
 
 
-def before_build(commit):
-    """pb as it was at `commit`, from a `git archive` export (the work tree is not touched)."""
+def before_build(commit, static=False):
+    """pb as it was at `commit`, from a `git archive` export (the work tree is not touched); with `static`, built by
+    that commit's own `make build` (in bench/data/before-COMMIT-make) instead of with the shared runtime."""
     full = subprocess.run(["git", "-C", ROOT, "rev-parse", "--verify", commit + "^{commit}"], capture_output=True,
                           text=True, check=True).stdout.strip()
     short = full[:10]
-    tree = os.path.join(DATA, f"before-{short}")
+    tree = os.path.join(DATA, f"before-{short}" + ("-make" if static else ""))
     if not os.path.exists(os.path.join(tree, "Package.swift")):
         os.makedirs(tree, exist_ok=True)
         archive = subprocess.Popen(["git", "-C", ROOT, "archive", full], stdout=subprocess.PIPE)
         subprocess.run(["tar", "-x", "-C", tree], stdin=archive.stdout, check=True)
         if archive.wait() != 0:
             raise SystemExit(f"git archive {commit} failed")
+    if static:
+        log(f"building pb at {short} with its own 'make build' in {os.path.relpath(tree, ROOT)}")
+        subprocess.run(["make", "-C", tree, "build"], check=True, stdout=subprocess.DEVNULL)
+        return short, os.path.join(tree, ".build", "release", "pb")
     return short, build_pb(tree, os.path.join(tree, ".build"), f"pb at {short}")
 
 
 def floor_programs():
-    """bench/startup_floor.swift linked like pb, built into bench/data/floor: with all of Foundation ("floor") and
-    with FoundationEssentials alone ("floor, FoundationEssentials only")."""
+    """bench/startup_floor.swift linked like pb, built into bench/data/floor: with all of Foundation ("floor"), with
+    FoundationEssentials alone ("floor, FoundationEssentials only"), and that again loading every shared library pb
+    links."""
     directory = os.path.join(DATA, "floor")
     os.makedirs(directory, exist_ok=True)
     source = os.path.join(ROOT, "bench", "startup_floor.swift")
@@ -354,16 +365,18 @@ def floor_programs():
     inputs = max(os.path.getmtime(source), os.path.getmtime(os.path.join(shim, "mktemp.c")))
     shim_object = os.path.join(directory, "mktemp.o")
     programs = {}
-    for label, name, defines in (("floor", "startup-floor", []),
-                                 ("floor, FoundationEssentials only", "startup-floor-essentials",
-                                  ["-D", "ESSENTIALS_ONLY"])):
+    for label, name, defines, libraries in (
+            ("floor", "startup-floor", [], PB_LIBRARIES),
+            ("floor, FoundationEssentials only", "startup-floor-essentials", ["-D", "ESSENTIALS_ONLY"], PB_LIBRARIES),
+            ("floor, FoundationEssentials only, all of pb's libraries", "startup-floor-essentials-libraries",
+             ["-D", "ESSENTIALS_ONLY"], ["-Xlinker", "--no-as-needed"] + ALL_PB_LIBRARIES)):
         binary = os.path.join(directory, name)
         if not os.path.exists(binary) or os.path.getmtime(binary) < inputs:
             log(f"building {label} (bench/startup_floor.swift)")
             subprocess.run(["cc", "-O2", "-c", "-I", os.path.join(shim, "include"), os.path.join(shim, "mktemp.c"),
                             "-o", shim_object], check=True)
             subprocess.run(["swiftc", "-O"] + defines + STATIC_LINK + [source, shim_object, "-o", binary]
-                           + PB_LIBRARIES, check=True)
+                           + libraries, check=True)
         programs[label] = binary
     return programs
 
@@ -423,6 +436,8 @@ def main():
     parser.add_argument("--dynamic-pb", default=None, help="a pb of the same sources linked to the shared runtime")
     parser.add_argument("--no-dynamic", action="store_true", help="no shared-runtime build of the same sources")
     parser.add_argument("--before", default=None, metavar="COMMIT", help="also measure pb as built at COMMIT")
+    parser.add_argument("--before-static", action="store_true",
+                        help="build the --before commit with its own 'make build' (static runtime), not shared")
     parser.add_argument("--items", type=int, default=1_000_000, help="items in the big store")
     parser.add_argument("--runs", type=int, default=100, help="runs per program for the wall times")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds to wait before each memory sample")
@@ -449,7 +464,7 @@ def main():
         else:
             builds.insert(0, (f"pb, {linkage(other)}", other))
     if args.before:
-        short, path = before_build(args.before)
+        short, path = before_build(args.before, static=args.before_static)
         builds.insert(0, (f"pb at {short}, {linkage(path)}", path))
     floors = floor_programs() if shutil.which("swiftc") and shutil.which("cc") else {}
     xvfb = None

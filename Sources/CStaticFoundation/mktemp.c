@@ -7,8 +7,9 @@
 // which bfd and gold print whenever an object in the link refers to mktemp, and swift-foundation's atomic
 // `Data.write` names its temporary file with mktemp (Data+Writing.swift, createTemporaryFile). With the shared
 // Foundation that reference sits inside libFoundationEssentials.so and no warning appears; with the static one it is
-// in our link. The object is pulled in by Foundation itself (JSONSerialization → … → Calendar → FileOperations →
-// Data+Writing), so no Swift code of ours can avoid it. Upstream: swiftlang/swift-foundation#1358 (open).
+// in our link. The object comes with every use of `Data.write` (pb's own atomic writes among them) and with
+// FoundationEssentials' file operations, so no Swift code of ours can avoid it. Upstream:
+// swiftlang/swift-foundation#1358 (open).
 //
 // Foundation's use is safe: it opens the name with O_CREAT | O_EXCL and tries another name on EEXIST, which is what
 // mkstemp does inside. So the pb executable is linked with `--wrap=mktemp`, sending Foundation's calls here: this

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -26,4 +27,8 @@ int pb_pipe_cloexec(int fds[2]) {
 
 int pb_memfd_cloexec(const char *name) {
     return memfd_create(name, MFD_CLOEXEC);
+}
+
+int pb_name_current_thread(const char *name) {
+    return pthread_setname_np(pthread_self(), name);
 }

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Limits that keep a hostile or stalled owner from hurting the process that reads it.
 public struct CaptureLimits: Sendable {

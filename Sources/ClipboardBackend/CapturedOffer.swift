@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import PasteboardModel
 
 /// The application that made a copy, as far as the display server tells.

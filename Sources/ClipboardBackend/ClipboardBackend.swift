@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import PasteboardModel
 
 /// A display server's clipboard, as the daemon and the client clipboard layer use it: watch selections and hand

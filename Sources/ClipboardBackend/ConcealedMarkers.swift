@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import TextSupport
 
 /// The conventions by which password managers and other applications say "do not record this copy".
 ///
@@ -39,7 +40,7 @@ public enum ConcealedMarkers {
 
     /// Whether a value of the password hint marks the copy as secret.
     public static func isSecretHint(_ value: Data) -> Bool {
-        String(decoding: value.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "secret"
+        String(decoding: value.prefix(64), as: UTF8.self).trimmingWhitespaceAndNewlines() == "secret"
     }
 
     /// Whether Chromium's web custom data carries a marker among its types. Data that cannot be parsed counts as
@@ -48,7 +49,7 @@ public enum ConcealedMarkers {
         guard let entries = WebCustomData.entries(in: data) else {
             return lowercasedMarkers.contains { marker in
                 let needle = Data(marker.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
-                return data.range(of: needle) != nil
+                return data.firstRange(of: needle) != nil
             }
         }
         return entries.contains { isMarker($0.type) }

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import PasteboardModel
 
 /// A clipboard that lives in this process, driven by hand: for unit tests of what sits above a backend (the

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Chromium's `chromium/x-web-custom-data`: the clipboard types a web page set itself
 /// (`event.clipboardData.setData('x-my-type', …)`), which Chromium packs into one target instead of offering them.

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -19,7 +20,7 @@ final class TestLog {
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         if fd < 0 {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemError.lastReason
             FileHandle.standardError.write(Data("pasteboard-gtk: cannot open the test log \(path): \(reason)\n".utf8))
         }
         descriptor = fd < 0 ? nil : fd
@@ -38,7 +39,7 @@ final class TestLog {
             // A test log that cannot be written is reported once; the app itself goes on.
             reportedFailure = true
             FileHandle.standardError.write(
-                Data("pasteboard-gtk: writing the test log failed: \(String(cString: strerror(errno)))\n".utf8))
+                Data("pasteboard-gtk: writing the test log failed: \(SystemError.lastReason)\n".utf8))
         }
     }
 }

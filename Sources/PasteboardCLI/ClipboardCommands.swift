@@ -1,11 +1,12 @@
 import ArgumentParsing
-import Foundation
+import FoundationEssentials
 import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
 import PasteboardSystem
 #if canImport(Glibc)
 import Glibc
+import TextSupport
 #endif
 
 /// `pb __serve ID`: the short-lived selection owner started by `pb copy` when no daemon runs. Not listed.
@@ -63,7 +64,7 @@ enum TakeCommand: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let item = try PasteCommand.currentItem(wanted: nil, context: context)
         guard let text = item.string else { throw CommandFailure("The clipboard holds no text.") }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespaceAndNewlines()
         if arguments.flag("url") {
             guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
                 ["http", "https", "ftp", "file", "mailto"].contains(scheme), !trimmed.contains(" ")

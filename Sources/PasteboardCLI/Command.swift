@@ -1,4 +1,5 @@
 import ArgumentParsing
+import TextSupport
 
 /// One `pb` subcommand: its declared shape and what it does.
 protocol Command: Sendable {
@@ -13,7 +14,7 @@ extension Command {
 /// Parses item ids given on the command line.
 enum ItemIDs {
     static func parse(_ text: String) throws -> Int64 {
-        guard let id = Int64(text.trimmingCharacters(in: .whitespaces)), id > 0 else {
+        guard let id = Int64(text.trimmingWhitespace()), id > 0 else {
             throw CommandUsageError("\(quoted(text)) is not an item id (ids are the numbers 'pb history' shows).")
         }
         return id

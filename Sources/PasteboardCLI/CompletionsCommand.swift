@@ -1,4 +1,5 @@
 import ArgumentParsing
+import TextSupport
 
 enum CompletionsCommand: Command {
     static let spec = CommandSpec(
@@ -60,12 +61,12 @@ enum CompletionsCommand: Command {
     static func zsh() -> String {
         var lines = ["#compdef pb", "", "_pb() {", "  local -a commands", "  commands=("]
         for command in PBCommandLine.commands {
-            lines.append("    '\(command.name):\(command.spec.abstract.replacingOccurrences(of: "'", with: "'\\''"))'")
+            lines.append("    '\(command.name):\(command.spec.abstract.replacingEvery("'", with: "'\\''"))'")
         }
         lines += ["  )", "  if (( CURRENT == 2 )); then", "    _describe 'command' commands", "    return", "  fi", "  case $words[2] in"]
         for command in PBCommandLine.commands {
             let specs = command.spec.options.map { option in
-                "'--\(option.long)[\(option.help.replacingOccurrences(of: "'", with: "'\\''").replacingOccurrences(of: "[", with: "(").replacingOccurrences(of: "]", with: ")"))]\(option.takesValue ? ":value:" : "")'"
+                "'--\(option.long)[\(option.help.replacingEvery("'", with: "'\\''").replacingEvery("[", with: "(").replacingEvery("]", with: ")"))]\(option.takesValue ? ":value:" : "")'"
             }
             lines.append("    \(command.name)) _arguments \(specs.joined(separator: " ")) '*:file:_files' ;;")
         }
@@ -76,10 +77,10 @@ enum CompletionsCommand: Command {
     static func fish() -> String {
         var lines = ["# fish completion for pb", "complete -c pb -f"]
         for command in PBCommandLine.commands {
-            let help = command.spec.abstract.replacingOccurrences(of: "'", with: "\\'")
+            let help = command.spec.abstract.replacingEvery("'", with: "\\'")
             lines.append("complete -c pb -n '__fish_use_subcommand' -a \(command.name) -d '\(help)'")
             for option in command.spec.options {
-                let optionHelp = option.help.replacingOccurrences(of: "'", with: "\\'")
+                let optionHelp = option.help.replacingEvery("'", with: "\\'")
                 lines.append("complete -c pb -n '__fish_seen_subcommand_from \(command.name)' -l \(option.long)\(option.takesValue ? " -r" : "") -d '\(optionHelp)'")
             }
         }

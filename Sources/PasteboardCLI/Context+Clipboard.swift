@@ -1,5 +1,5 @@
 import ClipboardBackend
-import Foundation
+import FoundationEssentials
 import PasteboardConfiguration
 import PasteboardControl
 import PasteboardHistory

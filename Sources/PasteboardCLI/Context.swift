@@ -1,8 +1,12 @@
 public import ClipboardBackend
-public import Foundation
+public import FoundationEssentials
 public import PasteboardConfiguration
 import PasteboardHistory
 import PasteboardModel
+#if canImport(Glibc)
+import Glibc
+import SystemSupport
+#endif
 
 /// Runs the daemon in this process until it is stopped: the environment, the backend to use, the configuration,
 /// where to log, and what to do once it serves. `pb` passes the daemon's entry point; the CLI does not depend on
@@ -49,10 +53,21 @@ public final class Context {
             environment: ProcessInfo.processInfo.environment,
             stdout: .fileDescriptor(1), stderr: .fileDescriptor(2),
             stdinIsTerminal: isatty(0) == 1, stderrIsTerminal: isatty(2) == 1, daemon: daemon,
-            readStandardInput: { FileHandle.standardInput.readDataToEndOfFile() })
+            readStandardInput: { Self.readStandardInputToEnd() })
     }
 
     func readInput() -> Data { readStandardInput() }
+
+    /// All of standard input. A read that fails (standard input is a directory, say) ends the process with a
+    /// message and status 1, as `FileHandle.readDataToEndOfFile` stopped it, but with a reason a user can act on.
+    private static func readStandardInputToEnd() -> Data {
+        do {
+            return try FileDescriptor.readToEnd(0)
+        } catch {
+            FileDescriptor.writeToStandardError("Error: Cannot read standard input: \(error.reason).\n")
+            exit(1)
+        }
+    }
 
     var location: StoreLocation { StoreLocation.standard(environment: environment) }
 

@@ -1,11 +1,16 @@
 import ArgumentParsing
-import Foundation
+import FoundationEssentials
 import PasteboardConfiguration
 import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
 import PasteboardSync
 import PasteboardSystem
+import TextSupport
+import SystemSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Resolves a `--type` argument.
 func resolveType(_ text: String?) throws -> ContentType? {
@@ -20,20 +25,22 @@ func resolveType(_ text: String?) throws -> ContentType? {
 /// Reads a FILE argument (at most `limit` bytes of it), or standard input for none or `-`.
 func readInput(_ path: String?, context: Context, limit: Int? = nil) throws -> Data {
     guard let path, path != "-" else { return context.readInput() }
-    var isDirectory: ObjCBool = false
+    var isDirectory = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         throw CommandFailure("Cannot read \(path): no such file.")
     }
-    if isDirectory.boolValue { throw CommandFailure("Cannot copy \(path): it is a directory.") }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
+    if isDirectory { throw CommandFailure("Cannot copy \(path): it is a directory.") }
+    let file: ReadableFile
+    do throws(SystemError) {
+        file = try ReadableFile(path: path)
+    } catch {
         throw CommandFailure("Cannot read \(path): permission denied or unreadable.")
     }
-    defer { try? handle.close() }  // read-only: closing cannot lose anything
-    do {
-        if let limit { return try handle.read(upToCount: limit) ?? Data() }
-        return try handle.readToEnd() ?? Data()
+    do throws(SystemError) {
+        if let limit { return try file.read(upToCount: limit) }
+        return try file.readToEnd()
     } catch {
-        throw CommandFailure("Cannot read \(path): \(error.localizedDescription)")
+        throw CommandFailure("Cannot read \(path): \(error.reason)")
     }
 }
 
@@ -74,7 +81,7 @@ enum CopyCommand: Command {
             let url = URL(fileURLWithPath: path)
             let probe = try readInput(path, context: context, limit: 64 * 1024)
             data = probe
-            if (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0 > probe.count {
+            if ((try? FileManager.default.attributesOfItem(atPath: path))?.fileSize ?? 0) > probe.count {
                 fileRepresentationURL = url
             }
         } else {
@@ -253,20 +260,19 @@ enum PasteCommand: Command {
             context.stdout.write(representation.data)
             return
         }
-        let handle: FileHandle
-        do {
-            handle = try FileHandle(forReadingFrom: url)
+        let file: ReadableFile
+        do throws(SystemError) {
+            file = try ReadableFile(path: url.path)
         } catch {
             throw CommandFailure("\(what)'s \(type.identifier) payload is missing or unreadable (\(url.path)); run 'pb doctor'.")
         }
         // A file-backed payload streams out in chunks.
-        defer { try? handle.close() }  // read-only: closing cannot lose anything
         while true {
             let chunk: Data
-            do {
-                chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            do throws(SystemError) {
+                chunk = try file.read(upToCount: 1 << 20)
             } catch {
-                throw CommandFailure("Reading \(url.path) failed: \(error.localizedDescription)")
+                throw CommandFailure("Reading \(url.path) failed: \(error.reason)")
             }
             if chunk.isEmpty { break }
             context.stdout.write(chunk)
@@ -313,7 +319,7 @@ enum DecodeCommand: Command {
             line = String(decoding: input.prefix(while: { $0 != 0x0A }), as: UTF8.self)
         }
         let field = line.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        if field.trimmingCharacters(in: .whitespaces).isEmpty {
+        if field.trimmingWhitespace().isEmpty {
             throw CommandFailure("Nothing to decode: expected a line from 'pb history --format dmenu' (ID<TAB>preview).")
         }
         let id = try ItemIDs.parse(field)

@@ -1,11 +1,14 @@
 import ArgumentParsing
 import ClipboardBackend
-import Foundation
+import FoundationEssentials
 import PasteboardConfiguration
 import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
 import PasteboardSystem
+#if canImport(Glibc)
+import Glibc
+#endif
 
 enum DaemonCommand: Command {
     static let spec = CommandSpec(

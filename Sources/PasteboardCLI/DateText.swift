@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PasteboardHistory
 
 /// Dates as `pb` writes and reads them: ISO 8601 in the proleptic Gregorian calendar, as the standard says.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 
 /// Decides the content type of bytes given to `pb copy`, and whether bytes can honestly be called text.

@@ -1,4 +1,8 @@
-import Foundation
+import FoundationEssentials
+import TextSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a person types to run this very `pb` from another terminal.
 ///
@@ -71,9 +75,10 @@ struct InvocationName: Equatable {
     static func shellQuoted(_ path: String) -> String {
         let plain = path.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII
-                && (CharacterSet.alphanumerics.contains(scalar) || "/._+-,:@%".unicodeScalars.contains(scalar))
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+                    || "/._+-,:@%".unicodeScalars.contains(scalar))
         }
         if plain { return path }
-        return "'" + path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return "'" + path.replacingEvery("'", with: "'\\''") + "'"
     }
 }

@@ -1,6 +1,9 @@
-import Foundation
+import FoundationEssentials
 import PasteboardHistory
 import PasteboardModel
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension ItemLine {
     struct Decoded {

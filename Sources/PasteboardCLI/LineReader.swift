@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -42,7 +43,7 @@ final class LineReader {
     convenience init(path: String) throws(Failure) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
-            let reason = errno == ENOENT ? "no such file" : String(cString: strerror(errno))
+            let reason = errno == ENOENT ? "no such file" : SystemError.lastReason
             throw Failure(message: "Cannot read \(path): \(reason).")
         }
         var info = stat()
@@ -112,7 +113,7 @@ final class LineReader {
             let count = read(fd, buffer + end, capacity - end)
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Failure(message: "Cannot read \(name): \(String(cString: strerror(errno))).")
+                throw Failure(message: "Cannot read \(name): \(SystemError.lastReason).")
             }
             if count == 0 { atEndOfInput = true }
             end += count

@@ -1,4 +1,7 @@
-public import Foundation
+public import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A buffered byte stream the commands write to: standard output or error, or memory in tests.
 public final class Output {
@@ -14,7 +17,7 @@ public final class Output {
             data.withUnsafeBytes { buffer in
                 var offset = 0
                 while offset < buffer.count {
-                    let written = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                     if written <= 0 {
                         if written < 0 && errno == EINTR { continue }
                         return  // the reader went away (EPIPE): nothing more can be said

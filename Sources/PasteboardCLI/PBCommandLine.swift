@@ -1,7 +1,8 @@
 import ArgumentParsing
-import Foundation
+import FoundationEssentials
 import PasteboardHistory
 import PasteboardModel
+import TextSupport
 
 /// The `pb` command line: dispatches to subcommands, prints errors, returns the exit status.
 public enum PBCommandLine {
@@ -66,7 +67,7 @@ public enum PBCommandLine {
         rest.removeFirst()
         guard let command = command(named: first) else {
             var message = first.hasPrefix("-") ? "Unknown option \(quoted(first))." : "Unknown command \(quoted(first))."
-            if let near = Suggestion.nearest(to: first.trimmingCharacters(in: CharacterSet(charactersIn: "-")), among: commands.map { $0.spec.name }) {
+            if let near = Suggestion.nearest(to: first.trimming(where: { $0 == "-" }), among: commands.map { $0.spec.name }) {
                 message += " Did you mean '\(near)'?"
             }
             return usageFailure(message, usage: "pb <command> [options]", see: "pb --help", context: context)

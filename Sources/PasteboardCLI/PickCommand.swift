@@ -1,10 +1,11 @@
 import ArgumentParsing
-import Foundation
+import FoundationEssentials
 import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
 import PasteboardPicker
 import PasteboardSystem
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -86,7 +87,7 @@ enum PickCommand: Command {
         let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
         guard terminal >= 0 else {
             throw CommandFailure(
-                "pb pick needs a terminal (/dev/tty: \(String(cString: strerror(errno)))). "
+                "pb pick needs a terminal (/dev/tty: \(SystemError.lastReason)). "
                     + "In a script, use 'pb history --format dmenu' with a launcher and 'pb decode'.")
         }
         defer { close(terminal) }

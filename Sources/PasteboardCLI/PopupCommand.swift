@@ -1,5 +1,5 @@
 import ArgumentParsing
-import Foundation
+import FoundationEssentials
 import PasteboardControl
 import PasteboardSystem
 
@@ -49,7 +49,7 @@ enum PopupCommand: Command {
     /// `pasteboard-gtk` beside the running pb, else the first on PATH.
     static func appExecutable(environment: [String: String]) -> String? {
         if let own = InvocationName.runningExecutable() {
-            let beside = (own as NSString).deletingLastPathComponent + "/pasteboard-gtk"
+            let beside = URL(fileURLWithPath: own).deletingLastPathComponent().path + "/pasteboard-gtk"
             if access(beside, X_OK) == 0 { return beside }
         }
         return InvocationName.firstOnPath("pasteboard-gtk", path: environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin")

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A progress line on standard error for a long import or export: `Importing: 120,000 items, 48,000 items/s,
 /// about 19 s left`, redrawn in place a few times a second once the work has run `delay` seconds, and erased when it

@@ -1,8 +1,12 @@
 import ArgumentParsing
-import Foundation
+import FoundationEssentials
 import PasteboardConfiguration
 import PasteboardHistory
 import PasteboardSync
+import TextSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `pb sync init|join|status|leave`: end-to-end encrypted sync of the history through a shared folder.
 enum SyncCommand: Command {
@@ -49,11 +53,11 @@ enum SyncCommand: Command {
             throw CommandUsageError("pb sync \(action) needs --folder DIR, the folder your devices share.")
         }
         let url = URL(fileURLWithPath: path).standardizedFileURL
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+        var isDirectory = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory {
             throw CommandFailure("\(url.path) is a file, not a folder.")
         }
-        if action == "join", !isDirectory.boolValue {
+        if action == "join", !isDirectory {
             throw CommandFailure("\(url.path) does not exist. Wait until the shared folder has synced to this device.")
         }
         return url
@@ -82,7 +86,7 @@ enum SyncCommand: Command {
             let data = context.readInput().prefix(4096)
             line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
         }
-        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = line.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { throw CommandFailure("No key given.") }
         return trimmed
     }
@@ -120,7 +124,7 @@ enum SyncCommand: Command {
         for device in status.devices {
             let name = device.id.rawValue + (device.isThisDevice ? " (this device)" : "")
             let seen = ago(now.timeIntervalSince(device.lastSeen))
-            let lag = device.isThisDevice ? "" : String(format: ", lag %.2f s", max(0, device.lag))
+            let lag = device.isThisDevice ? "" : CFormat.string(", lag %.2f s", max(0, device.lag))
             out.line("  \(name): last seen \(seen)\(lag)")
         }
         out.line("pending: \(status.pendingItems) item\(status.pendingItems == 1 ? "" : "s") waiting for payloads, "

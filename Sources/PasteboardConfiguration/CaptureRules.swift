@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 public import PasteboardModel
+import TextSupport
 
 /// User rules deciding what is never recorded, from the configuration file:
 ///
@@ -27,7 +28,7 @@ public struct CaptureRules: Sendable {
     /// Why a copy from `application` must not even be read, or nil.
     public func rejection(ofApplication application: String?) -> String? {
         guard let application,
-            ignoredApplications.contains(where: { $0.caseInsensitiveCompare(application) == .orderedSame })
+            ignoredApplications.contains(where: { $0.isEqualIgnoringCase(application) })
         else { return nil }
         return "application \(application) is ignored"
     }

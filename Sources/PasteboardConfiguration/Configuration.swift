@@ -1,6 +1,8 @@
-import Foundation
+import FoundationEssentials
 import ArgumentParsing
 public import PasteboardHistory
+import TextSupport
+import SystemSupport
 
 /// Settings from `$XDG_CONFIG_HOME/pasteboard/config` (or `$PB_CONFIG`): `key = value` lines, `#` comments.
 /// The daemon, the CLI and every other surface read it through this one parser.
@@ -39,7 +41,7 @@ public struct Configuration: Sendable {
     public static func path(environment: [String: String]) -> String {
         if let explicit = environment["PB_CONFIG"], !explicit.isEmpty { return explicit }
         let base = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+            ?? ((environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.config")
         return base + "/pasteboard/config"
     }
 
@@ -48,12 +50,10 @@ public struct Configuration: Sendable {
         let path = path(environment: environment)
         guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
         let data: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? handle.close() }  // read-only: closing cannot lose anything
-            data = try handle.read(upToCount: maxFileBytes + 1) ?? Data()
+        do throws(SystemError) {
+            data = try ReadableFile(path: path).read(upToCount: maxFileBytes + 1)
         } catch {
-            throw ConfigurationError(path: path, line: nil, problem: "cannot be read (\(error.localizedDescription)).", cause: error)
+            throw ConfigurationError(path: path, line: nil, problem: "cannot be read (\(error.reason)).", cause: error)
         }
         guard data.count <= maxFileBytes else {
             throw ConfigurationError(path: path, line: nil, problem: "is larger than 1 MiB; is it the right file?")
@@ -69,12 +69,12 @@ public struct Configuration: Sendable {
         var configuration = Configuration()
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             if trimmed.isEmpty { continue }
             func failure(_ problem: String) -> ConfigurationError {
                 ConfigurationError(path: path, line: index + 1, problem: problem)
             }
-            let parts = trimmed.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = trimmed.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
             guard parts.count == 2 else { throw failure("expected 'key = value', found \(quoted(trimmed)).") }
             let (key, value) = (parts[0], parts[1])
             switch key {

@@ -1,5 +1,6 @@
-public import Foundation
+public import FoundationEssentials
 public import PasteboardModel
+import TextSupport
 
 /// Which copies ask before they are pasted ("Allow Paste"), from the configuration file:
 ///
@@ -23,7 +24,7 @@ public struct PasteApprovalRules: Sendable {
 
     /// Whether a copy of `item` from `application` asks before it is pasted.
     public func asks(_ item: PasteboardItem, application: String?) -> Bool {
-        if let application, applications.contains(where: { $0.caseInsensitiveCompare(application) == .orderedSame }) {
+        if let application, applications.contains(where: { $0.isEqualIgnoringCase(application) }) {
             return true
         }
         return types.contains { pattern in item.types.contains { CaptureRules.matches($0, pattern: pattern) } }

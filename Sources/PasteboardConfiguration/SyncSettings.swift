@@ -1,6 +1,7 @@
 import ArgumentParsing
-public import Foundation
+public import FoundationEssentials
 public import PasteboardModel
+import TextSupport
 
 /// Sync settings from the configuration file (see docs/sync.md):
 ///
@@ -101,7 +102,7 @@ public struct SyncSettings: Sendable, Equatable {
     /// Why an item copied from `source` offering `types` and `size` bytes stays on this device, or nil.
     public func localReason(source: String?, types: [ContentType], size: Int) -> String? {
         if size > maxItemBytes { return "larger than sync-max-item-size" }
-        if let source, ignoredApplications.contains(where: { $0.caseInsensitiveCompare(source) == .orderedSame }) {
+        if let source, ignoredApplications.contains(where: { $0.isEqualIgnoringCase(source) }) {
             return "copied from \(source) (sync-ignore-app)"
         }
         for pattern in ignoredTypes {

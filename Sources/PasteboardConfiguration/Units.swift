@@ -1,10 +1,11 @@
-public import Foundation
+public import FoundationEssentials
+import TextSupport
 
 /// Parsing of sizes (`500K`, `2G`, `1MiB`) and durations (`30s`, `5m`, `2h`, `7d`, `4w`), bounded: a value
 /// that would overflow or is not finite is not a size or a duration.
 public enum Units {
     public static func bytes(_ text: String) -> Int? {
-        let lower = text.lowercased().replacingOccurrences(of: " ", with: "")
+        let lower = text.lowercased().replacingEvery(" ", with: "")
         let suffixes: [(String, Int)] = [
             ("kib", 1 << 10), ("mib", 1 << 20), ("gib", 1 << 30), ("kb", 1000), ("mb", 1_000_000), ("gb", 1_000_000_000),
             ("k", 1 << 10), ("m", 1 << 20), ("g", 1 << 30), ("b", 1),
@@ -26,7 +27,7 @@ public enum Units {
     /// A duration with its unit (`250ms`, `30s`, `5m`, `2h`, `7d`, `4w`), positive and at most `maxDuration`.
     /// A bare number is not a duration: "5" could mean seconds or days.
     public static func duration(_ text: String) -> TimeInterval? {
-        let lower = text.lowercased().replacingOccurrences(of: " ", with: "")
+        let lower = text.lowercased().replacingEvery(" ", with: "")
         let suffixes: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400), ("w", 604_800)]
         for (suffix, factor) in suffixes where lower.hasSuffix(suffix) {
             let digits = lower.dropLast(suffix.count)
@@ -42,7 +43,7 @@ public enum Units {
 
     /// Why `text` is not a duration, for an error message: the unit is missing, or the value is out of range.
     public static func durationProblem(_ text: String) -> String {
-        let lower = text.lowercased().replacingOccurrences(of: " ", with: "")
+        let lower = text.lowercased().replacingEvery(" ", with: "")
         if !lower.isEmpty, Double(lower) != nil { return "a duration needs a unit: 30s, 5m, 2h, 7d or 4w" }
         return "a duration is a positive number with a unit (30s, 5m, 2h, 7d, 4w), at most 100 years"
     }

@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import SystemSupport
 
 /// Talks to a running daemon over its control socket: requests and replies, and the stream of events.
 ///
@@ -89,7 +90,7 @@ public struct ControlClient: Sendable {
     public func events(approving: Bool = false) -> AsyncThrowingStream<ControlEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream<ControlEvent, any Error>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         let client = self
-        let thread = Thread {
+        let watching: @Sendable () -> Void = {
             do {
                 try client.watch(approving: approving) { line in
                     if let event = try? ControlProtocol.decode(ControlEvent.self, from: line) {
@@ -102,8 +103,12 @@ public struct ControlClient: Sendable {
                 continuation.finish(throwing: error)
             }
         }
-        thread.name = "pasteboard-events"
-        thread.start()
+        do {
+            try DetachedThread.start(name: "pasteboard-events", watching)
+        } catch {
+            let failure = ControlError("Cannot start a thread to watch the daemon: \(error.reason).", cause: error)
+            continuation.finish(throwing: failure)
+        }
         return stream
     }
 }

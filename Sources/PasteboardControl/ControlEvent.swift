@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Something that happened, as every watcher sees it (`pb watch` prints these lines). Every event has a name and
 /// a time; the other fields belong to some events only (docs/protocol.md lists which).

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// The control protocol's constants and its JSON coding: one JSON object per line. See `docs/protocol.md`.
 public enum ControlProtocol {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// One request a client sends the daemon. See `docs/protocol.md`.
 public enum ControlRequest: Sendable, Equatable {

@@ -1,6 +1,8 @@
-public import Foundation
+public import FoundationEssentials
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
+import TextSupport
 #endif
 
 /// The per-user runtime directory holding the daemon's lock and control socket:
@@ -53,7 +55,7 @@ public struct RuntimeDirectory: Sendable, Equatable {
                 let cause = SystemError.last("lstat")
                 throw ControlError("Cannot use the runtime directory \(path): \(cause.reason).", cause: cause)
             }
-            let parent = (path as NSString).deletingLastPathComponent
+            let parent = Self.parentDirectory(of: path)
             var parentInfo = stat()
             guard stat(parent, &parentInfo) == 0, parentInfo.st_mode & S_IFMT == S_IFDIR else {
                 throw ControlError(
@@ -92,7 +94,7 @@ public struct RuntimeDirectory: Sendable, Equatable {
         // The pid the last daemon wrote; on overlay file systems /proc/locks names the inode underneath, so a lock
         // held by that pid counts too.
         let written = (try? String(contentsOfFile: lockPath, encoding: .utf8)).flatMap {
-            Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+            Int32($0.trimmingWhitespaceAndNewlines())
         }
         // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF": pid, then major:minor (hexadecimal):inode.
         // glibc's dev_t layout (gnu_dev_major/gnu_dev_minor, macros Swift does not import).
@@ -107,6 +109,15 @@ public struct RuntimeDirectory: Sendable, Equatable {
             if fields[5] == device || pid == written { return pid }
         }
         return nil
+    }
+
+    /// The directory holding `path`, as `NSString.deletingLastPathComponent` gives it: `/run/user` for
+    /// `/run/user/1000/`, `/` for `/run`, empty for a bare name.
+    static func parentDirectory(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 }
 

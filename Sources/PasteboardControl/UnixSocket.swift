@@ -1,7 +1,8 @@
-public import Foundation
+public import FoundationEssentials
+import SystemSupport
 import CSystemShim
 #if canImport(Glibc)
-import Glibc
+public import Glibc  // uid_t in `peerUserID`
 #endif
 
 /// A Unix stream socket, closed when released: the one socket code the daemon, the clients and the tests use.

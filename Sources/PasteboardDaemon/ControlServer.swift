@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PasteboardControl
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 public import ClipboardBackend
-import Foundation
+import FoundationEssentials
+import SystemSupport
 public import PasteboardConfiguration
 public import PasteboardControl
 public import PasteboardHistory

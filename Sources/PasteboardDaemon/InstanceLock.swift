@@ -1,7 +1,9 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import PasteboardControl
 #if canImport(Glibc)
 import Glibc
+import TextSupport
 #endif
 
 /// The lock that makes one daemon per user: an exclusive `flock` on `daemon.lock` in the runtime directory,
@@ -37,7 +39,7 @@ final class InstanceLock {
         var buffer = [UInt8](repeating: 0, count: 32)
         let count = pread(fd, &buffer, buffer.count, 0)
         guard count > 0 else { return nil }
-        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: buffer[0..<count], as: UTF8.self).trimmingWhitespaceAndNewlines()
         return text.isEmpty ? nil : text
     }
 }

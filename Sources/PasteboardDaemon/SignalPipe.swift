@@ -2,6 +2,7 @@ import CSystemShim
 import PasteboardControl
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// The write end of the self-pipe, for the signal handler.

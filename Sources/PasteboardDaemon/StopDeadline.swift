@@ -1,5 +1,6 @@
 import CSystemShim
-import Foundation
+import FoundationEssentials
+import SystemSupport
 import Synchronization
 import PasteboardControl
 #if canImport(Glibc)
@@ -35,7 +36,7 @@ final class StopDeadline: Sendable {
         stopDeadlinePipeWrite = writeEnd
         let stopped = stopped
         let milliseconds = Int32(grace.components.seconds * 1000 + grace.components.attoseconds / 1_000_000_000_000_000)
-        let thread = Thread {
+        let watch: @Sendable () -> Void = {
             defer { close(readEnd) }
             var signalled = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
             while poll(&signalled, 1, -1) < 0 && errno == EINTR {}
@@ -50,8 +51,13 @@ final class StopDeadline: Sendable {
             }
             _exit(0)
         }
-        thread.name = "pb-stop-deadline"
-        thread.start()
+        do {
+            try DetachedThread.start(name: "pb-stop-deadline", watch)
+        } catch {
+            // The thread would have closed the read end; `deinit` (which runs, since `self` is whole) closes the other.
+            close(readEnd)
+            throw DaemonError("Cannot start the stop deadline's thread: \(error.reason).", cause: error)
+        }
     }
 
     deinit {

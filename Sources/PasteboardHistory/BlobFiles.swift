@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// Large blobs kept as content-addressed files beside the database: `blobs/ab/abcdef…`.
@@ -68,11 +69,11 @@ struct BlobFiles {
         if fd < 0 {
             if errno == ENOENT { return .missing }
             if errno == ELOOP { return .notAFile }
-            return .unreadable(String(cString: strerror(errno)))
+            return .unreadable(SystemError.lastReason)
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return .unreadable(String(cString: strerror(errno))) }
+        guard fstat(fd, &info) == 0 else { return .unreadable(SystemError.lastReason) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .notAFile }
         guard Int(info.st_size) == size else { return .damaged }
         var hasher = SHA256()
@@ -81,7 +82,7 @@ struct BlobFiles {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                return .unreadable(String(cString: strerror(errno)))
+                return .unreadable(SystemError.lastReason)
             }
             if count == 0 { break }
             buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
@@ -91,32 +92,34 @@ struct BlobFiles {
 
     /// The first `count` bytes, without reading the whole file.
     func prefix(hash: Data, count: Int) -> Data {
-        guard let handle = FileHandle(forReadingAtPath: url(forHash: hash).path) else { return Data() }
-        defer { try? handle.close() }  // closing a read-only handle: nothing to lose
-        return (try? handle.read(upToCount: count)) ?? Data()
+        guard let file = try? ReadableFile(path: url(forHash: hash).path) else { return Data() }
+        return (try? file.read(upToCount: count)) ?? Data()
     }
 
     /// Removes the payload file; one already gone is no failure.
     func remove(hash: Data) throws(HistoryError) {
         let path = url(forHash: hash).path
         if unlink(path) != 0 && errno != ENOENT {
-            throw HistoryError(.io, "Cannot remove the payload file \(path): \(String(cString: strerror(errno))).")
+            let cause = SystemError.last("unlink")
+            throw HistoryError(.io, "Cannot remove the payload file \(path): \(cause.reason).", underlying: cause)
         }
     }
 
+    /// The failure of the system call behind `action` just now (`create` is open or mkdir, `flush` is fsync).
     private func fileError(_ action: String, _ path: String) -> HistoryError {
         if errno == ENOSPC || errno == EDQUOT { return fullError(path) }
-        let reason = String(cString: strerror(errno))
-        let code: HistoryError.Code = errno == EACCES || errno == EROFS ? .notWritable : .io
-        return HistoryError(code, "Cannot \(action) \(path): \(reason).")
+        let cause = SystemError.last(action)
+        let code: HistoryError.Code = cause.errno == EACCES || cause.errno == EROFS ? .notWritable : .io
+        return HistoryError(code, "Cannot \(action) \(path): \(cause.reason).", underlying: cause)
     }
 
     /// The disk (or the user's quota) ran out while writing `path`: said the way the database's own error says it.
     fileprivate func fullError(_ path: String) -> HistoryError {
-        HistoryError(
+        let cause = SystemError.last("write")
+        return HistoryError(
             .full,
             "The disk holding \(directory.deletingLastPathComponent().path) is full: cannot write \(path) "
-                + "(\(String(cString: strerror(errno)))). Nothing was changed; free some space and retry.")
+                + "(\(cause.reason)). Nothing was changed; free some space and retry.", underlying: cause)
     }
 }
 
@@ -126,11 +129,17 @@ extension BlobFiles {
     func copy(from source: URL) throws(HistoryError) -> (hash: Data, size: Int) {
         if mkdir(directory.path, 0o700) != 0 && errno != EEXIST { throw HistoryError(.notWritable, "Cannot create \(directory.path).") }
         let input = open(source.path, O_RDONLY | O_CLOEXEC)
-        if input < 0 { throw HistoryError(.invalidInput, "Cannot read \(source.path): \(String(cString: strerror(errno))).") }
+        if input < 0 {
+            let cause = SystemError.last("open")
+            throw HistoryError(.invalidInput, "Cannot read \(source.path): \(cause.reason).", underlying: cause)
+        }
         defer { close(input) }
         let temporary = directory.appendingPathComponent(".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
         let output = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if output < 0 { throw HistoryError(.notWritable, "Cannot create \(temporary.path): \(String(cString: strerror(errno))).") }
+        if output < 0 {
+            let cause = SystemError.last("open")
+            throw HistoryError(.notWritable, "Cannot create \(temporary.path): \(cause.reason).", underlying: cause)
+        }
         var hasher = SHA256()
         var size = 0
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -139,7 +148,8 @@ extension BlobFiles {
             let count = buffer.withUnsafeMutableBytes { Glibc.read(input, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                failure = HistoryError(.io, "Cannot read \(source.path): \(String(cString: strerror(errno))).")
+                let cause = SystemError.last("read")
+                failure = HistoryError(.io, "Cannot read \(source.path): \(cause.reason).", underlying: cause)
                 break
             }
             if count == 0 { break }
@@ -152,7 +162,9 @@ extension BlobFiles {
                     failure =
                         errno == ENOSPC || errno == EDQUOT
                         ? fullError(temporary.path)
-                        : HistoryError(.io, "Cannot write \(temporary.path): \(String(cString: strerror(errno))).")
+                        : HistoryError(
+                            .io, "Cannot write \(temporary.path): \(SystemError.lastReason).",
+                            underlying: SystemError.last("write"))
                     break copying
                 }
                 offset += written
@@ -171,7 +183,8 @@ extension BlobFiles {
             if mkdir(target.deletingLastPathComponent().path, 0o700) != 0 && errno != EEXIST {
                 failure = HistoryError(.notWritable, "Cannot create \(target.deletingLastPathComponent().path).")
             } else if rename(temporary.path, target.path) != 0 {
-                failure = HistoryError(.io, "Cannot store \(target.path): \(String(cString: strerror(errno))).")
+                let cause = SystemError.last("rename")
+                failure = HistoryError(.io, "Cannot store \(target.path): \(cause.reason).", underlying: cause)
             }
         }
         if let failure {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension CaptureMetadata {
     /// The instants a stored date may take, in seconds since 1970: years 1 to 9999 of the proleptic Gregorian

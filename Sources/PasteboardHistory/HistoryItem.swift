@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import PasteboardModel
 
 /// One entry of the clipboard history as listed: metadata and a one-line preview, not the payload.

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 import SQLiteSupport
 
 /// One paste of a history item the daemon served: which application read it, when, and what became of it.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import PasteboardModel
 import SQLiteSupport
 #if canImport(Glibc)

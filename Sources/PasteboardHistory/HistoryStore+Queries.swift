@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 import PatternMatching
 public import PasteboardModel
 import SQLiteSupport
+import TextSupport
 
 /// What to list or search for.
 public struct HistoryQuery: Sendable, Equatable {
@@ -239,7 +240,7 @@ extension HistoryStore {
             var trigram = ""
             trigram.unicodeScalars.append(contentsOf: scalars[start..<start + 3])
             if seen.insert(trigram).inserted {
-                terms.append("\"" + trigram.replacingOccurrences(of: "\"", with: "\"\"") + "\"")
+                terms.append("\"" + trigram.replacingEvery("\"", with: "\"\"") + "\"")
             }
         }
         return terms.joined(separator: " AND ")
@@ -306,7 +307,7 @@ extension HistoryStore {
             sqlFilter: isASCII ? "(b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)" : nil,
             sqlValue: isASCII ? needle : nil
         ) { head in
-            ItemText.indexString(head).range(of: text, options: .caseInsensitive) != nil
+            ItemText.contains(head, needle: needle)
         }
     }
 
@@ -380,7 +381,7 @@ public enum ByteCountFormatting {
             unit += 1
         }
         if unit == 0 { return "\(bytes) B" }
-        return String(format: value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
+        return CFormat.string(value < 10 ? "%.1f" : "%.0f", value) + " " + units[unit]
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SQLiteSupport
 
 /// The search index may lag behind the rows.

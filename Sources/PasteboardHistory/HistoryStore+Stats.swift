@@ -1,8 +1,9 @@
-public import Foundation
+public import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
 import SQLiteSupport
+import SystemSupport
 
 extension HistoryStore {
     /// Counts and sizes: what the history holds and what its files cost.
@@ -25,7 +26,7 @@ extension HistoryStore {
                 indexBytes = Int(row.int("bytes") ?? 0)
             }
             func fileSize(_ path: String) -> Int {
-                ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+                ((try? FileManager.default.attributesOfItem(atPath: path))?.fileSize ?? 0)
             }
             let path = location.databaseURL.path
             let payloads = try checkPayloads()
@@ -75,7 +76,7 @@ extension HistoryStore {
                     let modified = attributes[.modificationDate] as? Date, now.timeIntervalSince(modified) > 60
                 else { continue }
                 unlink(shardPath)
-                freed += (attributes[.size] as? NSNumber)?.intValue ?? 0
+                freed += attributes.fileSize
                 continue
             }
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: shardPath) else { continue }
@@ -84,7 +85,7 @@ extension HistoryStore {
                 guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
                     let modified = attributes[.modificationDate] as? Date, now.timeIntervalSince(modified) > 60
                 else { continue }
-                let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+                let size = attributes.fileSize
                 if name.hasPrefix(".tmp-") {
                     unlink(path)
                     freed += size

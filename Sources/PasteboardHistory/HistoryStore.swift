@@ -1,8 +1,9 @@
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 import SQLiteSupport
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// The clipboard history: one SQLite file (WAL) plus content-addressed blob files.
@@ -44,16 +45,18 @@ public final class HistoryStore {
             if fd >= 0 {
                 // The umask may have taken bits away from the owner too.
                 let changed = fchmod(fd, 0o600)
-                let reason = String(cString: strerror(errno))
+                let cause = SystemError.last("fchmod")
                 close(fd)
                 if changed != 0 {
-                    throw HistoryError(.notWritable, "Cannot make \(path) private (mode 600): \(reason).")
+                    throw HistoryError(
+                        .notWritable, "Cannot make \(path) private (mode 600): \(cause.reason).", underlying: cause)
                 }
             } else if errno != EEXIST {
+                let cause = SystemError.last("open")
                 throw HistoryError(
                     .notWritable,
-                    "Cannot create the history store \(path): \(String(cString: strerror(errno))). "
-                        + "Set XDG_DATA_HOME (or PB_STORE_DIR) to a writable directory.")
+                    "Cannot create the history store \(path): \(cause.reason). "
+                        + "Set XDG_DATA_HOME (or PB_STORE_DIR) to a writable directory.", underlying: cause)
             }
         } else if !FileManager.default.fileExists(atPath: path) {
             throw HistoryError(.io, "No history store at \(path) yet: copy something first.")

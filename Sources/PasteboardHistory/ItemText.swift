@@ -1,5 +1,6 @@
-import Foundation
+import FoundationEssentials
 import PasteboardModel
+import TextSupport
 
 /// Derives what the history shows and searches for an item: its kind, the blob holding its text,
 /// and the exact string given to the search index.
@@ -261,7 +262,7 @@ enum ItemText {
     static func looksLikeURL(_ data: Data) -> Bool {
         guard data.count < 8192 else { return false }
         if let answer = data.withUnsafeBytes(asciiLooksLikeURL) { return answer }
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()
         guard !text.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else { return false }
         for scheme in urlSchemes where text.lowercased().hasPrefix(scheme) {
             return text.count > scheme.count
@@ -313,8 +314,8 @@ enum ItemText {
             if character == ">" { inTag = false; out.append(" "); continue }
             if !inTag { out.append(character) }
         }
-        return out.replacingOccurrences(of: "&nbsp;", with: " ").replacingOccurrences(of: "&amp;", with: "&")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return out.replacingEvery("&nbsp;", with: " ").replacingEvery("&amp;", with: "&")
+            .replacingEvery("&lt;", with: "<").replacingEvery("&gt;", with: ">")
+            .trimmingWhitespaceAndNewlines()
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Limits on what the history keeps. Pinned items are always kept.
 public struct RetentionPolicy: Sendable, Equatable {

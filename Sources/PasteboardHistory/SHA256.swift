@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// SHA-256 (FIPS 180-4), used to address blobs by content and to identify items.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SQLiteSupport
 
 /// The store's schema, as numbered migrations, and how a store is told from any other SQLite file.

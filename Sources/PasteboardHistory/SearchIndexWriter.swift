@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SQLiteSupport
 
 /// Changes to the trigram search index (`item_text`), staged in memory and written in large pieces.

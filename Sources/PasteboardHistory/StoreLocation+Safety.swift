@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -22,12 +23,12 @@ extension StoreLocation {
         var info = stat()
         if stat(path, &info) != 0 {
             // ENOTDIR: a file stands where a parent directory should be; creating it says so.
-            guard errno == ENOENT || (errno == ENOTDIR && creating) else { throw Self.cannotUse(path, errno) }
+            guard errno == ENOENT || (errno == ENOTDIR && creating) else { throw Self.cannotUse(path, .last("stat")) }
             guard creating else {
                 throw HistoryError(.io, "No history store at \(databaseURL.path) yet: copy something first.")
             }
             try Self.makeDirectories(directory)
-            guard stat(path, &info) == 0 else { throw Self.cannotUse(path, errno) }
+            guard stat(path, &info) == 0 else { throw Self.cannotUse(path, .last("stat")) }
         }
         guard info.st_mode & S_IFMT == S_IFDIR else {
             throw HistoryError(.notWritable, "\(path) exists but is not a directory.")
@@ -35,10 +36,11 @@ extension StoreLocation {
         try Self.checkTrust(
             path, info, isDirectory: true, name: "The history store directory \(path)", tightening: tightening)
         if creating && access(path, W_OK) != 0 {
+            let cause = SystemError.last("access")
             throw HistoryError(
                 .notWritable,
-                "The data directory \(path) is not writable (\(String(cString: strerror(errno)))). "
-                    + "Fix its permissions or set XDG_DATA_HOME to a writable directory.")
+                "The data directory \(path) is not writable (\(cause.reason)). "
+                    + "Fix its permissions or set XDG_DATA_HOME to a writable directory.", underlying: cause)
         }
         for file in storeFiles {
             try Self.checkStoreFile(file.path, isDirectory: file.isDirectory, tightening: tightening)
@@ -51,7 +53,7 @@ extension StoreLocation {
         var info = stat()
         if lstat(path, &info) != 0 {
             if errno == ENOENT { return }
-            throw cannotUse(path, errno)
+            throw cannotUse(path, .last("lstat"))
         }
         let kind = info.st_mode & S_IFMT
         if kind == S_IFLNK {
@@ -92,9 +94,10 @@ extension StoreLocation {
                     + "nobody else changed it, run 'chmod \(String(tight, radix: 8)) \(path)'.")
         }
         if tightening && mode & 0o077 != 0 && chmod(path, tight) != 0 {
+            let cause = SystemError.last("chmod")
             throw HistoryError(
-                .notWritable,
-                "Cannot make \(path) private (mode \(String(tight, radix: 8))): \(String(cString: strerror(errno))).")
+                .notWritable, "Cannot make \(path) private (mode \(String(tight, radix: 8))): \(cause.reason).",
+                underlying: cause)
         }
     }
 
@@ -105,7 +108,7 @@ extension StoreLocation {
         while true {
             var info = stat()
             if stat(current.path, &info) == 0 { break }
-            guard errno == ENOENT else { throw cannotCreate(current.path, errno) }
+            guard errno == ENOENT else { throw cannotCreate(current.path, .last("stat")) }
             missing.append(current.path)
             let parent = current.deletingLastPathComponent()
             if parent.path == current.path { break }
@@ -113,26 +116,26 @@ extension StoreLocation {
         }
         for path in missing.reversed() {
             if mkdir(path, 0o700) != 0 {
-                guard errno == EEXIST else { throw cannotCreate(path, errno) }
+                guard errno == EEXIST else { throw cannotCreate(path, .last("mkdir")) }
                 continue  // another process made it meanwhile: not ours to change
             }
             // mkdir applies the umask, which may take away the owner's own bits.
-            if chmod(path, 0o700) != 0 { throw cannotCreate(path, errno) }
+            if chmod(path, 0o700) != 0 { throw cannotCreate(path, .last("chmod")) }
         }
     }
 
-    private static func cannotCreate(_ path: String, _ code: Int32) -> HistoryError {
+    private static func cannotCreate(_ path: String, _ cause: SystemError) -> HistoryError {
         HistoryError(
             .notWritable,
-            "Cannot create \(path): \(String(cString: strerror(code))). Set XDG_DATA_HOME (or PB_STORE_DIR) to a "
-                + "writable directory.")
+            "Cannot create \(path): \(cause.reason). Set XDG_DATA_HOME (or PB_STORE_DIR) to a writable directory.",
+            underlying: cause)
     }
 
-    private static func cannotUse(_ path: String, _ code: Int32) -> HistoryError {
+    private static func cannotUse(_ path: String, _ cause: SystemError) -> HistoryError {
         HistoryError(
-            code == EACCES ? .notWritable : .io,
-            "Cannot use \(path): \(String(cString: strerror(code))). Fix its permissions or set XDG_DATA_HOME (or "
-                + "PB_STORE_DIR) to a directory of your own.")
+            cause.errno == EACCES ? .notWritable : .io,
+            "Cannot use \(path): \(cause.reason). Fix its permissions or set XDG_DATA_HOME (or PB_STORE_DIR) to a "
+                + "directory of your own.", underlying: cause)
     }
 
     /// This user's login name, for a `chown` the message suggests.

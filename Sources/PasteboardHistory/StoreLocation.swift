@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Where the history store lives on disk.
 public struct StoreLocation: Sendable, Equatable {
@@ -16,7 +16,7 @@ public struct StoreLocation: Sendable, Equatable {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             dataHome = URL(fileURLWithPath: xdg)
         } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
+            let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
             dataHome = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
         }
         return StoreLocation(directory: dataHome.appendingPathComponent("pasteboard"))

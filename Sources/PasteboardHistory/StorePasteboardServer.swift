@@ -1,7 +1,8 @@
 public import PasteboardModel
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Synchronization
+import SystemSupport
 
 /// Pasteboards kept in the history store: the headless default, shared by every process of the user.
 ///
@@ -13,7 +14,7 @@ import Synchronization
 public final class StorePasteboardServer: PasteboardServer, @unchecked Sendable {
     // @unchecked Sendable: the non-Sendable store is only touched while `lock` is held.
     private let location: StoreLocation
-    private let lock = NSLock()
+    private let lock = Lock()
     private var store: HistoryStore?
     /// How often `changes(of:)` checks for writes by other processes.
     public let pollInterval: Duration
@@ -32,10 +33,10 @@ public final class StorePasteboardServer: PasteboardServer, @unchecked Sendable 
     }
 
     private func withStore<T>(_ body: (HistoryStore) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        if store == nil { store = try HistoryStore(location: location) }
-        return try body(store!)
+        try lock.withLock {
+            if store == nil { store = try HistoryStore(location: location) }
+            return try body(store!)
+        }
     }
 
     public func contents(of name: String) throws -> PasteboardContents {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension ContentType {
     /// How many leading bytes the text and SVG checks examine.

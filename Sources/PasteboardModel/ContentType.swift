@@ -214,7 +214,7 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
     /// ContentType.resolve("???")             // nil
     /// ```
     public static func resolve(_ userInput: String) -> ContentType? {
-        let input = String(userInput.trimmingWhitespace())
+        let input = String(userInput.withoutSurroundingWhitespace())
         guard !input.isEmpty else { return nil }
         if let alias = aliases[input.lowercased()] { return alias }
         if declaration(for: input) != nil { return ContentType(input) }
@@ -362,7 +362,7 @@ extension ContentType {
     }
 
     static func normalizedExtension(_ filenameExtension: String) -> String? {
-        var trimmed = filenameExtension.trimmingWhitespace()
+        var trimmed = filenameExtension.withoutSurroundingWhitespace()
         if trimmed.first == "." { trimmed = trimmed.dropFirst() }
         guard !trimmed.isEmpty, !trimmed.contains("."), !trimmed.contains("/") else { return nil }
         return trimmed.lowercased()
@@ -402,7 +402,7 @@ extension ContentType {
 
         init?(parsing string: String) {
             var parts = string.split(separator: ";", omittingEmptySubsequences: false)
-            let names = parts.removeFirst().trimmingWhitespace().lowercased()
+            let names = parts.removeFirst().withoutSurroundingWhitespace().lowercased()
                 .split(separator: "/", omittingEmptySubsequences: false)
             guard names.count == 2, Self.isRestrictedName(names[0]), Self.isRestrictedName(names[1]) else {
                 return nil
@@ -411,8 +411,8 @@ extension ContentType {
             subtype = String(names[1])
             for parameter in parts {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
-                guard pair.count == 2, pair[0].trimmingWhitespace().lowercased() == "charset" else { continue }
-                var value = pair[1].trimmingWhitespace()
+                guard pair.count == 2, pair[0].withoutSurroundingWhitespace().lowercased() == "charset" else { continue }
+                var value = pair[1].withoutSurroundingWhitespace()
                 if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
                 charset = value.lowercased()
             }
@@ -436,7 +436,7 @@ extension Unicode.Scalar {
 
 extension StringProtocol {
     /// The string without leading and trailing whitespace and line breaks.
-    fileprivate func trimmingWhitespace() -> SubSequence {
+    fileprivate func withoutSurroundingWhitespace() -> SubSequence {
         guard let start = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
         else { return self[endIndex...] }
         return self[start...last]

@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import SystemSupport
 
 /// One logical item on a pasteboard, holding the same content in several typed representations.
 ///
@@ -54,7 +55,7 @@ public struct PasteboardItem: Sendable, Hashable {
                 throw PasteboardError(.storage, "\(fileURL.path) is a directory, not a file.")
             }
             self.type = type
-            self.storage = .file(fileURL, size: (attributes[.size] as? NSNumber)?.intValue ?? 0)
+            self.storage = .file(fileURL, size: attributes.fileSize)
         }
 
         /// The bytes (read from the file for a file-backed representation; empty if the file cannot be read:
@@ -75,7 +76,7 @@ public struct PasteboardItem: Sendable, Hashable {
                 do {
                     return try Data(contentsOf: url)
                 } catch {
-                    throw PasteboardError(.storage, "Cannot read \(url.path): \(error.localizedDescription)")
+                    throw PasteboardError(.storage, "Cannot read \(url.path): \(SystemError.reason(of: error))")
                 }
             }
         }
@@ -99,9 +100,8 @@ public struct PasteboardItem: Sendable, Hashable {
             switch storage {
             case .bytes(let data): return data.prefix(count)
             case .file(let url, _):
-                guard let handle = try? FileHandle(forReadingFrom: url) else { return Data() }
-                defer { try? handle.close() }  // a read-only handle: closing cannot lose data
-                return (try? handle.read(upToCount: count)) ?? Data()
+                guard let file = try? ReadableFile(path: url.path) else { return Data() }
+                return (try? file.read(upToCount: count)) ?? Data()
             }
         }
     }

@@ -1,4 +1,5 @@
 import CSystemShim
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -42,17 +43,17 @@ struct Chafa: Sendable {
         _ image: [UInt8], graphics: TerminalGraphics, columns: Int, rows: Int, usesColor: Bool, terminal: Int32
     ) throws(PickerError) -> [UInt8] {
         let memory = pb_memfd_cloexec("pb-pick-preview")
-        guard memory >= 0 else { throw PickerError("Cannot hold the image for chafa: \(Self.reason()).") }
+        guard memory >= 0 else { throw Self.failure("Cannot hold the image for chafa", .last("memfd_create")) }
         defer { close(memory) }
         var written = 0
         while written < image.count {
             let count = image.withUnsafeBytes { write(memory, $0.baseAddress! + written, $0.count - written) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw PickerError("Cannot hold the image for chafa: \(Self.reason()).") }
+            guard count > 0 else { throw Self.failure("Cannot hold the image for chafa", .last("write")) }
             written += count
         }
         var output: [Int32] = [-1, -1]
-        guard pb_pipe_cloexec(&output) == 0 else { throw PickerError("Cannot start chafa: \(Self.reason()).") }
+        guard pb_pipe_cloexec(&output) == 0 else { throw Self.failure("Cannot start chafa", .last("pipe2")) }
         var readEnd = output[0]
         defer { if readEnd >= 0 { close(readEnd) } }
 
@@ -76,7 +77,10 @@ struct Chafa: Sendable {
         var pid: pid_t = 0
         let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         close(output[1])
-        guard status == 0 else { throw PickerError("Cannot start chafa: \(String(cString: strerror(status))).") }
+        guard status == 0 else {
+            let cause = SystemError("posix_spawn", errno: status)
+            throw PickerError("Cannot start chafa: \(cause.reason).", cause: cause)
+        }
 
         var result: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
@@ -114,7 +118,9 @@ struct Chafa: Sendable {
         return result
     }
 
-    private static func reason() -> String { String(cString: strerror(errno)) }
+    private static func failure(_ what: String, _ cause: SystemError) -> PickerError {
+        PickerError("\(what): \(cause.reason).", cause: cause)
+    }
 
     private static func milliseconds() -> Int {
         var now = timespec()

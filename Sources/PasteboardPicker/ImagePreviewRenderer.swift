@@ -1,6 +1,8 @@
 import CSystemShim
-import Foundation
+import FoundationEssentials
 import Synchronization
+import TextSupport
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -74,7 +76,16 @@ final class ImagePreviewRenderer: Sendable {
             state.isRunning = true
             return true
         }
-        if start { Thread.detachNewThread { self.work() } }
+        guard start else { return }
+        do {
+            try DetachedThread.start(name: "pb-pick-preview") { self.work() }
+        } catch {
+            // No thread to draw with: the preview keeps its placeholder, and a later request tries again.
+            state.withLock { state in
+                state.pending = nil
+                state.isRunning = false
+            }
+        }
     }
 
     /// Empties the pipe `wakeDescriptor` after the loop woke on it.
@@ -125,7 +136,7 @@ final class ImagePreviewRenderer: Sendable {
                 image, graphics: graphics, columns: request.columns, rows: request.rows, usesColor: usesColor,
                 terminal: terminal)
             let text = String(decoding: output, as: UTF8.self)
-                .replacingOccurrences(of: "\u{1B}[?25l", with: "").replacingOccurrences(of: "\u{1B}[?25h", with: "")
+                .replacingEvery("\u{1B}[?25l", with: "").replacingEvery("\u{1B}[?25h", with: "")
             switch graphics {
             case .kitty, .sixel: return .graphic(text)
             case .blocks, .text:

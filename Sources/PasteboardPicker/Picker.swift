@@ -1,6 +1,7 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// The write end of the picker's self-pipe, for the SIGWINCH handler.
@@ -46,7 +47,10 @@ public struct Picker {
     public func run(terminal: Int32) throws(PickerError) -> Result {
         let mode = TerminalMode(fileDescriptor: terminal)
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw PickerError("Cannot create a pipe: \(String(cString: strerror(errno))).") }
+        guard pipe(&fds) == 0 else {
+            let cause = SystemError.last("pipe")
+            throw PickerError("Cannot create a pipe: \(cause.reason).", cause: cause)
+        }
         defer {
             resizePipeWrite = -1
             close(fds[0])
@@ -124,7 +128,8 @@ public struct Picker {
             let ready = poll(&polled, 3, decoder.isWaiting ? 30 : -1)
             if ready < 0 {
                 if errno == EINTR { continue }
-                throw PickerError("The terminal could not be read: \(String(cString: strerror(errno))).")
+                let cause = SystemError.last("poll")
+                throw PickerError("The terminal could not be read: \(cause.reason).", cause: cause)
             }
             var keys: [Key] = []
             if ready == 0 { keys = decoder.flush() }

@@ -1,6 +1,7 @@
 import ArgumentParsing
-import Foundation
+import FoundationEssentials
 import PasteboardHistory
+import TextSupport
 
 /// Draws the picker into a terminal of a given size: the prompt, the list, the preview and a key line. Every
 /// frame is whole (each line written to the full width), so a resize or a stray write never leaves garbage. No
@@ -61,7 +62,7 @@ struct PickerScreen {
             let item = model.rows[index]
             let mark = model.marked.contains(item.id) ? "+" : " "
             let pin = item.isPinned ? "*" : " "
-            let head = "\(mark)\(pin)\(String(item.id).leftPadded(to: 7)) \(item.kind.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) "
+            let head = "\(mark)\(pin)\(String(item.id).leftPadded(to: 7)) \(Self.fitted(item.kind.rawValue, width: 5)) "
             let text = DisplayWidth.fitted(head + Self.clean(item.preview), to: layout.listWidth)
             listLines.append(index == model.selection ? "\u{1B}[7m" + text + "\u{1B}[0m" : text)
         }
@@ -106,9 +107,15 @@ struct PickerScreen {
 
     /// Text safe to draw: tabs as spaces, every control character escaped, so an item cannot move the cursor
     /// or retitle the terminal.
+    /// `text` cut or padded with spaces to `width` characters (a column of ASCII labels).
+    static func fitted(_ text: String, width: Int) -> String {
+        let cut = text.prefix(width)
+        return cut + String(repeating: " ", count: width - cut.count)
+    }
+
     static func clean(_ text: String, keepingNewlines: Bool = false) -> String {
-        let spaced = text.replacingOccurrences(of: "\t", with: "    ")
-        return escapedForTerminal(keepingNewlines ? spaced : spaced.replacingOccurrences(of: "\n", with: " "), keeping: keepingNewlines ? ["\n"] : [])
+        let spaced = text.replacingEvery("\t", with: "    ")
+        return escapedForTerminal(keepingNewlines ? spaced : spaced.replacingEvery("\n", with: " "), keeping: keepingNewlines ? ["\n"] : [])
     }
 
     static func byteCount(_ bytes: Int) -> String { ByteCountFormatting.string(bytes) }

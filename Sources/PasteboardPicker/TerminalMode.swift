@@ -1,5 +1,6 @@
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// The terminal settings in force before the picker started, for the signal handlers: restoring them is one
@@ -26,7 +27,8 @@ final class TerminalMode {
     func enter() throws(PickerError) {
         var settings = termios()
         guard tcgetattr(fileDescriptor, &settings) == 0 else {
-            throw PickerError("pb pick needs a terminal: \(String(cString: strerror(errno))).")
+            let cause = SystemError.last("tcgetattr")
+            throw PickerError("pb pick needs a terminal: \(cause.reason).", cause: cause)
         }
         savedSettings = settings
         savedDescriptor = fileDescriptor
@@ -41,7 +43,8 @@ final class TerminalMode {
             bytes[Int(VTIME)] = 0
         }
         guard tcsetattr(fileDescriptor, TCSAFLUSH, &raw) == 0 else {
-            throw PickerError("Cannot put the terminal in raw mode: \(String(cString: strerror(errno))).")
+            let cause = SystemError.last("tcsetattr")
+            throw PickerError("Cannot put the terminal in raw mode: \(cause.reason).", cause: cause)
         }
         isActive = true
         write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[?1000h\u{1B}[?1006h")

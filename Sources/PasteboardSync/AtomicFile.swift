@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 internal import CSodium
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// Puts whole files into the sync folder: written and flushed elsewhere first, then renamed in, so neither
@@ -73,12 +74,12 @@ struct AtomicFile {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw SyncError(.io, "Cannot create the directory \(url.path): \(error.localizedDescription)")
+            throw SyncError(.io, "Cannot create the directory \(url.path): \(SystemError.reason(of: error))")
         }
     }
 
     static func error(_ what: String, _ code: Int32) -> SyncError {
-        SyncError(.io, "\(what): \(String(cString: strerror(code))).")
+        SyncError(.io, "\(what): \(SystemError.reason(errno: code)).")
     }
 
     /// Reads a whole file of at most `limit` bytes; a larger one is refused unread.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 /// A device of a sync folder: 16 lowercase hex digits, random, made when the device joins.
 public struct DeviceID: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
@@ -35,7 +36,7 @@ public struct DeviceID: RawRepresentable, Sendable, Hashable, Codable, CustomStr
     }
 
     static func random() throws(SyncError) -> DeviceID {
-        let hex = try Sodium.randomBytes(8).map { String(format: "%02x", $0) }.joined()
+        let hex = try Sodium.randomBytes(8).map { CFormat.string("%02x", $0) }.joined()
         return DeviceID(rawValue: hex)!  // 8 random bytes are 16 lowercase hex digits
     }
 

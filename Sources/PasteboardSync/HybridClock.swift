@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A hybrid logical clock reading: wall time in milliseconds, a counter for events within one millisecond (or
 /// after a reading from a device whose clock runs ahead), and the device that made it, which breaks ties. Readings

@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// Keyed BLAKE2b (`crypto_generichash`): a payload file's name, which only holders of the sync key can compute, so
 /// the name reveals nothing about the bytes.

@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// A sync key derived from a passphrase with `crypto_pwhash` (Argon2id 1.3), its salt and costs kept in the
 /// folder's header so every device derives the same key.

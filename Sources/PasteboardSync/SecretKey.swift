@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A 32-byte secret key (for `crypto_secretstream_xchacha20poly1305` or keyed BLAKE2b).
 struct SecretKey: Sendable, Equatable {

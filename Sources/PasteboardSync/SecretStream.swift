@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// A file sealed with `crypto_secretstream_xchacha20poly1305`: a plaintext magic, the stream header, then each
 /// message as a 4-byte big-endian length and its ciphertext. The last message carries the FINAL tag, so a file cut

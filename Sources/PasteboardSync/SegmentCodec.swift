@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The binary form of a segment's operations (see docs/sync.md): compact, so that an operation costs a few dozen
 /// bytes beyond its payload. The segment's device is implied (every operation in a segment is its device's own), and

@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// libsodium, initialised once per process (`sodium_init` is safe to call again; it returns 1 when already done).

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// The shared folder and what is in it (see docs/sync.md):
 ///
@@ -69,7 +70,7 @@ struct SyncFolder {
         } catch let error as SyncError {
             throw error
         } catch {
-            throw SyncError(.invalidInput, "\(headerURL.path) is damaged: \(error.localizedDescription)", cause: error)
+            throw SyncError(.invalidInput, "\(headerURL.path) is damaged: \(SystemError.reason(of: error))", cause: error)
         }
     }
 

@@ -1,5 +1,5 @@
 internal import CSodium
-import Foundation
+import FoundationEssentials
 
 /// The secret every device of one sync folder shares. Every key used on the folder is derived from it with
 /// `crypto_kdf` (BLAKE2b), one per purpose, so no key is used for two jobs.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 
 /// One entry of a device's log: what happened to the history on that device, when (by its hybrid clock).

@@ -1,6 +1,8 @@
-public import Foundation
+public import FoundationEssentials
 public import PasteboardHistory
 public import PasteboardModel
+import TextSupport
+import SystemSupport
 
 /// Joining and leaving a sync folder, and what `pb sync status` shows.
 public enum SyncSession {
@@ -45,7 +47,7 @@ public enum SyncSession {
         try refuseIfJoined(location)
         let syncFolder = SyncFolder(root: folder)
         let header = try syncFolder.readHeader()
-        let trimmed = secret.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = secret.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { throw SyncError(.invalidInput, "No key given.") }
         let key: SyncKey
         if header.keyKind == "passphrase", let parameters = header.passphrase {
@@ -73,7 +75,7 @@ public enum SyncSession {
         do {
             try FileManager.default.removeItem(at: url)
         } catch {
-            throw SyncError(.io, "Cannot remove \(url.path): \(error.localizedDescription)")
+            throw SyncError(.io, "Cannot remove \(url.path): \(SystemError.reason(of: error))")
         }
         let directory = SyncSetup.directory(for: location)
         let lock = try FileLock(path: directory.appendingPathComponent("lock").path)

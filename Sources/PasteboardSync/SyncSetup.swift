@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import PasteboardHistory
 
 /// This device's membership of a sync folder: where the folder is, this device's id and the key. Kept in

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SQLiteSupport
 
 /// Which of each device's segments this device's merged state holds (what a snapshot written here covers), and the

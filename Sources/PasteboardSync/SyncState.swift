@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import SQLiteSupport
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import PasteboardConfiguration
 #if canImport(Glibc)
 import Glibc
@@ -18,10 +18,8 @@ public struct SyncthingRescan: Sendable {
         guard let host = settings.url.host, let port = settings.url.port else {
             throw SyncError(.invalidInput, "syncthing-url has no host and port.")
         }
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: "&=+?#")
-        let folder = settings.folderID.addingPercentEncoding(withAllowedCharacters: allowed) ?? settings.folderID
-        let sub = path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path
+        let folder = Self.queryValue(settings.folderID)
+        let sub = Self.queryValue(path)
         let request =
             "POST /rest/db/scan?folder=\(folder)&sub=\(sub) HTTP/1.0\r\nHost: \(host):\(port)\r\n"
             + "X-API-Key: \(settings.apiKey)\r\nContent-Length: 0\r\n\r\n"
@@ -50,5 +48,24 @@ public struct SyncthingRescan: Sendable {
         let parts = statusLine.split(separator: " ")
         guard parts.count >= 2, let status = Int(parts[1]) else { throw SyncError(.io, "Syncthing's answer is not HTTP.") }
         return status
+    }
+
+    /// `text` percent-encoded for a query value: the characters a URL query allows (RFC 3986) but for the ones that
+    /// separate or end its parts (`&`, `=`, `+`, `?`, `#`), which are encoded too; each other byte of its UTF-8
+    /// becomes `%XX`.
+    static func queryValue(_ text: String) -> String {
+        let kept = Set("-._~!$'()*,;:@/".utf8)
+        var out = ""
+        for byte in text.utf8 {
+            let isLetterOrDigit =
+                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+            if isLetterOrDigit || kept.contains(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return out
     }
 }

@@ -1,6 +1,8 @@
 import CSystemShim
 import ClipboardBackend
-import Foundation
+import Dispatch
+import FoundationEssentials
+import SystemSupport
 import PasteboardControl
 import PasteboardModel
 #if canImport(Glibc)
@@ -13,7 +15,7 @@ import Glibc
 final class BackendThread: @unchecked Sendable {
     // @unchecked Sendable: `jobs`, `changeCount` and `watchers` are guarded by `lock`; the backend is created
     // and used only on the thread this class starts.
-    private let lock = NSLock()
+    private let lock = Lock()
     private var jobs: [(any ClipboardBackend) -> Void] = []
     private var changeCount = 0
     private var watchers: [Int: AsyncStream<Int>.Continuation] = [:]
@@ -33,7 +35,7 @@ final class BackendThread: @unchecked Sendable {
         wakeWrite = fds[1]
         let ready = DispatchSemaphore(value: 0)
         let failure = FailureBox()
-        let thread = Thread { [self] in
+        let body: @Sendable () -> Void = { [self] in
             let backend: any ClipboardBackend
             do throws(ClipboardError) {
                 guard let opened = try BackendFactory.open(kind) else {
@@ -53,8 +55,12 @@ final class BackendThread: @unchecked Sendable {
             ready.signal()
             withExtendedLifetime(counter) { self.loop(backend) }
         }
-        thread.name = "pasteboard-\(kind.name)"
-        thread.start()
+        do {
+            try DetachedThread.start(name: "pasteboard-\(kind.name)", body)
+        } catch {
+            // `self` is whole by now, so throwing runs `deinit`, which closes the pipe.
+            throw ClipboardError("Cannot start the \(kind.name) thread: \(error.reason).", cause: error)
+        }
         ready.wait()
         if let error = failure.error { throw error }
     }

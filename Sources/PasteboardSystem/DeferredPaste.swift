@@ -1,6 +1,7 @@
 import CSystemShim
-import Foundation
+import FoundationEssentials
 public import PasteboardControl
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif

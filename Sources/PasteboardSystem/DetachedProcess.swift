@@ -1,6 +1,7 @@
 import CSystemShim
-public import Foundation
-public import PasteboardControl
+public import FoundationEssentials
+public import SystemSupport
+import TextSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,7 +55,7 @@ public enum DetachedProcess {
     public static func start(
         _ executable: String, arguments: [String], environment: [String: String], input: Input = .nothing,
         errorLog: String? = nil, readyWithin timeout: Int32? = nil
-    ) throws(Failure) -> pid_t {
+    ) throws(Failure) -> Int32 {
         var readyFDs: [Int32] = [-1, -1]
         if timeout != nil {
             guard pb_pipe_cloexec(&readyFDs) == 0 else { throw Failure(reason: .pipe(.last("pipe2"))) }
@@ -139,7 +140,7 @@ public enum DetachedProcess {
         let count = read(readyFDs[0], &buffer, buffer.count)
         let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
         if text.hasPrefix("ready") { return pid }
-        throw Failure(reason: .notReady(text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        throw Failure(reason: .notReady(text.trimmingWhitespaceAndNewlines()))
     }
 
     private static func closeAll(_ fds: [Int32]) {

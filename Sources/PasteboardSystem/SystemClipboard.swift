@@ -1,5 +1,5 @@
 public import ClipboardBackend
-public import Foundation
+public import FoundationEssentials
 public import PasteboardControl
 public import PasteboardHistory
 public import PasteboardModel

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 internal import CSQLite
 
 /// One result row, copied out of the statement at once.

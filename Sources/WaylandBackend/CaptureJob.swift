@@ -1,5 +1,5 @@
 import ClipboardBackend
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 
 /// One capture in progress: every wanted MIME type is asked for at once, each through a pipe of its own, and read

@@ -1,7 +1,8 @@
 import CWayland
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 /// The pipes a Wayland backend reads and writes, folded into one descriptor its owner polls (an epoll instance,
@@ -11,7 +12,10 @@ final class Descriptors {
 
     init() throws(WaylandError) {
         epoll = pb_epoll_create()
-        guard epoll >= 0 else { throw WaylandError(.system, "Cannot create an epoll instance: \(String(cString: strerror(errno))).") }
+        guard epoll >= 0 else {
+            let cause = SystemError.last("epoll_create1")
+            throw WaylandError(.system, "Cannot create an epoll instance: \(cause.reason).", cause: cause)
+        }
     }
 
     deinit { close(epoll) }
@@ -36,7 +40,8 @@ final class Descriptors {
     static func pipe() throws(WaylandError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         guard pb_wl_pipe(&fds) == 0 else {
-            throw WaylandError(.system, "Cannot create a pipe: \(String(cString: strerror(errno))).")
+            let cause = SystemError.last("pipe2")
+            throw WaylandError(.system, "Cannot create a pipe: \(cause.reason).", cause: cause)
         }
         return (fds[0], fds[1])
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 
 /// A data-control source this process set as a selection, with what it serves.

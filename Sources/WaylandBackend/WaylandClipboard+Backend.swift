@@ -1,6 +1,6 @@
 import CWayland
 public import ClipboardBackend
-public import Foundation
+public import FoundationEssentials
 public import PasteboardModel
 
 /// The Wayland clipboard as a `ClipboardBackend`: what the daemon and the client clipboard layer drive.

@@ -1,6 +1,6 @@
 import CWayland
 import ClipboardBackend
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 #if canImport(Glibc)
 import Glibc

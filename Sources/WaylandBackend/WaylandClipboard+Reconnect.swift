@@ -1,9 +1,10 @@
 import CWayland
 import ClipboardBackend
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 #if canImport(Glibc)
 import Glibc
+import SystemSupport
 #endif
 
 extension WaylandClipboard {
@@ -59,7 +60,7 @@ extension WaylandClipboard {
         reconnection = nil
         var message = "pb: connected to the Wayland compositor again after \(attempt.attempts) attempts"
         if !retaken.isEmpty { message += "; holding \(retaken.joined(separator: " and ")) again" }
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileDescriptor.writeToStandardError(message + "\n")
         flush()
     }
 

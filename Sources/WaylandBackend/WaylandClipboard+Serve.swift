@@ -1,6 +1,6 @@
 import CWayland
 public import ClipboardBackend
-import Foundation
+import FoundationEssentials
 public import PasteboardModel
 #if canImport(Glibc)
 import Glibc

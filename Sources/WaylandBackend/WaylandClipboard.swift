@@ -1,9 +1,11 @@
 import CWayland
 public import ClipboardBackend
-public import Foundation
+public import FoundationEssentials
 import PasteboardModel
 #if canImport(Glibc)
 import Glibc
+import TextSupport
+import SystemSupport
 #endif
 
 /// The Wayland clipboard engine, over a compositor's data-control protocol (`ext_data_control_manager_v1` where
@@ -116,7 +118,7 @@ public final class WaylandClipboard {
 
     static func cannotConnect(_ displayName: String?) -> String {
         let shown = displayName ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
-        return "Cannot connect to the Wayland compositor '\(shown)': \(String(cString: strerror(errno)))."
+        return "Cannot connect to the Wayland compositor '\(shown)': \(SystemError.lastReason)."
     }
 
     /// Binds the first seat and the data-control manager on the fresh `display`, and reads what the selections
@@ -158,7 +160,7 @@ public final class WaylandClipboard {
         guard sync(within: timeout) else { throw noAnswer }
     }
 
-    static func seconds(_ interval: TimeInterval) -> String { String(format: "%.2g", interval) }
+    static func seconds(_ interval: TimeInterval) -> String { CFormat.string("%.2g", interval) }
 
     deinit {
         for transfer in outgoing.values { close(transfer.fd) }
@@ -319,13 +321,13 @@ public final class WaylandClipboard {
         isConnected = false
         descriptors.forget(displayFD)
         let code = wl_display_get_error(display)
-        let reason = String(cString: strerror(code))
+        let reason = SystemError.reason(errno: code)
         var message = "pb: the Wayland connection was lost (\(reason))"
         if reconnects {
             reconnection = (0, Date().addingTimeInterval(Self.firstRetryDelay), "the connection was lost (\(reason))")
             message += "; connecting again when the compositor is back"
         }
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileDescriptor.writeToStandardError(message + "\n")
     }
 
     /// Abandons stalled captures and readers that stopped reading.

@@ -1,3 +1,5 @@
+public import SystemSupport
+
 /// A Wayland connection or protocol failure, with a message a user can act on.
 public struct WaylandError: Error, Sendable, CustomStringConvertible {
     public enum Code: Sendable, Equatable {
@@ -15,10 +17,13 @@ public struct WaylandError: Error, Sendable, CustomStringConvertible {
 
     public let code: Code
     public let message: String
+    /// The failed system call, for `.system`.
+    public let cause: SystemError?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, cause: SystemError? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { message }

@@ -1,5 +1,6 @@
 internal import CVirtualKeyboard
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -65,7 +66,7 @@ private final class Connection {
             throw WaylandPasteError(
                 .cannotConnect,
                 "Cannot connect to the Wayland compositor '\(shownName)' to paste: "
-                    + "\(String(cString: strerror(errno))).")
+                    + "\(SystemError.lastReason).")
         }
         self.display = display
         registry = wl_display_get_registry(display)
@@ -115,7 +116,7 @@ private final class Connection {
         let fd = PasteKeymap.text.withCString { pb_vk_keymap_file($0, UInt32(strlen($0) + 1)) }
         guard fd >= 0 else {
             throw WaylandPasteError(
-                .typingFailed, "Cannot make the paste keymap's memory file: \(String(cString: strerror(errno))).")
+                .typingFailed, "Cannot make the paste keymap's memory file: \(SystemError.lastReason).")
         }
         let size = UInt32(PasteKeymap.text.utf8.count + 1)  // with its terminating NUL, as the format asks
         pb_vk_keymap(keyboard, UInt32(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue), fd, size)
@@ -153,7 +154,7 @@ private final class Connection {
             throw WaylandPasteError(
                 .typingFailed,
                 "The connection to the Wayland compositor '\(shownName)' failed while pasting: "
-                    + "\(String(cString: strerror(code))).")
+                    + "\(SystemError.reason(errno: code)).")
         }
     }
 

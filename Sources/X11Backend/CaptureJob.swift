@@ -1,6 +1,6 @@
 import CX11
 import ClipboardBackend
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 
 /// One capture in progress: TARGETS, then each wanted target in turn, each possibly through INCR.

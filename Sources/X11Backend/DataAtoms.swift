@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Atom lists as they arrive in properties.
 enum DataAtoms {

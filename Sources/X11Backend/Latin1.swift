@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// ICCCM's STRING target is ISO Latin-1: UTF-8 text is converted, characters outside Latin-1 become '?'.
 enum Latin1 {

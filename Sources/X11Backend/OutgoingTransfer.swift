@@ -1,6 +1,7 @@
 import CX11
 import ClipboardBackend
-import Foundation
+import FoundationEssentials
+import SystemSupport
 
 /// A large reply going out in INCR chunks, one per PropertyNotify(Delete) from the reader.
 struct OutgoingTransfer {
@@ -18,7 +19,7 @@ struct OutgoingTransfer {
 final class OutgoingPayload {
     private enum Source {
         case bytes(Data, offset: Int)
-        case file(FileHandle)
+        case file(ReadableFile)
     }
 
     private var source: Source
@@ -26,13 +27,7 @@ final class OutgoingPayload {
     init(_ data: Data) { source = .bytes(data, offset: 0) }
 
     /// The file at `url`, opened now (so a reader gets what it had when it asked).
-    init(file url: URL) throws { source = .file(try FileHandle(forReadingFrom: url)) }
-
-    deinit {
-        if case .file(let handle) = source {
-            do { try handle.close() } catch {}  // read-only: nothing is lost when closing fails
-        }
-    }
+    init(file url: URL) throws(SystemError) { source = .file(try ReadableFile(path: url.path)) }
 
     /// The next at most `count` bytes; empty at the end (and when the file cannot be read further, which ends the
     /// transfer short, as the reader then sees).
@@ -42,8 +37,8 @@ final class OutgoingPayload {
             let end = min(offset + count, data.count)
             source = .bytes(data, offset: end)
             return data.subdata(in: (data.startIndex + offset)..<(data.startIndex + end))
-        case .file(let handle):
-            do { return try handle.read(upToCount: count) ?? Data() } catch { return Data() }
+        case .file(let file):
+            do { return try file.read(upToCount: count) } catch { return Data() }
         }
     }
 }

@@ -1,5 +1,5 @@
 import CX11
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 
 /// An item we own a selection for.

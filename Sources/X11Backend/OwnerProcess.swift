@@ -1,5 +1,6 @@
 import CX11
-import Foundation
+import FoundationEssentials
+import TextSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -14,7 +15,7 @@ enum OwnerProcess {
     /// executable; nil when the process is gone or not ours to read.
     static func name(pid: Int) -> String? {
         if let comm = read("/proc/\(pid)/comm", limit: 64) {
-            let name = String(decoding: comm, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            let name = String(decoding: comm, as: UTF8.self).trimmingWhitespaceAndNewlines()
             if !name.isEmpty { return name }
         }
         var buffer = [CChar](repeating: 0, count: 4096)
@@ -71,7 +72,7 @@ enum OwnerProcess {
         guard let status = read("/proc/\(pid)/status", limit: 1024) else { return false }
         let text = String(decoding: status, as: UTF8.self)
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("Tgid:") }) else { return false }
-        return Int(line.dropFirst(5).trimmingCharacters(in: .whitespaces)) == pid
+        return Int(line.dropFirst(5).trimmingWhitespace()) == pid
     }
 
     /// The inode of the socket an fd link points to (`socket:[12345]`), or nil.

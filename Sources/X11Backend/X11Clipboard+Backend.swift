@@ -1,5 +1,5 @@
 public import ClipboardBackend
-import Foundation
+import FoundationEssentials
 public import PasteboardModel
 
 /// The X11 clipboard as a `ClipboardBackend`: what the daemon and the client clipboard layer drive.

@@ -1,6 +1,6 @@
 public import ClipboardBackend
 import CX11
-import Foundation
+import FoundationEssentials
 
 /// Readers' requests waiting for the paste gate's answer: one question per reader and item, however many targets it
 /// asks for meanwhile.

@@ -1,6 +1,6 @@
 import CX11
 import ClipboardBackend
-import Foundation
+import FoundationEssentials
 import PasteboardModel
 
 /// A selection whose owner may go on changing its content without taking it again.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import PasteboardModel
 public import ClipboardBackend
 import CX11

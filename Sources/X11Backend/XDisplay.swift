@@ -1,5 +1,8 @@
 import CX11
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An open X display with one invisible window of ours, used to own selections and receive conversions.
 ///

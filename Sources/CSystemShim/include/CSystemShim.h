@@ -18,4 +18,7 @@ long pb_socket_peer_uid(int fd);
 /// memfd_create(name, MFD_CLOEXEC): an anonymous, seekable file in memory; returns the fd or -1.
 int pb_memfd_cloexec(const char *name);
 
+/// pthread_setname_np(pthread_self(), name): names the calling thread (at most 15 bytes); returns 0 or an errno.
+int pb_name_current_thread(const char *name);
+
 #endif

@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import TextSupport
 
 /// The plain text a rich representation stands for, so that an item copied as HTML or RTF can also be pasted
 /// into a plain-text field or an address bar. Bounded: at most `maxInputBytes` of the rich form are read.
@@ -39,7 +40,7 @@ public enum PlainTextForm {
         var scalars = Array(html.unicodeScalars)[...]
         /// Ends the line; a block boundary adds no empty line, a `<br>` (`keepingEmpty`) does.
         func endLine(keepingEmpty: Bool = false) {
-            let finished = preformatted > 0 ? line : line.trimmingCharacters(in: .whitespaces)
+            let finished = preformatted > 0 ? line : line.trimmingWhitespace()
             if !finished.isEmpty || keepingEmpty { lines.append(finished) }
             line = ""
         }
@@ -234,6 +235,6 @@ public enum PlainTextForm {
             }
             groupStart = false
         }
-        return out.trimmingCharacters(in: .whitespacesAndNewlines)
+        return out.trimmingWhitespaceAndNewlines()
     }
 }

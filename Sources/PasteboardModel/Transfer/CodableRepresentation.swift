@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A representation that encodes a `Codable` item, as JSON unless told otherwise.
 ///

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension Data: Transferable {
     /// Bytes export as `.data` and import from `.data`, or else from the first representation whose

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A representation that converts an item to and from bytes of one content type.
 ///

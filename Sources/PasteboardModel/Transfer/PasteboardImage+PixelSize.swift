@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PasteboardImage {
     /// The pixel size stored in the header of a PNG, GIF, JPEG, BMP or WebP image; nil for other formats, a

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// An encoded image on a pasteboard: its bytes, their format, and the pixel size read from the header.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PasteboardItem {
     /// An item holding every representation `value` exports, in declaration order.

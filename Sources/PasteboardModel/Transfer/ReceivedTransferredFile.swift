@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -38,34 +39,30 @@ public struct ReceivedTransferredFile: Sendable, Hashable {
     ///
     /// - Returns: The location of the copy.
     public func copy(to directory: URL) throws -> URL {
-        let source: FileHandle
-        do {
-            source = try FileHandle(forReadingFrom: file)
+        let source: ReadableFile
+        do throws(SystemError) {
+            source = try ReadableFile(path: file.path)
         } catch {
             throw PasteboardError(
-                .storage, "Could not open the received file '\(file.path)': \(error.localizedDescription)")
+                .storage, "Could not open the received file '\(file.path)': \(error.reason)")
         }
-        defer { try? source.close() }  // Reading only: a failed close loses nothing.
         let (destination, descriptor) = try createUniqueFile(in: directory)
-        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-        var failure: (any Error)?
-        do {
-            while let chunk = try source.read(upToCount: Self.chunkSize), !chunk.isEmpty {
-                try output.write(contentsOf: chunk)
+        var failure: SystemError?
+        do throws(SystemError) {
+            while true {
+                let chunk = try source.read(upToCount: Self.chunkSize)
+                if chunk.isEmpty { break }
+                try FileDescriptor.write(chunk, to: descriptor)
             }
         } catch {
             failure = error
         }
-        do {
-            try output.close()
-        } catch {
-            failure = failure ?? error
-        }
+        if close(descriptor) != 0 { failure = failure ?? SystemError.last("close") }
         if let failure {
             try? FileManager.default.removeItem(at: destination)  // Best effort clean-up of our own partial file.
             throw PasteboardError(
                 .storage,
-                "Could not copy '\(file.lastPathComponent)' to '\(directory.path)': \(failure.localizedDescription)")
+                "Could not copy '\(file.lastPathComponent)' to '\(directory.path)': \(failure.reason)")
         }
         return destination
     }
@@ -83,7 +80,7 @@ public struct ReceivedTransferredFile: Sendable, Hashable {
             let code = errno
             if code == EEXIST { continue }
             throw PasteboardError(
-                .storage, "Could not create '\(candidate.path)': \(String(cString: strerror(code))).")
+                .storage, "Could not create '\(candidate.path)': \(SystemError.reason(errno: code)).")
         }
         throw PasteboardError(
             .storage, "Could not find a free name for '\(name)' in '\(directory.path)'; remove some copies.")

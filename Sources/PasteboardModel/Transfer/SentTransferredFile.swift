@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A file a `FileRepresentation` exports, and whether receivers may use it in place.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension String: Transferable {
     /// Text exports as `.utf8PlainText`; it imports from that, from `.utf16PlainText`, and from any

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// An encoder that turns a value into the bytes of a `CodableRepresentation`.
 ///

@@ -1,4 +1,5 @@
-package import Foundation
+package import FoundationEssentials
+import SystemSupport
 
 /// The content moving through a representation: bytes in memory, or a file that is never loaded whole
 /// until something asks for its bytes.
@@ -18,7 +19,7 @@ package enum TransferPayload: Sendable {
                 return try Data(contentsOf: url, options: .mappedIfSafe)
             } catch {
                 throw PasteboardError(
-                    .storage, "Could not read the transferred file '\(url.path)': \(error.localizedDescription)")
+                    .storage, "Could not read the transferred file '\(url.path)': \(SystemError.reason(of: error))")
             }
         }
     }
@@ -46,7 +47,7 @@ package enum TransferPayload: Sendable {
                 try data.write(to: file, options: .withoutOverwriting)
             } catch {
                 throw PasteboardError(
-                    .storage, "Could not write a temporary file for the import: \(error.localizedDescription)")
+                    .storage, "Could not write a temporary file for the import: \(SystemError.reason(of: error))")
             }
         case .file(let url, _):
             let copied = try ReceivedTransferredFile(url, isOriginalFile: false).copy(to: directory)
@@ -72,7 +73,7 @@ package enum TransferPayload: Sendable {
             throw PasteboardError(
                 .storage,
                 "Could not create a temporary directory in '\(FileManager.default.temporaryDirectory.path)': "
-                    + "\(error.localizedDescription). Check that TMPDIR points to a writable directory.")
+                    + "\(SystemError.reason(of: error)). Check that TMPDIR points to a writable directory.")
         }
         return directory
     }

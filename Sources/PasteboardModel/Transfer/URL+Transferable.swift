@@ -1,4 +1,5 @@
-public import Foundation
+public import FoundationEssentials
+import TextSupport
 
 extension URL: Transferable {
     /// A file URL exports as `.fileURL`, any other URL as `.url`, each holding the absolute URL string in
@@ -31,7 +32,7 @@ extension URL: Transferable {
     static func parsingTransferred(_ data: Data, as contentType: ContentType) throws -> URL {
         let text = String(decoding: data, as: UTF8.self)
         let line = text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { $0.trimmingWhitespace() }
             .first { !$0.isEmpty && !$0.hasPrefix("#") }
         guard let line, let url = URL(string: line), url.scheme != nil else {
             throw PasteboardError(

@@ -17,7 +17,14 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func last(_ call: String) -> SystemError { SystemError(call, errno: Glibc.errno) }
 
     /// The C library's explanation of `errno` ("Permission denied").
-    public var reason: String { String(cString: strerror(errno)) }
+    public var reason: String { Self.reason(errno: errno) }
 
     public var description: String { "\(call): \(reason)" }
+
+    /// The C library's explanation of an error number ("No such file or directory"), for a failure that is reported
+    /// without naming its call.
+    public static func reason(errno code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// The explanation of the thread's `errno` just now.
+    public static var lastReason: String { reason(errno: Glibc.errno) }
 }
