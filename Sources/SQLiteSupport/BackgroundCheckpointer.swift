@@ -47,6 +47,9 @@ public final class BackgroundCheckpointer: Sendable {
     /// How many checkpoints have run.
     public var checkpoints: Int { state.withLock { $0.checkpoints } }
 
+    /// The log's length, in frames, after the latest commit of the connection handed to it.
+    public var loggedFrames: Int { state.withLock { $0.frames } }
+
     /// After a commit left `frames` frames in the log: starts a checkpoint if the log is long enough and none is
     /// queued or running.
     func logGrew(to frames: Int) {
