@@ -154,14 +154,36 @@ public final class Connection {
     /// says so rather than throwing, since nothing failed.
     @discardableResult
     public func checkpointAndTruncate() throws(SQLiteError) -> CheckpointResult {
+        try walCheckpoint(SQLITE_CHECKPOINT_TRUNCATE)
+    }
+
+    /// Copies as many frames of the write-ahead log into the database file as it can without waiting for readers
+    /// or writers, and syncs it (`SQLITE_CHECKPOINT_PASSIVE`).
+    @discardableResult
+    public func checkpointPassively() throws(SQLiteError) -> CheckpointResult {
+        try walCheckpoint(SQLITE_CHECKPOINT_PASSIVE)
+    }
+
+    /// Waits (up to the busy timeout) for the writer of the moment, copies every frame with new writers held back,
+    /// then waits for readers of the old log, so that the next writer starts the log anew
+    /// (`SQLITE_CHECKPOINT_RESTART`).
+    @discardableResult
+    public func checkpointRestarting() throws(SQLiteError) -> CheckpointResult {
+        try walCheckpoint(SQLITE_CHECKPOINT_RESTART)
+    }
+
+    /// One checkpoint in `mode`; busy is an incomplete result, not an error. Complete when every frame in the log
+    /// was copied (a truncating checkpoint that succeeds has copied them all).
+    private func walCheckpoint(_ mode: Int32) throws(SQLiteError) -> CheckpointResult {
         var logFrames: Int32 = 0
         var checkpointed: Int32 = 0
-        let rc = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, &logFrames, &checkpointed)
+        let rc = sqlite3_wal_checkpoint_v2(handle, nil, mode, &logFrames, &checkpointed)
         if rc == SQLITE_BUSY || rc == SQLITE_LOCKED {
             return CheckpointResult(logFrames: Int(logFrames), checkpointedFrames: Int(checkpointed), isComplete: false)
         }
         if rc != SQLITE_OK { throw error(rc, sql: nil) }
-        return CheckpointResult(logFrames: Int(logFrames), checkpointedFrames: Int(checkpointed), isComplete: true)
+        return CheckpointResult(
+            logFrames: Int(logFrames), checkpointedFrames: Int(checkpointed), isComplete: checkpointed == logFrames)
     }
 
     /// Closes the connection, reporting failure.
