@@ -6,6 +6,7 @@ import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
 import PasteboardSystem
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -147,13 +148,15 @@ enum DoctorCommand: Command {
     /// The first line the process typing the last deferred paste (`pb pick --paste` on Wayland) wrote on standard
     /// error, quoted; nil when it wrote nothing (it pasted) or there was none.
     static func lastDeferredPasteFailure(_ runtime: RuntimeDirectory) -> String? {
-        let fd = open(runtime.pasteLogPath, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer[0..<count], as: UTF8.self)
+        let head: Data
+        do {
+            head = try ReadableFile(path: runtime.pasteLogPath).read(upToCount: 1024)
+        } catch {
+            // No log (no deferred paste yet) or none readable: nothing to show; doctor checks the directory itself.
+            return nil
+        }
+        guard !head.isEmpty else { return nil }
+        let text = String(decoding: head, as: UTF8.self)
         var line = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? text
         if line.hasPrefix("Error: ") { line.removeFirst(7) }
         return quoted(line)

@@ -121,9 +121,12 @@ public enum DetachedProcess {
             throw Failure(reason: .spawn(SystemError("posix_spawn", errno: status)))
         }
         if case .bytes(let data) = input {
-            let failure = writeAll(data, to: inputFDs[1])
+            // SIGPIPE ignored meanwhile: a process that died early shows as EPIPE rather than ending this one.
+            let previous = signal(SIGPIPE, SIG_IGN)
+            let written = Result { () throws(SystemError) in try FileDescriptor.write(data, to: inputFDs[1]) }
+            signal(SIGPIPE, previous)
             close(inputFDs[1])
-            if let failure {
+            if case .failure(let failure) = written {
                 kill(pid, SIGTERM)
                 throw Failure(reason: .input(failure))
             }
@@ -145,24 +148,5 @@ public enum DetachedProcess {
 
     private static func closeAll(_ fds: [Int32]) {
         for fd in fds where fd >= 0 { close(fd) }
-    }
-
-    /// Writes all of `data` to `fd`; the error, or nil. SIGPIPE is ignored meanwhile, so a process that died
-    /// early shows as EPIPE rather than ending this one.
-    private static func writeAll(_ data: Data, to fd: Int32) -> SystemError? {
-        let previous = signal(SIGPIPE, SIG_IGN)
-        defer { signal(SIGPIPE, previous) }
-        return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> SystemError? in
-            var offset = 0
-            while offset < buffer.count {
-                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return SystemError.last("write")
-                }
-                offset += count
-            }
-            return nil
-        }
     }
 }
