@@ -8,7 +8,7 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libxtst-dev zlib1g-dev libgtk-4-dev \
-	libwayland-dev libsodium-dev pkg-config binutils
+	libwayland-dev libsodium-dev libxext-dev libstdc++-12-dev pkg-config binutils
 # The X11 tests' peers: real toolkits (through the system Python), CopyQ, Chromium, xdotool to drive them;
 # tmux for the terminal picker, xterm (sixel) and chafa for its image previews, fzf, rofi and dmenu
 # (suckless-tools), wofi and fuzzel for the launcher round trips; ImageMagick for screenshots; headless sway,
@@ -32,13 +32,19 @@ deps:
 # (bench/startup_bench.py). bfd packs the relative relocations (gold cannot; binutils 2.38 and glibc 2.36, as in
 # Debian 12); --wrap=mktemp: see Sources/CStaticFoundation/mktemp.c. --disable-local-rpath: no $$ORIGIN run path,
 # since nothing is loaded from beside pb (without it the loader first looks there for each of the 15 system libraries).
+# The C libraries SQLite, libsodium, zlib, XTest and XRes, and libstdc++, are linked in from their static archives
+# (scripts/static_libs.sh says why and how): each shared library costs every start its own load and relocations.
 STATIC_RUNTIME := --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --wrap=mktemp
+STATIC_LIBS := $(CURDIR)/.build/static-libs
+STATIC_LINK := -Xlinker -L$(STATIC_LIBS) -Xlinker -lXext
 
 # scripts/check_essentials.py: pb links FoundationEssentials only (no CoreFoundation or ICU), and says what broke that.
 build: deps
-	$(SWIFT) build -c release --product pb $(STATIC_RUNTIME)
+	bash scripts/static_libs.sh $(STATIC_LIBS)
+	PKG_CONFIG_PATH=$(STATIC_LIBS) $(SWIFT) build -c release --product pb $(STATIC_RUNTIME) $(STATIC_LINK)
 	python3 scripts/check_essentials.py .build/release/pb
+	python3 scripts/check_linkage.py .build/release/pb
 
 # With a display: the daemon and the Pasteboard History window (scripts/run.sh); headless: the daemon alone.
 run: build

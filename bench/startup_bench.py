@@ -37,13 +37,16 @@ DATA = os.path.join(ROOT, "bench", "data")
 TEXT_TYPE = "public.utf8-plain-text"
 # Bump when the generated store's contents change, so that an old cached store is not reused.
 STORE_FORMAT = 1
-# How `make build` links pb; the floor program is linked the same way.
+# How `make build` links pb; the floor programs are linked the same way: the Swift runtime, and the C libraries and
+# libstdc++ from the static archives that scripts/static_libs.sh gathers (the search path puts them first).
+STATIC_LIBS = os.path.join(ROOT, ".build", "static-libs")
 STATIC_LINK = ["-static-stdlib", "-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                "-Xlinker", "--wrap=mktemp"]
 # The system libraries the floor programs link: SQLite and Xlib, as pb does (Package.swift: CSQLite, CX11).
 PB_LIBRARIES = ["-lsqlite3", "-lX11", "-lXfixes"]
-# Every shared library pb links (CX11, CXTest, CWayland, CSodium, CZlib): the third floor loads them all, unused, to
-# show what loading them costs at each start.
+# Every library pb links (CX11, CXTest, CWayland, CSodium, CZlib): the third floor loads them all as shared
+# libraries, unused, with libstdc++ shared too, as pb did before `make build` linked them in, to show what loading
+# them costs at each start.
 ALL_PB_LIBRARIES = PB_LIBRARIES + ["-lXRes", "-lXtst", "-lwayland-client", "-lsodium", "-lz"]
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -365,10 +368,13 @@ def floor_programs():
     inputs = max(os.path.getmtime(source), os.path.getmtime(os.path.join(shim, "mktemp.c")))
     shim_object = os.path.join(directory, "mktemp.o")
     programs = {}
+    subprocess.run(["bash", os.path.join(ROOT, "scripts", "static_libs.sh"), STATIC_LIBS], check=True)
+    archives = ["-L", STATIC_LIBS]
     for label, name, defines, libraries in (
-            ("floor", "startup-floor", [], PB_LIBRARIES),
-            ("floor, FoundationEssentials only", "startup-floor-essentials", ["-D", "ESSENTIALS_ONLY"], PB_LIBRARIES),
-            ("floor, FoundationEssentials only, all of pb's libraries", "startup-floor-essentials-libraries",
+            ("floor", "startup-floor", [], archives + PB_LIBRARIES),
+            ("floor, FoundationEssentials only", "startup-floor-essentials", ["-D", "ESSENTIALS_ONLY"],
+             archives + PB_LIBRARIES),
+            ("floor, FoundationEssentials only, all of pb's libraries shared", "startup-floor-essentials-shared",
              ["-D", "ESSENTIALS_ONLY"], ["-Xlinker", "--no-as-needed"] + ALL_PB_LIBRARIES)):
         binary = os.path.join(directory, name)
         if not os.path.exists(binary) or os.path.getmtime(binary) < inputs:
