@@ -155,6 +155,7 @@ let package = Package(
             name: "PasteboardSyncTests",
             dependencies: [
                 "PasteboardSync", "PasteboardHistory", "PasteboardModel", "PasteboardConfiguration", "PasteboardTestSupport",
+                "SystemSupport",
             ]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
         .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
@@ -170,7 +171,7 @@ let package = Package(
             name: "X11BackendTests",
             dependencies: ["X11Backend", "ClipboardBackend", "PasteboardModel", "PasteboardTestSupport"]),
         // Drives the built pb on a headless sway with real clients (wl-clipboard, GTK 4, Tests/Fixtures' C source).
-        .testTarget(name: "WaylandBackendTests", dependencies: ["PasteboardTestSupport"]),
+        .testTarget(name: "WaylandBackendTests", dependencies: ["PasteboardTestSupport", "WaylandPaste", "SystemSupport"]),
         .testTarget(
             name: "PasteboardCLITests",
             dependencies: [

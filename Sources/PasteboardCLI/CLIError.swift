@@ -1,13 +1,16 @@
 import ArgumentParsing
 
-/// A command failed: exit with `status` after printing `message` (prefixed `Error: `) to standard error.
+/// A command failed: exit with `status` after printing `message` (prefixed `Error: `) to standard error. `cause` keeps
+/// the error the message was made from, where there was one.
 struct CommandFailure: Error {
     let message: String
     let status: Int32
+    let cause: (any Error)?
 
-    init(_ message: String, status: Int32 = 1) {
+    init(_ message: String, status: Int32 = 1, cause: (any Error)? = nil) {
         self.message = message
         self.status = status
+        self.cause = cause
     }
 }
 

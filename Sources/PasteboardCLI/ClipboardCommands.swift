@@ -95,7 +95,7 @@ enum WatchCommand: Command {
                 return true
             }
         } catch {
-            throw CommandFailure(error.message)
+            throw CommandFailure(error.message, cause: error)
         }
         throw CommandFailure("The daemon stopped; no more events.")
     }

@@ -11,7 +11,7 @@ extension Context {
         do {
             return try Configuration.load(environment: environment)
         } catch {
-            throw CommandFailure(error.message)
+            throw CommandFailure(error.message, cause: error)
         }
     }
 
@@ -20,7 +20,7 @@ extension Context {
         do {
             return try SystemClipboard(environment: environment)
         } catch {
-            throw CommandFailure(error.message)
+            throw CommandFailure(error.message, cause: error)
         }
     }
 

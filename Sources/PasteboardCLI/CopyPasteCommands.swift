@@ -40,7 +40,7 @@ func readInput(_ path: String?, context: Context, limit: Int? = nil) throws -> D
         if let limit { return try file.read(upToCount: limit) }
         return try file.readToEnd()
     } catch {
-        throw CommandFailure("Cannot read \(path): \(error.reason)")
+        throw CommandFailure("Cannot read \(path): \(error.reason)", cause: error)
     }
 }
 
@@ -133,7 +133,7 @@ enum CopyCommand: Command {
             do {
                 try SyncSession.markLocalOnly(item, location: context.location)
             } catch {
-                throw CommandFailure("Not copied: it could not be marked local-only (\(error.message)).")
+                throw CommandFailure("Not copied: it could not be marked local-only (\(error.message)).", cause: error)
             }
         }
         if let reason = try context.configuration().capture.rejection(of: item, application: nil) {
@@ -272,7 +272,7 @@ enum PasteCommand: Command {
             do throws(SystemError) {
                 chunk = try file.read(upToCount: 1 << 20)
             } catch {
-                throw CommandFailure("Reading \(url.path) failed: \(error.reason)")
+                throw CommandFailure("Reading \(url.path) failed: \(error.reason)", cause: error)
             }
             if chunk.isEmpty { break }
             context.stdout.write(chunk)

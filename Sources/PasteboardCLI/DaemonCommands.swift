@@ -32,7 +32,7 @@ enum DaemonCommand: Command {
         do {
             backend = try BackendKind.detect(environment)
         } catch {
-            throw CommandFailure(error.message)
+            throw CommandFailure(error.message, cause: error)
         }
         guard let entry = context.daemonEntry else { throw CommandFailure("This program cannot run the daemon; run 'pb daemon'.") }
         let quiet = arguments.flag("quiet")
@@ -72,7 +72,7 @@ enum DaemonCommand: Command {
             }
         } catch {
             // The daemon's errors describe themselves in words a user can act on.
-            throw CommandFailure("\(error)")
+            throw CommandFailure("\(error)", cause: error)
         }
     }
 }

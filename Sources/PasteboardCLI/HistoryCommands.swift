@@ -258,7 +258,7 @@ enum ClearCommand: Command {
                 do {
                     try clipboard.clear(store: store)
                 } catch {
-                    throw CommandFailure("Deleted \(count) item\(count == 1 ? "" : "s"), but \(error.message)")
+                    throw CommandFailure("Deleted \(count) item\(count == 1 ? "" : "s"), but \(error.message)", cause: error)
                 }
             }
         }

@@ -31,7 +31,7 @@ enum ImportCommand: Command {
         do {
             reader = path == "-" ? LineReader(descriptor: context.standardInputDescriptor, name: name) : try LineReader(path: path)
         } catch {
-            throw CommandFailure(error.message)
+            throw CommandFailure(error.message, cause: error)
         }
         let rules = try context.configuration().capture
         let store = try context.store()
@@ -53,7 +53,7 @@ enum ImportCommand: Command {
             do {
                 next = try reader.nextLine()
             } catch {
-                throw CommandFailure("\(error.message) Nothing was imported.")
+                throw CommandFailure("\(error.message) Nothing was imported.", cause: error)
             }
             guard var line = next else { break }
             lineNumber += 1

@@ -81,7 +81,7 @@ enum PickCommand: Command {
             do {
                 target = try PasteTargets.focused(environment: context.environment)
             } catch {
-                throw CommandFailure(error.message)
+                throw CommandFailure(error.message, cause: error)
             }
         }
         let terminal = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
@@ -105,7 +105,7 @@ enum PickCommand: Command {
             result = try Picker(source: source, mode: mode, graphics: graphics, environment: context.environment).run(
                 terminal: terminal)
         } catch {
-            throw CommandFailure(error.message)
+            throw CommandFailure(error.message, cause: error)
         }
         // Quitting is not an error to report: status 130 and nothing printed, as fzf does.
         guard case .picked(let ids, let plainText) = result else { throw CommandFailure("", status: 130) }
@@ -148,7 +148,7 @@ enum PickCommand: Command {
                     try target.paste(keystroke)
                 }
             } catch {
-                throw CommandFailure("The item is on the clipboard, but it was not pasted: \(error.message)")
+                throw CommandFailure("The item is on the clipboard, but it was not pasted: \(error.message)", cause: error)
             }
         }
     }
@@ -169,7 +169,7 @@ enum DeferredPasteCommand: Command {
         do {
             try PasteTargets.focused(environment: context.environment).paste(keystroke)
         } catch {
-            throw CommandFailure("The item is on the clipboard, but it was not pasted: \(error.message)")
+            throw CommandFailure("The item is on the clipboard, but it was not pasted: \(error.message)", cause: error)
         }
     }
 }

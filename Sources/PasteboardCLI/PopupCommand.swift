@@ -37,7 +37,7 @@ enum PopupCommand: Command {
         } catch  where error.code == .notRunning {
             // Nobody listens: start a resident popup, which shows this time and stays for the next.
         } catch {
-            throw CommandFailure(error.message)
+            throw CommandFailure(error.message, cause: error)
         }
         guard let app = appExecutable(environment: context.environment) else {
             throw CommandFailure(
@@ -64,9 +64,9 @@ enum PopupCommand: Command {
         } catch {
             switch error.reason {
             case .pipe(let cause):
-                throw CommandFailure("Cannot create a pipe: \(cause.reason).")
+                throw CommandFailure("Cannot create a pipe: \(cause.reason).", cause: cause)
             case .spawn(let cause), .input(let cause):
-                throw CommandFailure("Cannot start \(app): \(cause.reason).")
+                throw CommandFailure("Cannot start \(app): \(cause.reason).", cause: cause)
             case .notReady:
                 throw CommandFailure(
                     "\(app) --background stopped before showing the popup; run it in a terminal to see why.")

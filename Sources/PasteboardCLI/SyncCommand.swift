@@ -44,7 +44,7 @@ enum SyncCommand: Command {
                 context.stdout.line("This device no longer syncs. Its history stays; the folder is left to the other devices.")
             }
         } catch let error as SyncError {
-            throw CommandFailure(error.message)
+            throw CommandFailure(error.message, cause: error)
         }
     }
 

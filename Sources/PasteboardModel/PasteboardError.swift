@@ -1,4 +1,5 @@
-/// An error from a pasteboard operation, with a message a user can act on.
+/// An error from a pasteboard operation, with a message a user can act on and, where another error led to it, that
+/// error as its `cause`.
 public struct PasteboardError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
@@ -15,11 +16,20 @@ public struct PasteboardError: Error, Sendable, CustomStringConvertible, Equatab
 
     public let code: Code
     public let message: String
+    /// The error that led to this one (a failed system call, a store or decoding error), kept for a caller that
+    /// wants more than the message.
+    public let cause: (any Error)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { message }
+
+    /// Two errors are equal when their code and message are: the cause is not compared (errors are not `Equatable`).
+    public static func == (lhs: PasteboardError, rhs: PasteboardError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message
+    }
 }

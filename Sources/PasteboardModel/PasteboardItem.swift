@@ -76,7 +76,7 @@ public struct PasteboardItem: Sendable, Hashable {
                 do {
                     return try Data(contentsOf: url)
                 } catch {
-                    throw PasteboardError(.storage, "Cannot read \(url.path): \(SystemError.reason(of: error))")
+                    throw PasteboardError(.storage, "Cannot read \(url.path): \(SystemError.reason(of: error))", cause: error)
                 }
             }
         }

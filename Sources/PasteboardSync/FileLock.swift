@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,10 +11,10 @@ final class FileLock {
 
     init(path: String) throws(SyncError) {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw AtomicFile.error("Cannot open the sync lock \(path)", errno) }
+        guard fd >= 0 else { throw AtomicFile.error("Cannot open the sync lock \(path)", .last("open")) }
         while flock(fd, LOCK_EX) != 0 {
             if errno == EINTR { continue }
-            let failure = errno
+            let failure = SystemError.last("flock")
             close(fd)
             throw AtomicFile.error("Cannot lock \(path)", failure)
         }

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -27,7 +28,7 @@ public final class FolderWatcher {
     /// - Parameters: `folder`, the sync folder; `store`, the directory of the history database.
     public init(folder: URL, storeDirectory: URL) throws(SyncError) {
         fileDescriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fileDescriptor >= 0 else { throw AtomicFile.error("Cannot watch the sync folder (inotify)", errno) }
+        guard fileDescriptor >= 0 else { throw AtomicFile.error("Cannot watch the sync folder (inotify)", .last("inotify_init1")) }
         self.folder = folder
         storeFiles = ["history.sqlite", "history.sqlite-wal"]
         try add(folder.path)
@@ -36,7 +37,7 @@ public final class FolderWatcher {
             for name in names { try? add(folder.appendingPathComponent("devices/\(name)").path) }  // a file there is not ours
         }
         storeWatch = inotify_add_watch(fileDescriptor, storeDirectory.path, UInt32(IN_MODIFY | IN_CLOSE_WRITE))
-        guard storeWatch >= 0 else { throw AtomicFile.error("Cannot watch \(storeDirectory.path) (inotify)", errno) }
+        guard storeWatch >= 0 else { throw AtomicFile.error("Cannot watch \(storeDirectory.path) (inotify)", .last("inotify_add_watch")) }
     }
 
     deinit { close(fileDescriptor) }
@@ -44,7 +45,7 @@ public final class FolderWatcher {
     private func add(_ path: String) throws(SyncError) {
         let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE_SELF | IN_ONLYDIR)
         let watch = inotify_add_watch(fileDescriptor, path, mask)
-        guard watch >= 0 else { throw AtomicFile.error("Cannot watch \(path) (inotify)", errno) }
+        guard watch >= 0 else { throw AtomicFile.error("Cannot watch \(path) (inotify)", .last("inotify_add_watch")) }
         watches[watch] = path
     }
 

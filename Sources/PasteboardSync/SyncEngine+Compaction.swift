@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import SystemSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -26,7 +27,7 @@ extension SyncEngine {
             }
             for path in own {
                 if unlink(folder.url(path).path) != 0 && errno != ENOENT {
-                    throw AtomicFile.error("Cannot remove the compacted segment \(path)", errno)
+                    throw AtomicFile.error("Cannot remove the compacted segment \(path)", .last("unlink"))
                 }
                 try state.forgetFile(path)
             }

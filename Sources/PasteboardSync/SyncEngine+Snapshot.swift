@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import SystemSupport
 import PasteboardHistory
 #if canImport(Glibc)
 import Glibc
@@ -190,7 +191,7 @@ extension SyncEngine {
 
     private func remove(_ path: String) throws(SyncError) {
         if unlink(folder.url(path).path) != 0 && errno != ENOENT {
-            throw AtomicFile.error("Cannot remove \(path) from the sync folder", errno)
+            throw AtomicFile.error("Cannot remove \(path) from the sync folder", .last("unlink"))
         }
     }
 

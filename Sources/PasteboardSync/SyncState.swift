@@ -1,4 +1,5 @@
 import FoundationEssentials
+import SystemSupport
 import SQLiteSupport
 #if canImport(Glibc)
 import Glibc
@@ -17,7 +18,7 @@ final class SyncState {
         // whatever the umask.
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0, fchmod(fd, 0o600) == 0 else {
-            let failure = errno
+            let failure = SystemError.last(fd >= 0 ? "fchmod" : "open")
             if fd >= 0 { close(fd) }
             throw AtomicFile.error("Cannot create the sync state \(path)", failure)
         }

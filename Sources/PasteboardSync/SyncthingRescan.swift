@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import SystemSupport
 public import PasteboardConfiguration
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,7 @@ public struct SyncthingRescan: Sendable {
             "POST /rest/db/scan?folder=\(folder)&sub=\(sub) HTTP/1.0\r\nHost: \(host):\(port)\r\n"
             + "X-API-Key: \(settings.apiKey)\r\nContent-Length: 0\r\n\r\n"
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw AtomicFile.error("Cannot reach Syncthing", errno) }
+        guard fd >= 0 else { throw AtomicFile.error("Cannot reach Syncthing", .last("socket")) }
         defer { close(fd) }
         var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - floor(timeout)) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
@@ -36,10 +37,10 @@ public struct SyncthingRescan: Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw AtomicFile.error("Cannot reach Syncthing at \(host):\(port)", errno) }
+        guard connected == 0 else { throw AtomicFile.error("Cannot reach Syncthing at \(host):\(port)", .last("connect")) }
         let bytes = Array(request.utf8)
         guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else {
-            throw AtomicFile.error("Cannot send the rescan request to Syncthing", errno)
+            throw AtomicFile.error("Cannot send the rescan request to Syncthing", .last("send"))
         }
         var reply = [UInt8](repeating: 0, count: 512)
         let count = recv(fd, &reply, reply.count, 0)

@@ -10,7 +10,7 @@ struct UnavailableSystemPasteboard: PasteboardServer {
 
     private func check(_ name: String) throws {
         if name == PasteboardName.general.rawValue {
-            throw PasteboardError(.unavailable, "The system clipboard is unavailable: \(failure)")
+            throw PasteboardError(.unavailable, "The system clipboard is unavailable: \(failure)", cause: failure)
         }
     }
 

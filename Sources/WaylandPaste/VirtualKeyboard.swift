@@ -63,10 +63,10 @@ private final class Connection {
     init(_ name: String?) throws(WaylandPasteError) {
         shownName = name ?? ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] ?? "wayland-0"
         guard let display = wl_display_connect(name) else {
+            let failure = SystemError.last("wl_display_connect")
             throw WaylandPasteError(
-                .cannotConnect,
-                "Cannot connect to the Wayland compositor '\(shownName)' to paste: "
-                    + "\(SystemError.lastReason).")
+                .cannotConnect, "Cannot connect to the Wayland compositor '\(shownName)' to paste: \(failure.reason).",
+                cause: failure)
         }
         self.display = display
         registry = wl_display_get_registry(display)
@@ -115,8 +115,9 @@ private final class Connection {
         }
         let fd = PasteKeymap.text.withCString { pb_vk_keymap_file($0, UInt32(strlen($0) + 1)) }
         guard fd >= 0 else {
+            let failure = SystemError.last("memfd_create, write or fcntl(F_ADD_SEALS)")
             throw WaylandPasteError(
-                .typingFailed, "Cannot make the paste keymap's memory file: \(SystemError.lastReason).")
+                .typingFailed, "Cannot make the paste keymap's memory file: \(failure.reason).", cause: failure)
         }
         let size = UInt32(PasteKeymap.text.utf8.count + 1)  // with its terminating NUL, as the format asks
         pb_vk_keymap(keyboard, UInt32(WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue), fd, size)
@@ -150,11 +151,11 @@ private final class Connection {
     /// Sends what is queued and waits until the compositor has handled it; a protocol error becomes a throw.
     func roundtrip() throws(WaylandPasteError) {
         guard wl_display_roundtrip(display) >= 0 else {
-            let code = wl_display_get_error(display)
+            let failure = SystemError("wl_display_roundtrip", errno: wl_display_get_error(display))
             throw WaylandPasteError(
                 .typingFailed,
-                "The connection to the Wayland compositor '\(shownName)' failed while pasting: "
-                    + "\(SystemError.reason(errno: code)).")
+                "The connection to the Wayland compositor '\(shownName)' failed while pasting: \(failure.reason).",
+                cause: failure)
         }
     }
 

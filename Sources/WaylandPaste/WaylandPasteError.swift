@@ -15,10 +15,13 @@ public struct WaylandPasteError: Error, Sendable, CustomStringConvertible {
 
     public let code: Code
     public let message: String
+    /// The failure behind this one (a failed system call), where there was one.
+    public let cause: (any Error)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, cause: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.cause = cause
     }
 
     public var description: String { message }

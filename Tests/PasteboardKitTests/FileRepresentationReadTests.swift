@@ -17,7 +17,11 @@ import Testing
         try FileManager.default.removeItem(at: file)
         #expect(item.data(forType: .png) == nil)
         let representation = try #require(item.representations.first)
-        #expect(throws: PasteboardError.self) { try representation.contents() }
+        let error = try #require(throws: PasteboardError.self) { try representation.contents() }
+        #expect(error.code == .storage)
+        // The file system's own error is kept behind the message; equality still compares code and message only.
+        #expect(error.cause != nil)
+        #expect(error == PasteboardError(.storage, error.message))
         #expect(representation.data.isEmpty)
     }
 }

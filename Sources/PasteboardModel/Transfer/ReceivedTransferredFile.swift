@@ -44,7 +44,7 @@ public struct ReceivedTransferredFile: Sendable, Hashable {
             source = try ReadableFile(path: file.path)
         } catch {
             throw PasteboardError(
-                .storage, "Could not open the received file '\(file.path)': \(error.reason)")
+                .storage, "Could not open the received file '\(file.path)': \(error.reason)", cause: error)
         }
         let (destination, descriptor) = try createUniqueFile(in: directory)
         var failure: SystemError?
@@ -62,7 +62,7 @@ public struct ReceivedTransferredFile: Sendable, Hashable {
             try? FileManager.default.removeItem(at: destination)  // Best effort clean-up of our own partial file.
             throw PasteboardError(
                 .storage,
-                "Could not copy '\(file.lastPathComponent)' to '\(directory.path)': \(failure.reason)")
+                "Could not copy '\(file.lastPathComponent)' to '\(directory.path)': \(failure.reason)", cause: failure)
         }
         return destination
     }
@@ -77,10 +77,10 @@ public struct ReceivedTransferredFile: Sendable, Hashable {
             let candidate = directory.appendingPathComponent(Self.name(name, attempt: attempt), isDirectory: false)
             let descriptor = open(candidate.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if descriptor >= 0 { return (candidate, descriptor) }
-            let code = errno
-            if code == EEXIST { continue }
+            let failure = SystemError.last("open")
+            if failure.errno == EEXIST { continue }
             throw PasteboardError(
-                .storage, "Could not create '\(candidate.path)': \(SystemError.reason(errno: code)).")
+                .storage, "Could not create '\(candidate.path)': \(failure.reason).", cause: failure)
         }
         throw PasteboardError(
             .storage, "Could not find a free name for '\(name)' in '\(directory.path)'; remove some copies.")

@@ -28,7 +28,7 @@ enum TransferFailure {
     /// `error` itself when it is already a `PasteboardError` or a cancellation, else a `.conversion` error.
     private static func converted(_ error: any Error, _ context: String) -> any Error {
         if error is PasteboardError || error is CancellationError { return error }
-        return PasteboardError(.conversion, "\(context): \(reason(error))")
+        return PasteboardError(.conversion, "\(context): \(reason(error))", cause: error)
     }
 
     /// A short description of a conversion failure, without the content being converted.

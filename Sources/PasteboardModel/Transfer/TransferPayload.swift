@@ -19,7 +19,8 @@ package enum TransferPayload: Sendable {
                 return try Data(contentsOf: url, options: .mappedIfSafe)
             } catch {
                 throw PasteboardError(
-                    .storage, "Could not read the transferred file '\(url.path)': \(SystemError.reason(of: error))")
+                    .storage, "Could not read the transferred file '\(url.path)': \(SystemError.reason(of: error))",
+                    cause: error)
             }
         }
     }
@@ -47,7 +48,8 @@ package enum TransferPayload: Sendable {
                 try data.write(to: file, options: .withoutOverwriting)
             } catch {
                 throw PasteboardError(
-                    .storage, "Could not write a temporary file for the import: \(SystemError.reason(of: error))")
+                    .storage, "Could not write a temporary file for the import: \(SystemError.reason(of: error))",
+                    cause: error)
             }
         case .file(let url, _):
             let copied = try ReceivedTransferredFile(url, isOriginalFile: false).copy(to: directory)
@@ -73,7 +75,8 @@ package enum TransferPayload: Sendable {
             throw PasteboardError(
                 .storage,
                 "Could not create a temporary directory in '\(FileManager.default.temporaryDirectory.path)': "
-                    + "\(SystemError.reason(of: error)). Check that TMPDIR points to a writable directory.")
+                    + "\(SystemError.reason(of: error)). Check that TMPDIR points to a writable directory.",
+                cause: error)
         }
         return directory
     }
