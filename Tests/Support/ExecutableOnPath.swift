@@ -12,7 +12,10 @@ public import Foundation
 /// let xvfb = executableOnPath("Xvfb")  // "/usr/bin/Xvfb", or nil when not installed
 /// ```
 public func executableOnPath(_ name: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
-    let directories = (path ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin", "/usr/local/bin"]
+    // Spelled out as [String]: `split(...) + [literals]` once type-checked as arrays of characters, so every
+    // directory of the search path was tried as "[\"/\", \"u\", …]/name" and only the two fallbacks worked.
+    let searched: [String] = (path ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+    let directories = searched + ["/usr/bin", "/usr/local/bin"]
     for directory in directories {
         let candidate = "\(directory)/\(name)"
         if access(candidate, X_OK) == 0 { return candidate }
