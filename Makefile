@@ -13,10 +13,11 @@ DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libx
 # tmux for the terminal picker, xterm (sixel) and chafa for its image previews, fzf, rofi and dmenu
 # (suckless-tools), wofi and fuzzel for the launcher round trips; ImageMagick for screenshots; headless sway,
 # wl-clipboard and wtype (a key press for GTK on Wayland) for the Wayland tests, foot for pb pick --paste there;
-# Syncthing (driven with curl and jq) for sync; strace to see that pb import syncs its commit.
+# Syncthing (driven with curl and jq) for sync; strace to see that pb import syncs its commit; XWayland and xhost
+# for the XWayland tests, useradd (passwd) and runuser (util-linux) for the unprivileged user sway runs as.
 TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python3-pyqt5 copyq chromium xdotool \
 	imagemagick tmux xterm chafa fzf rofi suckless-tools wofi fuzzel sway wl-clipboard wtype foot libwayland-bin \
-	syncthing curl jq strace
+	syncthing curl jq strace xwayland x11-xserver-utils passwd util-linux gcc
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run build app test test-release test-deps deps install install-app uninstall bench clean
