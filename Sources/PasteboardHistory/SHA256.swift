@@ -47,21 +47,24 @@ struct SHA256 {
 
     /// The digest of `data` in one call.
     static func hash(_ data: Data, compression: Compression = .preferred) -> Data {
-        data.withUnsafeBytes { bytes in
-            var hasher = SHA256(compression: compression)
-            hasher.update(bytes)
-            return hasher.finalize()
-        }
+        data.withUnsafeBytes { bytes in finished(bytes, compression: compression).digest(byteCount: 32) }
     }
 
     /// The first 128 bits of the digest: the store's content address. Accidental collisions among even
     /// billions of payloads are beyond reach (about 2^-64 at 2^32 items), and it halves index space.
     static func address(_ data: Data, compression: Compression = .preferred) -> Data {
-        data.withUnsafeBytes { bytes in
-            var hasher = SHA256(compression: compression)
-            hasher.update(bytes)
-            return hasher.finalize(byteCount: 16)
-        }
+        data.withUnsafeBytes { bytes in finished(bytes, compression: compression).digest(byteCount: 16) }
+    }
+
+    /// A hasher that has taken all of `bytes` and its padding (`state` is the digest), without the block buffer:
+    /// nothing is allocated.
+    private static func finished(_ bytes: UnsafeRawBufferPointer, compression: Compression) -> SHA256 {
+        var hasher = SHA256(compression: compression)
+        hasher.length = UInt64(bytes.count)
+        let whole = bytes.count / 64
+        if whole > 0 { hasher.compress(UnsafeRawBufferPointer(rebasing: bytes[0..<whole * 64]), blocks: whole) }
+        hasher.finishBlocks(pending: UnsafeRawBufferPointer(rebasing: bytes[(whole * 64)...]))
+        return hasher
     }
 
     mutating func update(_ data: Data) {
@@ -89,23 +92,33 @@ struct SHA256 {
         if offset < bytes.count { buffer.append(contentsOf: bytes[offset...]) }
     }
 
+    /// Whether `expected` is the content address of `bytes` (as `address(_:) == expected`, without building the
+    /// address as `Data`): the check of a payload against its stored address.
+    static func isAddress(
+        _ expected: UnsafeRawBufferPointer, of bytes: UnsafeRawBufferPointer, compression: Compression = .preferred
+    ) -> Bool {
+        guard expected.count == 16 else { return false }
+        let words = finished(bytes, compression: compression).state
+        return withUnsafeBytes(of: words) { raw in  // eight UInt32s, one after the other
+            for index in 0..<expected.count {
+                let word = raw.load(fromByteOffset: index / 4 * 4, as: UInt32.self)
+                if expected[index] != UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * (index % 4))) { return false }
+            }
+            return true
+        }
+    }
+
     /// The digest (32 bytes), or its first `byteCount` bytes.
     mutating func finalize(byteCount: Int = 32) -> Data {
         precondition(byteCount > 0 && byteCount <= 32)  // a programmer error: a digest has 32 bytes
-        let bitLength = length &* 8
-        // The padded tail is one or two blocks, built on the stack.
-        let pending = buffer.count
-        withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { (tail: UnsafeMutableRawBufferPointer) in
-            for index in 0..<pending { tail[index] = buffer[index] }
-            tail[pending] = 0x80
-            let blocks = pending < 56 ? 1 : 2
-            for index in (pending + 1)..<(blocks * 64 - 8) { tail[index] = 0 }
-            for offset in 0..<8 {
-                tail[blocks * 64 - 8 + offset] = UInt8(truncatingIfNeeded: bitLength >> UInt64(56 - 8 * offset))
-            }
-            compress(UnsafeRawBufferPointer(tail), blocks: blocks)
-        }
+        let pending = buffer
+        pending.withUnsafeBytes { finishBlocks(pending: $0) }
         buffer.removeAll()
+        return digest(byteCount: byteCount)
+    }
+
+    /// The first `byteCount` bytes of `state`, big-endian words.
+    private func digest(byteCount: Int) -> Data {
         let words = state
         var out = Data(count: byteCount)
         out.withUnsafeMutableBytes { (digest: UnsafeMutableRawBufferPointer) in
@@ -117,6 +130,25 @@ struct SHA256 {
             }
         }
         return out
+    }
+
+    /// Compresses the padded tail (`pendingBytes`, the message's last fewer than 64 bytes, then the 1 bit, zeros and
+    /// the bit length): `state` is then the digest.
+    private mutating func finishBlocks(pending pendingBytes: UnsafeRawBufferPointer) {
+        precondition(pendingBytes.count < 64)  // a programmer error: whole blocks are compressed by then
+        let bitLength = length &* 8
+        // The padded tail is one or two blocks, built on the stack.
+        let pending = pendingBytes.count
+        withUnsafeTemporaryAllocation(byteCount: 128, alignment: 8) { (tail: UnsafeMutableRawBufferPointer) in
+            for index in 0..<pending { tail[index] = pendingBytes[index] }
+            tail[pending] = 0x80
+            let blocks = pending < 56 ? 1 : 2
+            for index in (pending + 1)..<(blocks * 64 - 8) { tail[index] = 0 }
+            for offset in 0..<8 {
+                tail[blocks * 64 - 8 + offset] = UInt8(truncatingIfNeeded: bitLength >> UInt64(56 - 8 * offset))
+            }
+            compress(UnsafeRawBufferPointer(tail), blocks: blocks)
+        }
     }
 
     /// Compresses `blocks` consecutive 64-byte blocks of `input`.
