@@ -93,6 +93,25 @@ import Testing
         #expect(SHA256.hash(slice) == SHA256.hash(Data(slice)))
     }
 
+    /// `isAddress` says what `address(_:) ==` says, byte for byte, without building the address.
+    @Test(arguments: compressions, [0, 1, 55, 64, 65, 1_000])
+    func isAddressMatchesTheAddressAndNothingElse(compression: SHA256.Compression, length: Int) {
+        let data = pseudoRandomBytes(count: length, seed: UInt64(length) + 3)
+        var address = SHA256.address(data, compression: compression)
+        data.withUnsafeBytes { bytes in
+            #expect(address.withUnsafeBytes { SHA256.isAddress($0, of: bytes, compression: compression) })
+            let full = SHA256.hash(data, compression: compression)
+            #expect(!full.withUnsafeBytes { SHA256.isAddress($0, of: bytes, compression: compression) }, "32 bytes")
+        }
+        for index in [0, 7, 15] {
+            address[index] ^= 0x01
+            #expect(!address.withUnsafeBytes { expected in
+                data.withUnsafeBytes { SHA256.isAddress(expected, of: $0, compression: compression) }
+            }, "byte \(index) changed")
+            address[index] ^= 0x01
+        }
+    }
+
     // MARK: - The hardware path against the portable one
 
     /// The CPU's SHA extensions are used exactly where the kernel reports them (the `sha_ni` flag), so that a
