@@ -38,6 +38,8 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CSystemShim"),
+        // SHA-256 block compression with the x86 SHA extensions, chosen at run time by PasteboardHistory's SHA256.
+        .target(name: "CSHA256"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CStaticFoundation"),
         .target(
@@ -78,7 +80,9 @@ let package = Package(
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
         .target(
             name: "PasteboardHistory",
-            dependencies: ["PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport"]),
+            dependencies: [
+                "CSHA256", "PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport",
+            ]),
         .target(name: "ArgumentParsing"),
         .target(name: "PatternMatching"),
         .target(name: "PasteboardControl", dependencies: ["CSystemShim", "SystemSupport", "TextSupport"]),
@@ -192,7 +196,7 @@ let package = Package(
 
 // The same strict settings for every Swift target.
 for target in package.targets
-where target.type != .system && !["CSystemShim", "CX11", "CXTest", "CWayland", "CVirtualKeyboard", "CStaticFoundation", "CGtkObjects", "CGtkX11"].contains(target.name) {
+where target.type != .system && !["CSHA256", "CSystemShim", "CX11", "CXTest", "CWayland", "CVirtualKeyboard", "CStaticFoundation", "CGtkObjects", "CGtkX11"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

@@ -8,7 +8,7 @@ Usage: python3 bench/bulk_bench.py [--items N] [--big-mb M] [--pb PATH] [--befor
 It generates its data (random short texts; short texts from a 50-word vocabulary; one text of M MB, default 200),
 runs everything in a temporary directory with a private store, and prints a Markdown table, then the raw numbers as
 JSON. With --before PATH, another pb (say, a build of an earlier commit) imports the same data sets in the same run,
-each right after this one, for a side-by-side row. Peak resident memory comes from wait4(2) of each process. Times are wall-clock; CPU seconds (user + system) are
+each right after this one, and exports the same store right after this one, for side-by-side rows. Peak resident memory comes from wait4(2) of each process. Times are wall-clock; CPU seconds (user + system) are
 given too, since the machine may be shared.
 """
 import argparse, csv, json, os, random, shutil, subprocess, sys, tempfile, time
@@ -221,6 +221,15 @@ def main():
             f"(CPU {fmt_s(export['cpu'])}, peak {export['rss_mb']:.0f} MB)",
             f"`cat` of the same export: {fmt_s(cat_export['wall'])}, first line after {fmt_ms(cat_export['first_line'])}",
             "≤ 3 s, first line ≤ 50 ms"))
+        if args.before:
+            # The same store (this pb's import of the random texts), exported by the pb before, right after.
+            before_export = run([args.before, "export"], env=env, read_output=True)
+            results["export"]["before"] = before_export
+            rows.append((
+                f"the same with the pb before (`{os.path.basename(args.before)}`), same run",
+                f"{fmt_s(before_export['wall'])}, first line after {fmt_ms(before_export['first_line'])} "
+                f"(CPU {fmt_s(before_export['cpu'])}, peak {before_export['rss_mb']:.0f} MB)",
+                "", ""))
         rows.append((
             f"`pb history --format dmenu`, {args.items:,} items, read through a pipe",
             f"**{fmt_s(dmenu['wall'])}**, first line after **{fmt_ms(dmenu['first_line'])}** "

@@ -82,11 +82,20 @@ extension HistoryStore {
                     if statement.int64(at: 8) != 0 {
                         throw HistoryError(.corrupt, "Item \(id) refers to a payload the store no longer has.")
                     }
-                    let hash = statement.withBlob(at: 10) { Data($0) }
-                    let inline = statement.int64(at: 9) != 0 ? nil : statement.withBlob(at: 11) { Data($0) }
-                    let representation = try verifiedRepresentation(
-                        hash: hash, size: Int(statement.int64(at: 12)), inline: inline, type: type, of: .item(id))
-                    let bytes = try representation.fileURL.map { try Data(contentsOf: $0) } ?? representation.data
+                    let bytes: Data
+                    if statement.int64(at: 9) == 0 {
+                        // Inline: checked where SQLite holds the bytes, then copied once.
+                        bytes = try statement.withBlob(at: 10) { (hash) throws(HistoryError) -> Data in
+                            try statement.withBlob(at: 11) { (data) throws(HistoryError) -> Data in
+                                try verifiedInlineBytes(hash: hash, bytes: data, type: type, of: .item(id))
+                            }
+                        }
+                    } else {
+                        let representation = try verifiedRepresentation(
+                            hash: statement.withBlob(at: 10) { Data($0) }, size: Int(statement.int64(at: 12)),
+                            inline: nil, type: type, of: .item(id))
+                        bytes = try representation.fileURL.map { try Data(contentsOf: $0) } ?? representation.data
+                    }
                     item.representations.append((type, bytes))
                 } catch let error as HistoryError {
                     damage = error

@@ -280,8 +280,9 @@ public final class HistoryStore {
         hash: Data, size: Int, inline: Data?, type: ContentType, of owner: PayloadOwner
     ) throws -> PasteboardItem.Representation {
         if let data = inline {
-            guard SHA256.address(data) == hash else {
-                throw owner.error(.damagedPayload, type: type, "is damaged: its bytes no longer match their SHA-256")
+            guard hash.withUnsafeBytes({ expected in data.withUnsafeBytes { SHA256.isAddress(expected, of: $0) } })
+            else {
+                throw owner.error(.damagedPayload, type: type, Self.damagedInlineProblem)
             }
             return PasteboardItem.Representation(type: type, data: data)
         }
@@ -303,6 +304,20 @@ public final class HistoryStore {
             throw owner.error(.missingPayload, type: type, "file \(url.path) is missing")
         }
     }
+
+    /// An inline payload's bytes, read from a row's columns, once they are checked against their content address
+    /// `hash`; throws `damagedPayload`, naming `owner`, when they do not match. The bytes are copied only after the
+    /// check, once.
+    func verifiedInlineBytes(
+        hash: UnsafeRawBufferPointer, bytes: UnsafeRawBufferPointer, type: ContentType, of owner: PayloadOwner
+    ) throws(HistoryError) -> Data {
+        guard SHA256.isAddress(hash, of: bytes) else {
+            throw owner.error(.damagedPayload, type: type, Self.damagedInlineProblem)
+        }
+        return Data(bytes)
+    }
+
+    private static let damagedInlineProblem = "is damaged: its bytes no longer match their SHA-256"
 
     /// The first bytes of a blob, enough to rebuild its index string.
     func blobIndexBytes(_ id: Int64) throws -> Data {

@@ -59,6 +59,34 @@ import Testing
         #expect(try store.checkPayloads().damagedCount == 1)
     }
 
+    /// Export checks each inline payload where SQLite holds it: a damaged one leaves its item out, named, and the
+    /// items around it come whole.
+    @Test func exportLeavesOutAnItemWhoseInlinePayloadIsDamaged() throws {
+        let first = try store.record(PasteboardItem(string: "first")).id
+        let damaged = try store.record(PasteboardItem(string: "soon damaged")).id
+        let third = try store.record(PasteboardItem(string: "third")).id
+        do {
+            let db = try rawConnection(location)
+            try db.execute("UPDATE blobs SET data = CAST('soon DAMAGED' AS BLOB) WHERE data = CAST('soon damaged' AS BLOB)")
+            try db.close()
+        }
+        var exported: [(id: Int64, texts: [String])] = []
+        var failures: [DamagedItem] = []
+        try store.exportItems { result in
+            switch result {
+            case .success(let item):
+                exported.append((item.id, item.representations.map { String(decoding: $0.bytes, as: UTF8.self) }))
+            case .failure(let damage): failures.append(damage)
+            }
+        }
+        #expect(exported.map(\.id) == [first, third])
+        #expect(exported.map(\.texts) == [["first"], ["third"]])
+        #expect(failures.map(\.id) == [damaged])
+        #expect(failures.first?.error.code == .damagedPayload)
+        let message = failures.first?.error.message ?? ""
+        #expect(message.hasPrefix("Item \(damaged)'s ") && message.contains(" payload is damaged"), "\(message)")
+    }
+
     @Test func missingPayloadFileIsReported() throws {
         let id = try store.record(pngItem(seed: 22)).id
         let files = blobFiles(in: location)

@@ -4,6 +4,11 @@ import Testing
 @testable import PasteboardHistory
 
 @Suite struct SHA256Tests {
+    /// Every compression this CPU can run: both where it has the SHA extensions.
+    static let compressions = SHA256.Compression.allCases.filter {
+        $0 == .portable || SHA256.Compression.isHardwareAvailable
+    }
+
     /// FIPS 180-4 / NIST CAVP vectors.
     static let vectors: [(message: String, digest: String)] = [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
@@ -18,18 +23,19 @@ import Testing
         ),
     ]
 
-    @Test(arguments: vectors)
-    func knownVectors(_ vector: (message: String, digest: String)) {
-        #expect(SHA256.hash(Data(vector.message.utf8)).hexString == vector.digest)
+    @Test(arguments: compressions, vectors)
+    func knownVectors(compression: SHA256.Compression, _ vector: (message: String, digest: String)) {
+        #expect(SHA256.hash(Data(vector.message.utf8), compression: compression).hexString == vector.digest)
     }
 
-    @Test func oneMillionLetterA() {
-        let digest = SHA256.hash(Data(repeating: UInt8(ascii: "a"), count: 1_000_000))
+    @Test(arguments: compressions)
+    func oneMillionLetterA(compression: SHA256.Compression) {
+        let digest = SHA256.hash(Data(repeating: UInt8(ascii: "a"), count: 1_000_000), compression: compression)
         #expect(digest.hexString == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
-    @Test(arguments: [55, 56, 57, 63, 64, 65, 119, 120, 128])
-    func paddingBoundaries(length: Int) {
+    @Test(arguments: compressions, [55, 56, 57, 63, 64, 65, 119, 120, 128])
+    func paddingBoundaries(compression: SHA256.Compression, length: Int) {
         // Lengths around the 56-byte padding boundary and block multiples, checked against
         // `head -c N /dev/zero | tr '\0' a | sha256sum`.
         let expected: [Int: String] = [
@@ -43,14 +49,14 @@ import Testing
             120: "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c",
             128: "6836cf13bac400e9105071cd6af47084dfacad4e5e302c94bfed24e013afb73e",
         ]
-        let digest = SHA256.hash(Data(repeating: UInt8(ascii: "a"), count: length))
+        let digest = SHA256.hash(Data(repeating: UInt8(ascii: "a"), count: length), compression: compression)
         #expect(digest.hexString == expected[length])
     }
 
-    @Test(arguments: [1, 3, 7, 13, 63, 64, 65, 100, 1_000])
-    func chunkedInputEqualsOneShot(chunkSize: Int) {
+    @Test(arguments: compressions, [1, 3, 7, 13, 63, 64, 65, 100, 1_000])
+    func chunkedInputEqualsOneShot(compression: SHA256.Compression, chunkSize: Int) {
         let data = pseudoRandomBytes(count: 10_007, seed: 17)
-        var hasher = SHA256()
+        var hasher = SHA256(compression: compression)
         var offset = 0
         while offset < data.count {
             let end = min(offset + chunkSize, data.count)
@@ -85,5 +91,75 @@ import Testing
         let data = pseudoRandomBytes(count: 300, seed: 5)
         let slice = data[37..<237]
         #expect(SHA256.hash(slice) == SHA256.hash(Data(slice)))
+    }
+
+    /// `isAddress` says what `address(_:) ==` says, byte for byte, without building the address.
+    @Test(arguments: compressions, [0, 1, 55, 64, 65, 1_000])
+    func isAddressMatchesTheAddressAndNothingElse(compression: SHA256.Compression, length: Int) {
+        let data = pseudoRandomBytes(count: length, seed: UInt64(length) + 3)
+        var address = SHA256.address(data, compression: compression)
+        data.withUnsafeBytes { bytes in
+            #expect(address.withUnsafeBytes { SHA256.isAddress($0, of: bytes, compression: compression) })
+            let full = SHA256.hash(data, compression: compression)
+            #expect(!full.withUnsafeBytes { SHA256.isAddress($0, of: bytes, compression: compression) }, "32 bytes")
+        }
+        for index in [0, 7, 15] {
+            address[index] ^= 0x01
+            #expect(!address.withUnsafeBytes { expected in
+                data.withUnsafeBytes { SHA256.isAddress(expected, of: $0, compression: compression) }
+            }, "byte \(index) changed")
+            address[index] ^= 0x01
+        }
+    }
+
+    // MARK: - The hardware path against the portable one
+
+    /// The CPU's SHA extensions are used exactly where the kernel reports them (the `sha_ni` flag), so that a
+    /// machine with them runs, and tests, the hardware path.
+    @Test func hardwareIsChosenWhereTheCPUHasIt() throws {
+        let cpuinfo = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
+        let flags = cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") } ?? ""
+        let hasSHA = flags.split(separator: " ").contains("sha_ni") && flags.split(separator: " ").contains("sse4_1")
+        #if arch(x86_64)
+            #expect(SHA256.Compression.isHardwareAvailable == hasSHA)
+            #expect(SHA256.Compression.preferred == (hasSHA ? .hardware : .portable))
+        #else
+            #expect(!SHA256.Compression.isHardwareAvailable)
+        #endif
+    }
+
+    /// 500 random messages of 0 to 10,000 bytes hash alike on both paths, whole and in random pieces.
+    @Test func hardwareAndPortableAgreeOnRandomLengths() {
+        guard SHA256.Compression.isHardwareAvailable else { return }  // the test above says whether it should be
+        var generator = SplitMix(seed: 42)
+        let pool = pseudoRandomBytes(count: 20_000, seed: 99)
+        for _ in 0..<500 {
+            let length = Int(generator.next() % 10_001)
+            let start = Int(generator.next() % UInt64(pool.count - length + 1))
+            let message = pool.subdata(in: start..<start + length)
+            let portable = SHA256.hash(message, compression: .portable)
+            #expect(SHA256.hash(message, compression: .hardware) == portable, "length \(length)")
+            var hasher = SHA256(compression: .hardware)
+            var offset = 0
+            while offset < length {
+                let end = min(length, offset + Int(generator.next() % 200))
+                hasher.update(message.subdata(in: offset..<end))
+                offset = end
+            }
+            #expect(hasher.finalize() == portable, "length \(length), in pieces")
+        }
+    }
+}
+
+/// A small deterministic generator for the random lengths above.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
