@@ -117,7 +117,7 @@ enum ItemFormatting {
     static func pasteTime(_ date: Date) -> String { localTime(date, format: "%X") }
 
     /// The preview pane's details: type, size, source, times, copy count.
-    @MainActor static func details(of item: HistoryItem) -> String {
+    static func details(of item: HistoryItem) -> String {
         let type = item.types.first.map { $0.localizedDescription } ?? name(of: item.kind)
         let kind = item.kind == .url && !isLink(item) ? HistoryItem.Kind.text : item.kind
         var parts = ["\(name(of: kind)) · \(type) · \(ByteCountFormatting.string(item.size))"]
@@ -133,7 +133,7 @@ enum ItemFormatting {
     }
 
     /// The preview's paste log: "Pasted by xclip, 13:05 (allowed)", newest first.
-    @MainActor static func pasteLog(_ records: [PasteRecord]) -> String {
+    static func pasteLog(_ records: [PasteRecord]) -> String {
         guard !records.isEmpty else { return "" }
         return records.map { record in
             let reader = record.reader ?? "an unknown application"

@@ -5,7 +5,7 @@ import Testing
 @testable import PasteboardHistory
 
 /// Times in the preview come from the C library, in the user's locale, without ICU.
-@Suite struct ItemFormattingTimeTests {
+@MainActor @Suite struct ItemFormattingTimeTests {
     @Test func aCopyTimeIsDayMonthYearAndTime() throws {
         let date = Date(timeIntervalSince1970: 1_764_600_000)  // 2025-12-01, 14:40 UTC
         let text = ItemFormatting.copyTime(date)
