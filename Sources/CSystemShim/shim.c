@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -31,4 +32,8 @@ int pb_memfd_cloexec(const char *name) {
 
 int pb_name_current_thread(const char *name) {
     return pthread_setname_np(pthread_self(), name);
+}
+
+int pb_malloc_limit_arenas(int count) {
+    return mallopt(M_ARENA_MAX, count);
 }

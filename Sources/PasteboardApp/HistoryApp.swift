@@ -25,6 +25,7 @@ public enum HistoryApp {
     /// Runs the program with `arguments` (without the program name); returns the exit status.
     @MainActor
     public static func main(arguments: [String], environment: [String: String]) -> Int32 {
+        MemoryPolicy.apply()
         if OwnerMode.isRequested(arguments) { return OwnerMode.run(arguments, environment: environment) }
         if arguments.contains("--help") || arguments.contains("-h") {
             print(usage)

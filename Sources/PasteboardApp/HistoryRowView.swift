@@ -15,6 +15,10 @@ final class HistoryRowView {
     /// The item shown, and the ticket of a thumbnail still to come.
     private(set) var itemID: Int64?
     private var waitingTicket: Int?
+    /// The item as last bound, with its details: bound again unchanged, the row is left as it is.
+    private var boundItem: HistoryItem?
+    /// The themed icon set last (nil while it shows a texture).
+    private var iconName: String?
 
     static let stripThumbnailHeight = 64
 
@@ -65,12 +69,19 @@ final class HistoryRowView {
     }
 
     /// Shows `item`; an image's thumbnail comes from `thumbnails` (at once, or when decoded, then `shown` is told).
-    func bind(_ item: HistoryItem, thumbnails: ThumbnailCache, shown: @escaping @MainActor (Int64) -> Void) {
+    /// Returns whether anything was set (false: the row showed this item already, as it is).
+    ///
+    /// GTK binds a row again whenever the list's rows are replaced, even when the slot shows the same item as
+    /// before (a search that still matches it): then nothing is set, so nothing is measured or drawn again.
+    @discardableResult
+    func bind(_ item: HistoryItem, thumbnails: ThumbnailCache, shown: @escaping @MainActor (Int64) -> Void) -> Bool {
+        if item == boundItem { return false }
         if let previous = itemID, let ticket = waitingTicket, previous != item.id {
             thumbnails.cancel(previous, ticket: ticket)
         }
         waitingTicket = nil
         itemID = item.id
+        boundItem = item
         let text = Self.shortened(ItemFormatting.title(of: item), to: layout == .strip ? 90 : 240)
         if ItemFormatting.isLink(item) {
             // A link, in the theme's link colour; not clickable itself (a click on the row copies it).
@@ -83,17 +94,26 @@ final class HistoryRowView {
         root.setStyleClass("pinned", item.isPinned)
         root.tooltip = item.kind == .image ? text : String(item.preview.prefix(300))
         let shownKind = item.kind == .url && !ItemFormatting.isLink(item) ? HistoryItem.Kind.text : item.kind
-        icon.setIcon(ItemFormatting.icon(for: shownKind))
+        let name = ItemFormatting.icon(for: shownKind)
+        if name != iconName {
+            icon.setIcon(name)
+            iconName = name
+        }
         let isImage = item.kind == .image
         thumbnail.setTexture(nil)
         thumbnail.isVisible = isImage && layout == .strip
         title.isVisible = !(isImage && layout == .strip)
-        guard isImage else { return }
+        guard isImage else { return true }
         let id = item.id
         let apply: @MainActor (Texture) -> Void = { [weak self] texture in
             guard let self, self.itemID == id else { return }
             self.waitingTicket = nil
-            if self.layout == .strip { self.thumbnail.setTexture(texture) } else { self.icon.setTexture(texture) }
+            if self.layout == .strip {
+                self.thumbnail.setTexture(texture)
+            } else {
+                self.icon.setTexture(texture)
+                self.iconName = nil
+            }
             shown(id)
         }
         switch thumbnails.thumbnail(for: id, ready: apply) {
@@ -101,5 +121,6 @@ final class HistoryRowView {
         case .pending(let ticket): waitingTicket = ticket
         case .unavailable: break
         }
+        return true
     }
 }

@@ -55,9 +55,6 @@ final class HistoryWindow {
         copyButton.isSensitive = false
         urlButton.isSensitive = false
         searchField.expandsHorizontally = true
-        // Each key searches at once (a first page of matches is a few milliseconds even in a million items), instead
-        // of GTK's 150 ms wait after the last key.
-        searchField.searchDelay = 0
         daemonBanner.addStyleClass("banner")
         daemonBanner.textAlignment = 0
         daemonBanner.wrap()

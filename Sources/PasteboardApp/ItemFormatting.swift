@@ -97,32 +97,34 @@ enum ItemFormatting {
         "\(age(of: item.lastCopied)) · \(ByteCountFormatting.string(item.size))"
     }
 
-    /// Made once: a DateFormatter sets up ICU's formatter when made, which cost each preview several
-    /// milliseconds (more than reading the item).
-    @MainActor private static let copyTimeFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .short
-        return formatter
-    }()
+    /// `date` in local time through the C library's `strftime` with `format`, in the user's locale (GTK sets
+    /// it from the environment at start-up). Not a DateFormatter: its ICU formatter brings in about 4 MB of ICU's
+    /// locale data the first time a preview shows a time, resident from then on (measured while paging through
+    /// the history), for what `strftime` says as well.
+    static func localTime(_ date: Date, format: String) -> String {
+        var time = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil else { return "" }
+        var buffer = [CChar](repeating: 0, count: 128)
+        let length = strftime(&buffer, buffer.count, format, &parts)
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 
-    @MainActor private static let pasteTimeFormatter: DateFormatter = {
-        let formatter = DateFormatter()
-        formatter.dateStyle = .none
-        formatter.timeStyle = .medium
-        return formatter
-    }()
+    /// A copy's time in the preview: "1 Dec 2026, 23:05" (the month's name in the user's language).
+    static func copyTime(_ date: Date) -> String { localTime(date, format: "%e %b %Y, %H:%M").trimmingPrefixSpace() }
+
+    /// A paste's time in the paste log: the locale's time of day with seconds.
+    static func pasteTime(_ date: Date) -> String { localTime(date, format: "%X") }
 
     /// The preview pane's details: type, size, source, times, copy count.
-    @MainActor static func details(of item: HistoryItem) -> String {
+    static func details(of item: HistoryItem) -> String {
         let type = item.types.first.map { $0.localizedDescription } ?? name(of: item.kind)
         let kind = item.kind == .url && !isLink(item) ? HistoryItem.Kind.text : item.kind
         var parts = ["\(name(of: kind)) · \(type) · \(ByteCountFormatting.string(item.size))"]
         if let source = item.source, !source.isEmpty { parts.append("From \(source)") }
-        let formatter = copyTimeFormatter
-        var times = "Copied \(formatter.string(from: item.lastCopied))"
+        var times = "Copied \(copyTime(item.lastCopied))"
         if item.copyCount > 1 {
-            times += " · \(item.copyCount) copies, first \(formatter.string(from: item.created))"
+            times += " · \(item.copyCount) copies, first \(copyTime(item.created))"
         }
         parts.append(times)
         if item.isPinned { parts.append("Pinned") }
@@ -131,13 +133,12 @@ enum ItemFormatting {
     }
 
     /// The preview's paste log: "Pasted by xclip, 13:05 (allowed)", newest first.
-    @MainActor static func pasteLog(_ records: [PasteRecord]) -> String {
+    static func pasteLog(_ records: [PasteRecord]) -> String {
         guard !records.isEmpty else { return "" }
-        let formatter = pasteTimeFormatter
         return records.map { record in
             let reader = record.reader ?? "an unknown application"
             let outcome = record.outcome == .served ? "" : " (\(outcome(record.outcome)))"
-            return "Pasted by \(reader), \(formatter.string(from: record.date))\(outcome)"
+            return "Pasted by \(reader), \(pasteTime(record.date))\(outcome)"
         }.joined(separator: "\n")
     }
 
@@ -150,4 +151,9 @@ enum ItemFormatting {
         case .noApprover: "refused: the app was not running"
         }
     }
+}
+
+extension String {
+    /// Without the leading space `%e` puts before a one-digit day.
+    fileprivate func trimmingPrefixSpace() -> String { first == " " ? String(dropFirst()) : self }
 }

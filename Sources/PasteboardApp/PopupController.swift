@@ -59,9 +59,10 @@ final class PopupController {
         self.rows = rows
         rows.reload(HistoryRows.Filter())
         log.note("rows counted")
+        let payloads = RowPayloads()
         model = VirtualList(
             count: { [weak rows] in rows?.count ?? 0 },
-            row: { [weak rows] position in rows?.item(at: position).map(RowPayload.init) })
+            row: { [weak rows] position in rows?.item(at: position).map(payloads.payload(for:)) })
         let thumbnails = self.thumbnails
         let factory = ListFactory(
             setup: { item in
@@ -91,7 +92,6 @@ final class PopupController {
         // The rows past the first screenful are read as the list nears their end.
         scroller.onNearEnd { [weak rows] in rows?.loadMore() }
         search.expandsHorizontally = true
-        search.searchDelay = 0  // filter on each key, as the window does
         status.addStyleClass("dim-label")
         status.textAlignment = 0
         let content = Box(.vertical, spacing: 6, [search, scroller, status])
@@ -107,7 +107,8 @@ final class PopupController {
             self?.model.itemsChanged(at: position, removed: 0, added: added)
             self?.noteRows()
         }
-        search.onSearch { [weak self] in
+        // On each key as it is handled, as the window's search does.
+        search.onChange { [weak self] in
             guard let self, self.isShown, self.search.text != self.rows.filter.text else { return }
             self.filter()
         }

@@ -129,6 +129,46 @@ import Testing
         try await session.waitForLog(after: mark) { $0 == "rows 4" }
     }
 
+    /// A key that keeps rows in the list leaves their widgets as they were: GTK finds the widget that showed an
+    /// item by its row object, which stays the same while the item does; only rows new to the list are bound.
+    @Test func aSearchKeyKeepsTheRowsThatStillMatchAsTheyWere() async throws {
+        let session = try await AppSession()
+        var ids: [String: Int64] = [:]
+        for text in ["apple pie", "banana split", "apple juice", "cherry", "apple tart"] {
+            ids[text] = try await session.seed(text)
+        }
+        try await session.launchApp()
+        func shown(after mark: Int) -> Set<Int64> {
+            Set(session.logLines().dropFirst(mark).compactMap { line in
+                line.hasPrefix("row shown ") ? Int64(line.dropFirst("row shown ".count)) : nil
+            })
+        }
+        try await session.waitForLog { $0 == "first frame" }
+        #expect(shown(after: 0) == Set(ids.values), "each row shown once at the start: \(session.logLines())")
+
+        var mark = session.logLines().count
+        try await session.key("ctrl+f")
+        try await session.type("ap")
+        try await session.waitForLog(after: mark) { $0 == "search drawn ap" }
+        try await session.waitForLog(after: mark) { $0 == "rows 3" }
+        #expect(shown(after: mark).isEmpty, "the three apples were listed already: \(shown(after: mark))")
+
+        mark = session.logLines().count
+        try await session.type("ple j")
+        try await session.waitForLog(after: mark) { $0 == "search drawn apple j" }
+        try await session.waitForLog(after: mark) { $0 == "rows 1" }
+        #expect(shown(after: mark).isEmpty, "apple juice was listed already: \(shown(after: mark))")
+
+        // Cleared: the rows that come back are bound again, the one that stayed is not.
+        mark = session.logLines().count
+        try await session.key("ctrl+a", "BackSpace")
+        try await session.waitForLog(after: mark) { $0 == "search drawn " }
+        try await session.waitForLog(after: mark) { $0 == "rows 5" }
+        let again = shown(after: mark)
+        #expect(!again.contains(ids["apple juice"]!), "\(again)")
+        #expect(again.isSuperset(of: [ids["banana split"]!, ids["cherry"]!]), "\(again)")
+    }
+
     @Test func aTwoCharacterSearchShowsAScreenfulAndMoreRowsArriveAsTheListScrolls() async throws {
         let session = try await AppSession()
         // 80 items, every other one holding "qx": imported in one go.

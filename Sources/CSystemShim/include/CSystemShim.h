@@ -21,4 +21,7 @@ int pb_memfd_cloexec(const char *name);
 /// pthread_setname_np(pthread_self(), name): names the calling thread (at most 15 bytes); returns 0 or an errno.
 int pb_name_current_thread(const char *name);
 
+/// mallopt(M_ARENA_MAX, count): at most `count` glibc malloc arenas; returns 1 on success, 0 if refused.
+int pb_malloc_limit_arenas(int count);
+
 #endif

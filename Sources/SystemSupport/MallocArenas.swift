@@ -1,0 +1,13 @@
+internal import CSystemShim
+
+/// glibc's malloc arenas: the pools threads allocate from.
+public enum MallocArenas {
+    /// Makes glibc use at most `count` arenas (`mallopt(M_ARENA_MAX)`); call it before threads start. By default
+    /// a thread that allocates while another holds an arena may get one of its own (up to eight per core), each
+    /// reserving 64 MB and keeping resident much of what it once held. Returns whether glibc accepted it (when not,
+    /// the default stays, which costs only memory).
+    @discardableResult
+    public static func limit(to count: Int) -> Bool {
+        pb_malloc_limit_arenas(Int32(clamping: count)) == 1
+    }
+}
