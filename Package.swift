@@ -162,7 +162,7 @@ let package = Package(
                 "SystemSupport",
             ]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
-        .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
+        .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching", "PasteboardTestSupport"]),
         .testTarget(name: "PasteboardControlTests", dependencies: ["PasteboardControl"]),
         .testTarget(name: "PasteboardConfigurationTests", dependencies: ["PasteboardConfiguration", "PasteboardModel"]),
         .testTarget(

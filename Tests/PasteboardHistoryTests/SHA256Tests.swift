@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 @testable import PasteboardHistory
@@ -131,7 +132,7 @@ import Testing
     /// 500 random messages of 0 to 10,000 bytes hash alike on both paths, whole and in random pieces.
     @Test func hardwareAndPortableAgreeOnRandomLengths() {
         guard SHA256.Compression.isHardwareAvailable else { return }  // the test above says whether it should be
-        var generator = SplitMix(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         let pool = pseudoRandomBytes(count: 20_000, seed: 99)
         for _ in 0..<500 {
             let length = Int(generator.next() % 10_001)
@@ -148,18 +149,5 @@ import Testing
             }
             #expect(hasher.finalize() == portable, "length \(length), in pieces")
         }
-    }
-}
-
-/// A small deterministic generator for the random lengths above.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

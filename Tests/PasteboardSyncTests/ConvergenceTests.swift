@@ -1,20 +1,9 @@
 import Foundation
 import PasteboardHistory
 import PasteboardModel
+import PasteboardTestSupport
 import Testing
 @testable import PasteboardSync
-
-/// A seeded generator (SplitMix64), so a failing order reproduces.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Three devices act offline (copies, repeated copies, pins, unpins, deletes, clears), hearing from each other only
 /// now and then; then three fresh replicas apply every segment, one at a time, each in its own random order. Every
@@ -22,7 +11,7 @@ struct SeededGenerator: RandomNumberGenerator {
 @Suite struct ConvergenceTests {
     @Test(arguments: [1, 2, 3, 4] as [UInt64])
     func randomOrdersConverge(seed: UInt64) throws {
-        var random = SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let scratch = try Scratch()
         let folder = scratch.url.appendingPathComponent("folder")
         let phrase = try #require(
@@ -71,7 +60,7 @@ struct SeededGenerator: RandomNumberGenerator {
     /// time in a random order, and as the devices themselves.
     @Test(arguments: [11, 12, 13, 14] as [UInt64])
     func snapshotReplicasConvergeWithLogReplays(seed: UInt64) throws {
-        var random = SeededGenerator(state: seed)
+        var random = SeededGenerator(seed: seed)
         let scratch = try Scratch()
         let folder = scratch.url.appendingPathComponent("folder")
         let archive = scratch.url.appendingPathComponent("archive")

@@ -1,3 +1,5 @@
+import PasteboardTestSupport
+
 /// Small random patterns and texts over a tiny alphabet, where backtracking and the Pike VM are easy to compare
 /// and every interaction of quantifiers, alternation and anchors turns up in a few thousand draws.
 ///
