@@ -19,7 +19,14 @@
 set -euo pipefail
 
 directory=${1:?usage: scripts/static_libs.sh DIRECTORY}
-compiler=${CC:-cc}
+# The C compiler that knows where the archives are: $CC, else cc, else the Swift toolchain's own clang.
+compiler=${CC:-}
+for candidate in cc clang; do
+    [ -n "$compiler" ] && break
+    command -v "$candidate" >/dev/null && compiler=$candidate
+done
+[ -n "$compiler" ] || { echo "static_libs: no C compiler (cc or clang) to find the static archives with" >&2; exit 1; }
+command -v "$compiler" >/dev/null || { echo "static_libs: the C compiler '$compiler' (\$CC) is not installed" >&2; exit 1; }
 mkdir -p "$directory"
 
 # The archive of each library, found where the C compiler would look for it.
