@@ -13,8 +13,10 @@ internal import CSQLite
 /// checkpoint that copied every frame, as with the automatic one. Writers that never pause could keep a passive
 /// checkpoint from ever catching up, and the log would grow without end: past `capFrames` the checkpoint waits for
 /// the writer of the moment and holds the next one back until the log is copied (`SQLITE_CHECKPOINT_RESTART`), so
-/// the log stays bounded and only a long storm of commits ever waits. Idle, it costs nothing: no timer, no thread
-/// awake.
+/// the log stays bounded and only a long storm of commits ever waits. Should this queue's thread not run at all
+/// while the log grows (a machine starved of processor time), a commit that takes the log past twice `capFrames`
+/// checkpoints it itself, as SQLite's automatic checkpoint would, so the bound holds whatever the scheduler does.
+/// Idle, it costs nothing: no timer, no thread awake.
 public final class BackgroundCheckpointer: Sendable {
     /// The log's length, in frames, past which a checkpoint starts (SQLite's automatic default).
     public let thresholdFrames: Int
@@ -29,6 +31,7 @@ public final class BackgroundCheckpointer: Sendable {
     private struct State {
         var isQueued = false
         var checkpoints = 0
+        var writerCheckpoints = 0
         /// The log's length after the latest commit.
         var frames = 0
     }
@@ -46,20 +49,23 @@ public final class BackgroundCheckpointer: Sendable {
 
     /// How many checkpoints have run.
     public var checkpoints: Int { state.withLock { $0.checkpoints } }
+    /// How many commits checkpointed the log themselves, past twice `capFrames`.
+    public var writerCheckpoints: Int { state.withLock { $0.writerCheckpoints } }
 
     /// The log's length, in frames, after the latest commit of the connection handed to it.
     public var loggedFrames: Int { state.withLock { $0.frames } }
 
     /// After a commit left `frames` frames in the log: starts a checkpoint if the log is long enough and none is
-    /// queued or running.
-    func logGrew(to frames: Int) {
+    /// queued or running. True when the log is past twice the cap all the same: the committing connection then
+    /// checkpoints it before its commit returns.
+    func logGrew(to frames: Int) -> Bool {
         let start = state.withLock { state -> Bool in
             state.frames = frames
             if state.isQueued || frames < thresholdFrames { return false }
             state.isQueued = true
             return true
         }
-        guard start else { return }
+        guard start else { return frames >= 2 * capFrames }
         queue.async { [self] in
             let result = Result { () throws(SQLiteError) in try checkpointOnce() }
             state.withLock {
@@ -68,6 +74,12 @@ public final class BackgroundCheckpointer: Sendable {
             }
             report(result)
         }
+        return false
+    }
+
+    /// The committing connection's own checkpoint, past twice the cap, has run.
+    func writerCheckpointed() {
+        state.withLock { $0.writerCheckpoints += 1 }
     }
 
     /// A passive checkpoint through a short-lived connection: one kept open would hold its page cache and schema
@@ -90,9 +102,15 @@ extension Connection {
         walHookContext = box
         sqlite3_wal_hook(
             handle,
-            { context, _, _, frames in
+            { context, db, name, frames in
                 guard let context else { return SQLITE_OK }
-                Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue().logGrew(to: Int(frames))
+                let checkpointer = Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue()
+                guard checkpointer.logGrew(to: Int(frames)) else { return SQLITE_OK }
+                // As SQLite's own automatic checkpoint does from this hook: passive, on the committing connection.
+                // Its result is left to the next commit: SQLITE_BUSY means the queue's checkpoint is running now,
+                // and any other failure leaves the log long, so the next commit tries again.
+                _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+                checkpointer.writerCheckpointed()
                 return SQLITE_OK
             }, box.toOpaque())
     }
