@@ -1,5 +1,6 @@
 import Foundation
 import PasteboardHistory
+import SystemSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -82,15 +83,7 @@ enum ItemFormatting {
 
     /// The local date `yyyy-MM-dd`, from the C library: a DateFormatter per row (ICU behind it) cost more than the
     /// rest of binding the row.
-    static func day(of date: Date) -> String {
-        var time = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        guard localtime_r(&time, &parts) != nil else { return "" }
-        let year = Int(parts.tm_year) + 1900
-        let month = Int(parts.tm_mon) + 1
-        let day = Int(parts.tm_mday)
-        return "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
-    }
+    static func day(of date: Date) -> String { localTime(date, format: "%Y-%m-%d") }
 
     /// A row's second line: age, size.
     static func meta(of item: HistoryItem) -> String {
@@ -102,12 +95,7 @@ enum ItemFormatting {
     /// locale data the first time a preview shows a time, resident from then on (measured while paging through
     /// the history), for what `strftime` says as well.
     static func localTime(_ date: Date, format: String) -> String {
-        var time = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        guard localtime_r(&time, &parts) != nil else { return "" }
-        var buffer = [CChar](repeating: 0, count: 128)
-        let length = strftime(&buffer, buffer.count, format, &parts)
-        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        LocalTime.text(seconds: Int(date.timeIntervalSince1970.rounded(.down)), format: format) ?? ""
     }
 
     /// A copy's time in the preview: "1 Dec 2026, 23:05" (the month's name in the user's language).
