@@ -8,8 +8,9 @@ import TextSupport
 ///
 /// Detection fails closed: the mere presence of a marker among the offered types skips the copy, whatever its
 /// value and whether or not the owner can serve it. (GTK 4 lists `x-kde-passwordManagerHint` in TARGETS but
-/// cannot convert it; wl-clipboard also treats any offer of the hint as sensitive.) Chromium hands a page's own
-/// clipboard types to X11 only inside `chromium/x-web-custom-data`, so markers are looked for inside that too.
+/// cannot convert it; wl-clipboard also treats any offer of the hint as sensitive.) Browsers hand a page's own
+/// clipboard types over only inside a container of their own (Chromium's `chromium/x-web-custom-data`, Firefox's
+/// `application/x-moz-custom-clipdata`), so markers are looked for inside those too.
 public enum ConcealedMarkers {
     /// Types whose mere presence marks a copy as not to be kept: nspasteboard.org's conventions (used on Linux
     /// too) and KDE's password-manager hint.
@@ -24,6 +25,18 @@ public enum ConcealedMarkers {
 
     /// Chromium's container of a web page's custom clipboard types (see `WebCustomData`).
     public static let webCustomDataType = "chromium/x-web-custom-data"
+    /// Firefox's container of a web page's custom clipboard types (see `MozCustomClipData`).
+    public static let mozCustomClipDataType = "application/x-moz-custom-clipdata"
+    /// Every browser's container of a web page's own clipboard types: a page marks its copy secret only inside
+    /// one (`setData('x-kde-passwordManagerHint', 'secret')`), so the capture engines read these first, and
+    /// nothing else of an offer whose container carries a marker. (WebKitGTK offers a page's custom types as
+    /// types of their own, which `isConcealed(_:)` sees.)
+    public static let customDataContainers: Set<String> = [webCustomDataType, mozCustomClipDataType]
+
+    /// Whether `typeName` names a browser's custom-data container, in any case.
+    public static func isCustomDataContainer(_ typeName: String) -> Bool {
+        customDataContainers.contains(typeName.lowercased())
+    }
 
     /// The markers, lowercased: MIME type names compare without case, and web pages' types arrive lowercased.
     static let lowercasedMarkers = Set(markers.map { $0.lowercased() })
@@ -43,16 +56,32 @@ public enum ConcealedMarkers {
         String(decoding: value.prefix(64), as: UTF8.self).trimmingWhitespaceAndNewlines() == "secret"
     }
 
-    /// Whether Chromium's web custom data carries a marker among its types. Data that cannot be parsed counts as
-    /// secret when it mentions a marker anywhere in UTF-16 (fail closed).
-    public static func isConcealed(webCustomData data: Data) -> Bool {
-        guard let entries = WebCustomData.entries(in: data) else {
-            return lowercasedMarkers.contains { marker in
-                let needle = Data(marker.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
-                return data.firstRange(of: needle) != nil
-            }
-        }
+    /// Whether a browser's custom-data container (`container`, a name in `customDataContainers`) carries a marker
+    /// among its types. Data that cannot be parsed counts as secret when it mentions a marker anywhere in UTF-16 or
+    /// UTF-8 (fail closed).
+    public static func isConcealed(customData data: Data, container: String) -> Bool {
+        let entries =
+            container.lowercased() == mozCustomClipDataType
+            ? MozCustomClipData.entries(in: data) : WebCustomData.entries(in: data)
+        guard let entries else { return mentionsMarker(data) }
         return entries.contains { isMarker($0.type) }
+    }
+
+    /// Whether Chromium's web custom data carries a marker among its types (see `isConcealed(customData:container:)`).
+    public static func isConcealed(webCustomData data: Data) -> Bool {
+        isConcealed(customData: data, container: webCustomDataType)
+    }
+
+    /// Whether a marker's name appears anywhere in `data`, in UTF-16 (either byte order) or UTF-8, in any case.
+    static func mentionsMarker(_ data: Data) -> Bool {
+        // Lowercased ASCII copies of the bytes, so one search finds every case of the name.
+        let folded = Data(data.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 })
+        return lowercasedMarkers.contains { marker in
+            let units = Array(marker.utf16)
+            let little = Data(units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+            let big = Data(units.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
+            return [little, big, Data(marker.utf8)].contains { folded.firstRange(of: $0) != nil }
+        }
     }
 
     /// The offered types without the markers: what a reader that asked for a secret explicitly may fetch.

@@ -26,12 +26,29 @@ public final class CaptureService: CaptureSink {
     private var lastPrimary: (id: Int64, text: String, at: Date)?
     /// When to give up a selection served with an expiry.
     private var expiries: [(deadline: Date, selection: Selection)] = []
+    /// Selections whose owner went away, and when to take them over unless a new owner appears first (see
+    /// `ownerGone`).
+    private var pendingTakeOvers: [Selection: Date] = [:]
+    /// How long an emptied selection stays empty before the daemon serves its last content: the grace the
+    /// application that emptied it has to set its next copy (see `ownerGone`).
+    public var takeOverGrace: TimeInterval = CaptureService.defaultTakeOverGrace
+    /// How many take-overs a new owner made unnecessary, and how many were made.
+    public private(set) var cancelledTakeOvers = 0
+    public private(set) var takeOvers = 0
     /// How many copies were recorded, and how many were not.
     public private(set) var capturedCount = 0
     public private(set) var skippedCount = 0
 
     /// How long a PRIMARY selection may go on growing and still count as the same item.
     static let primaryCoalescingWindow: TimeInterval = 5
+
+    /// The default `takeOverGrace`. An application that replaces its own copy on Wayland (GTK, Qt, Firefox,
+    /// Chromium) destroys its old source before it sets the new one, so the compositor reports the selection empty
+    /// in between; a source set by the daemon in that gap carries a newer serial than the application's request,
+    /// and the compositor then rejects the application's copy (wlroots: "serial indicates superseded"). The gap
+    /// measured with real applications is well under this (bench/takeover_bench.py); an owner that is really gone
+    /// costs readers this long with an empty clipboard.
+    public static let defaultTakeOverGrace: TimeInterval = 0.3
 
     public init(
         store: HistoryStore, rules: CaptureRules, backend: any ClipboardBackend, log: @escaping (String) -> Void,
@@ -77,9 +94,14 @@ public final class CaptureService: CaptureSink {
             skipped(offer.selection, reason)
             return
         }
-        if let customData = offer.item.representations.first(where: {
-            $0.type.preferredMIMEType == ConcealedMarkers.webCustomDataType
-        }), ConcealedMarkers.isConcealed(webCustomData: customData.data) {
+        // A web page's own types, inside its browser's container, may mark the copy secret.
+        let isMarkedInContainer = offer.item.representations.contains { representation in
+            guard let name = representation.type.preferredMIMEType, ConcealedMarkers.isCustomDataContainer(name) else {
+                return false
+            }
+            return ConcealedMarkers.isConcealed(customData: representation.data, container: name)
+        }
+        if isMarkedInContainer {
             skipped(offer.selection, .secret)
             return
         }
@@ -164,9 +186,24 @@ public final class CaptureService: CaptureSink {
         }
     }
 
+    /// A selection went empty. Its owner may have exited, or may be replacing its own copy (see
+    /// `defaultTakeOverGrace`): the take-over waits `takeOverGrace`, and a new owner in the meantime cancels it, so
+    /// the daemon never races an application for its own clipboard. The same rule holds for every backend.
     public func ownerGone(_ selection: Selection) {
-        guard let item = lastItem[selection] else { return }
+        guard lastItem[selection] != nil else { return }
+        pendingTakeOvers[selection] = Date().addingTimeInterval(takeOverGrace)
+    }
+
+    public func ownerChanged(_ selection: Selection, time: UInt) {
+        // Whoever owns it now (an application's next copy, or this daemon), nothing is to be taken over.
+        if pendingTakeOvers.removeValue(forKey: selection) != nil { cancelledTakeOvers += 1 }
+    }
+
+    /// Takes `selection` over with the last content seen on it, if its owner did not come back.
+    private func takeOver(_ selection: Selection) {
+        guard let item = lastItem[selection], !backend.owns(selection) else { return }
         if backend.own(selection, item: item, once: false) {
+            takeOvers += 1
             log("\(selection.name): the owner exited; now serving its content")
         }
     }
@@ -234,10 +271,14 @@ public final class CaptureService: CaptureSink {
     // MARK: - Time
 
     /// The next moment `processTimeouts(now:)` has work.
-    public var nextDeadline: Date? { expiries.map(\.deadline).min() }
+    public var nextDeadline: Date? { (expiries.map(\.deadline) + pendingTakeOvers.values).min() }
 
-    /// Gives up selections whose expiry has come.
+    /// Takes over selections whose grace has passed, and gives up selections whose expiry has come.
     public func processTimeouts(now: Date) {
+        for (selection, deadline) in pendingTakeOvers where deadline <= now {
+            pendingTakeOvers[selection] = nil
+            takeOver(selection)
+        }
         let due = expiries.filter { $0.deadline <= now }
         expiries.removeAll { $0.deadline <= now }
         for expiry in due where backend.owns(expiry.selection) {

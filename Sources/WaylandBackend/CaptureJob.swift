@@ -26,6 +26,10 @@ final class CaptureJob {
     var preference: [String] = []
     /// Read end of each pipe → what arrived through it.
     var pending: [Int32: Incoming] = [:]
+    /// Types asked for only once the browser's custom-data containers have arrived and carry no secret marker.
+    var deferred: [String] = []
+    /// The offer being read, to ask it for `deferred` later.
+    var offer: OpaquePointer?
     /// Finished types, by name.
     var received: [String: Data] = [:]
     var totalBytes = 0

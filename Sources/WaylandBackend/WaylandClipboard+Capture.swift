@@ -89,12 +89,25 @@ extension WaylandClipboard {
         case .fetch(let types):
             job.preference = Array(types.prefix(limits.maxFetchedTypes))
         }
-        for type in job.preference {
+        // A browser's custom-data container first, alone: a web page marks its copy secret only inside it, and
+        // then nothing else of the offer is read.
+        let containers = job.preference.filter(ConcealedMarkers.isCustomDataContainer)
+        job.offer = offer
+        if !containers.isEmpty && !isRequest {
+            job.deferred = job.preference.filter { !ConcealedMarkers.isCustomDataContainer($0) }
+        }
+        captures[selection] = job
+        receive(job.deferred.isEmpty ? job.preference : containers, for: job, from: offer)
+    }
+
+    /// Asks the source of `offer` for `types`, each through a pipe of its own.
+    private func receive(_ types: [String], for job: CaptureJob, from offer: OpaquePointer) {
+        for type in types {
             let pipe: (read: Int32, write: Int32)
             do {
                 pipe = try Descriptors.pipe()
             } catch {
-                closePipes(of: job)
+                endCapture(job)
                 return report(job, .failed(.ownerRefused(type)))
             }
             pb_dc_offer_receive(offer, type, pipe.write)
@@ -104,8 +117,27 @@ extension WaylandClipboard {
             captureFDs[pipe.read] = job
             descriptors.watch(pipe.read)
         }
-        captures[selection] = job
         flush()
+    }
+
+    /// The containers of `job` have arrived: a secret marker in one ends the capture; otherwise the rest is read
+    /// (when its offer still lives: a newer copy or a source that left ends the read there).
+    private func containersArrived(_ job: CaptureJob) {
+        let types = job.deferred
+        job.deferred = []
+        for (type, data) in job.received where ConcealedMarkers.isCustomDataContainer(type) {
+            if ConcealedMarkers.isConcealed(customData: data, container: type) {
+                endCapture(job)
+                return report(job, .failed(.secret))
+            }
+        }
+        // The offer object is destroyed once the selection changes (its address may then be reused): only the
+        // current, unreplaced offer is asked again.
+        guard let offer = job.offer, !job.wasReplaced, !job.sourceWentAway, current[job.selection] == offer else {
+            endCapture(job)
+            return report(job, .failed(job.wasReplaced ? .superseded : .ownerRefused(types.first ?? "?")))
+        }
+        receive(types, for: job, from: offer)
     }
 
     /// Reads what arrived on one of a capture's pipes.
@@ -140,7 +172,7 @@ extension WaylandClipboard {
             close(fd)
             job.received[incoming.type] = incoming.data
             job.lastProgress = Date()
-            if job.pending.isEmpty { finish(job) }
+            if job.pending.isEmpty { job.deferred.isEmpty ? finish(job) : containersArrived(job) }
             return
         }
     }

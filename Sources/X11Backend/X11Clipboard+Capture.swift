@@ -222,15 +222,17 @@ extension X11Clipboard {
                 return
             case .fetch(let targets):
                 job.preference = Array(targets.prefix(limits.maxFetchedTypes))
-                // Chromium's web custom data first: a secret marker in it ends the capture before anything else
-                // is read.
-                let customData = ConcealedMarkers.webCustomDataType
-                job.wanted = job.preference.filter { $0 == customData } + job.preference.filter { $0 != customData }
+                // A browser's custom-data container first: a secret marker in it ends the capture before anything
+                // else is read.
+                let isContainer = ConcealedMarkers.isCustomDataContainer
+                job.wanted = job.preference.filter(isContainer) + job.preference.filter { !isContainer($0) }
                 job.step = .target(index: 0)
             }
         case .target(let index):
             let target = job.wanted[index]
-            if target == ConcealedMarkers.webCustomDataType && ConcealedMarkers.isConcealed(webCustomData: data) {
+            if ConcealedMarkers.isCustomDataContainer(target)
+                && ConcealedMarkers.isConcealed(customData: data, container: target)
+            {
                 // A web page's own types carry a secret marker: nothing more is read, nothing is kept.
                 captures[selection] = nil
                 release(job.property)

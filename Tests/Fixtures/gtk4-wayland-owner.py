@@ -9,7 +9,9 @@ Prints "window" once the window is mapped, "ready" once the copy is made.
     GDK_BACKEND=wayland GSK_RENDERER=cairo /usr/bin/python3 gtk4-wayland-owner.py --html '<b>hi</b>' --text hi
     GDK_BACKEND=wayland GSK_RENDERER=cairo /usr/bin/python3 gtk4-wayland-owner.py --image picture.png
 
-Options: as owner_common (--text, --html, --image, --noise, --uris, --secret; --selection is ignored).
+Options: as owner_common (--text, --html, --image, --noise, --uris, --secret; --selection is ignored), and
+--again: every key press copies anew ("copy N" as text and HTML), replacing the window's own copy, as an editor
+does; prints "copied N" after each (the case wl-copy never shows: there, every copy is a new source).
 """
 import argparse
 import signal
@@ -45,6 +47,7 @@ def provider(args):
 def main():
     parser = argparse.ArgumentParser(description="Copy with GTK 4 on Wayland at the first key press.")
     owner_common.add_arguments(parser)
+    parser.add_argument("--again", action="store_true", help="copy anew at every key press")
     args = parser.parse_args()
     Gtk.init()
     loop = GLib.MainLoop()
@@ -59,7 +62,14 @@ def main():
     copied = []
 
     def on_key(*_):
-        if not copied:
+        if args.again:
+            count = len(copied) + 1
+            text = "copy %d" % count
+            html = Gdk.ContentProvider.new_for_bytes("text/html", GLib.Bytes.new(("<b>%s</b>" % text).encode()))
+            display.get_clipboard().set_content(Gdk.ContentProvider.new_union([html, Gdk.ContentProvider.new_for_value(text)]))
+            copied.append(True)
+            print("copied %d" % count, flush=True)
+        elif not copied:
             display.get_clipboard().set_content(provider(args))
             copied.append(True)
             GLib.timeout_add(100, owner_common.say_ready)

@@ -44,6 +44,41 @@ import Testing
         try await session.stop(daemon: daemon)
     }
 
+    /// An application that replaces its own copy destroys its old source first, so the compositor reports the
+    /// clipboard empty for a moment. The daemon taking it over in that moment made the compositor reject the
+    /// application's next copy (every second copy was lost). The same four copies, with and without the daemon,
+    /// must end the same: each on the clipboard, and with the daemon each in the history once.
+    @Test(arguments: [false, true]) func applicationReplacingItsOwnCopyLosesNoneOfFourCopies(withDaemon: Bool)
+        async throws
+    {
+        let session = try await WaylandSession()
+        let daemon = withDaemon ? try await session.startDaemon() : nil
+        let (window, keyboard) = try await session.gtkCopier()
+        defer { keyboard.terminate(grace: .seconds(1)) }
+        var pasted: [String] = []
+        for count in 1...4 {
+            try await session.pressToCopy(window, count: count)
+            // Longer than the take-over grace (CaptureService.defaultTakeOverGrace, 0.3 s): a daemon that took the
+            // clipboard over would have done so by now.
+            try await Task.sleep(for: .milliseconds(500))
+            pasted.append(try await session.wlPaste(type: "text/plain;charset=utf-8").output)
+        }
+        #expect(pasted == ["copy 1", "copy 2", "copy 3", "copy 4"], "\(daemon?.stderr ?? "")")
+        if let daemon {
+            let items = try await session.waitForHistory(count: 4)
+            #expect(items.compactMap { $0["preview"] as? String } == ["copy 4", "copy 3", "copy 2", "copy 1"], "\(items)")
+            #expect(!daemon.stderr.contains("now serving its content"), "the application never left: \(daemon.stderr)")
+            // Once the application exits, the daemon serves its last copy.
+            window.terminate(grace: .seconds(2))
+            #expect(try await session.waitForLog(daemon, "now serving its content"), "\(daemon.stderr)")
+            let html = try await session.wlPaste(type: "text/html")
+            #expect(html.output == "<b>copy 4</b>", "\(html)")
+            try await session.stop(daemon: daemon)
+        } else {
+            window.terminate(grace: .seconds(2))
+        }
+    }
+
     @Test func gtkPictureIsKeptAsPNG() async throws {
         let session = try await WaylandSession()
         let daemon = try await session.startDaemon()

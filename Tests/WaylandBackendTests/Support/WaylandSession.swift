@@ -86,6 +86,32 @@ final class WaylandSession {
         return owner
     }
 
+    /// `Tests/Fixtures/gtk4-wayland-owner.py --again`: a GTK 4 window that copies anew ("copy N", text and HTML)
+    /// at every key press, replacing its own copy as an editor does. Returns the window and a keyboard that stays
+    /// on the seat (a `wtype` holding a key of no use), so every press lands on the focused window.
+    func gtkCopier() async throws -> (window: ChildProcess, keyboard: ChildProcess) {
+        let fixtures = TestSource.fixtures()
+        let window = try sandbox.launch(
+            "/usr/bin/python3", [fixtures.appendingPathComponent("gtk4-wayland-owner.py").path, "--again"],
+            environment: ["GDK_BACKEND": "wayland", "GSK_RENDERER": "cairo", "NO_AT_BRIDGE": "1"])
+        try await waitFor(window, line: "window", what: "the GTK 4 copier's window")
+        let wtype = try Self.tool("wtype", package: "wtype")
+        let keyboard = try sandbox.launch(wtype, ["-s", "86400000", "-k", "F24"])
+        try await Task.sleep(for: .milliseconds(300))
+        return (window, keyboard)
+    }
+
+    /// Presses Return in the focused window (the copier copies), and waits until it says it copied `count`.
+    func pressToCopy(_ window: ChildProcess, count: Int) async throws {
+        let wtype = try Self.tool("wtype", package: "wtype")
+        _ = try await sandbox.run(wtype, ["-k", "Return"], timeout: .seconds(10))
+        let line = Array("copied \(count)".utf8)[...]
+        let copied = try await eventually(within: .seconds(10), every: .milliseconds(10)) {
+            window.stdout.split(separator: UInt8(ascii: "\n")).contains(line)
+        }
+        guard copied else { throw SetupFailure("The GTK 4 copier did not copy a \(count)th time: \(window.stderr)") }
+    }
+
     private func waitForReady(_ process: ChildProcess, what: String) async throws {
         try await waitFor(process, line: "ready", what: what)
     }
