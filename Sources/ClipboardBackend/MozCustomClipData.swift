@@ -6,7 +6,7 @@ public import FoundationEssentials
 /// The format is a stream of records, each a big-endian uint32 kind: 1 is a string record, followed by a
 /// big-endian uint32 byte length and that many bytes of the type name in UTF-16LE, then a big-endian uint32 byte
 /// length and the value in UTF-16LE; 0 ends the stream. A page's types arrive lowercased. (Checked against the
-/// bytes Firefox ESR offers on X11 and Wayland, Tests/Fixtures/firefox-custom-clipdata.bin.)
+/// bytes Firefox ESR offers on X11: TargetPlanTests.recordedMozCustomClipData.)
 public enum MozCustomClipData {
     /// The most entries believed; a page sets a handful.
     public static let maxEntries = 4096

@@ -1,9 +1,11 @@
 // wayland-test-source: a scriptable Wayland clipboard source for Pasteboard's tests, over wlr data-control.
 //
-//   wayland-test-source [--type MIME]... [--data TEXT] [--never-write | --write-forever] [--primary]
+//   wayland-test-source [--type MIME]... [--file MIME PATH]... [--data TEXT] [--never-write | --write-forever]
+//                       [--primary]
 //
-// Offers every --type (default text/plain;charset=utf-8) with TEXT as the bytes of each, sets itself as the
-// clipboard (or PRIMARY) and prints "ready". Hostile behaviours:
+// Offers every --type (default text/plain;charset=utf-8) with TEXT as the bytes of each, and every --file type
+// with the bytes of PATH, sets itself as the clipboard (or PRIMARY) and prints "ready"; then "sent MIME" for each
+// request it answers. Hostile behaviours:
 //   --never-write     keeps each reader's pipe open and never writes to it (a stalled source);
 //   --write-forever   writes to each reader without end (a forked child per reader, which dies of SIGPIPE when
 //                     the reader closes its end).
@@ -19,6 +21,10 @@
 #include "CWayland.h"
 
 static const char *data = "wayland-test-source";
+static const char *file_types[16];
+static char *file_data[16];
+static size_t file_lengths[16];
+static int file_count = 0;
 static int never_write = 0;
 static int write_forever = 0;
 static int done = 0;
@@ -64,10 +70,19 @@ static int source_event(const void *impl, void *target, uint32_t opcode, const s
         close(fd);
         return 0;
     }
+    const char *bytes = data;
     size_t length = strlen(data);
+    for (int i = 0; i < file_count; i++) {
+        if (strcmp(args[0].s, file_types[i]) == 0) {
+            bytes = file_data[i];
+            length = file_lengths[i];
+        }
+    }
+    printf("sent %s\n", args[0].s);
+    fflush(stdout);
     size_t offset = 0;
     while (offset < length) {
-        ssize_t written = write(fd, data + offset, length - offset);
+        ssize_t written = write(fd, bytes + offset, length - offset);
         if (written <= 0) break;
         offset += (size_t)written;
     }
@@ -82,6 +97,19 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--type") == 0 && i + 1 < argc && type_count < 64) {
             types[type_count++] = argv[++i];
+        } else if (strcmp(argv[i], "--file") == 0 && i + 2 < argc && type_count < 64 && file_count < 16) {
+            const char *type = argv[++i];
+            FILE *file = fopen(argv[++i], "rb");
+            if (file == NULL) {
+                fprintf(stderr, "wayland-test-source: cannot open %s\n", argv[i]);
+                return 1;
+            }
+            static char buffer[16][65536];
+            file_lengths[file_count] = fread(buffer[file_count], 1, sizeof buffer[0], file);
+            fclose(file);
+            file_data[file_count] = buffer[file_count];
+            file_types[file_count++] = type;
+            types[type_count++] = type;
         } else if (strcmp(argv[i], "--data") == 0 && i + 1 < argc) {
             data = argv[++i];
         } else if (strcmp(argv[i], "--never-write") == 0) {

@@ -169,6 +169,41 @@ import Testing
         #expect(!daemon.stderr.contains(secret))
     }
 
+    /// Firefox hands a page's own types over inside `application/x-moz-custom-clipdata`: a web vault's copy is
+    /// marked secret only there. The daemon reads the container first and, finding the marker, nothing else; the
+    /// next copy, unmarked, is recorded whole.
+    @Test func pageMarkedSecretInsideFirefoxsContainerIsNeitherReadNorKept() async throws {
+        let session = try await WaylandSession()
+        let daemon = try await session.startDaemon()
+        func utf16(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
+        let marked = Data([0, 0, 0, 1, 0, 0, 0, 0x32] + utf16("x-kde-passwordmanagerhint") + [0, 0, 0, 0x0C] + utf16("secret") + [0, 0, 0, 0])
+        let container = session.sandbox.root.appendingPathComponent("custom-clipdata")
+        try marked.write(to: container)
+        let source = try await session.testSource([
+            "--type", "text/plain;charset=utf-8", "--type", "text/html", "--data", "vault password hunter2",
+            "--file", "application/x-moz-custom-clipdata", container.path,
+        ])
+        #expect(try await session.waitForLog(daemon, "skipped a concealed (secret) offer"), "\(daemon.stderr)")
+        let requests = String(decoding: source.stdout, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("sent") }
+        #expect(requests == ["sent application/x-moz-custom-clipdata"], "only the container is read: \(requests)")
+        for file in try session.storeFiles() {
+            #expect(file.data.firstRange(of: Data("hunter2".utf8)) == nil, "the secret is in \(file.path)")
+        }
+
+        let ordinary = Data([0, 0, 0, 1, 0, 0, 0, 8] + utf16("x-id") + [0, 0, 0, 2] + utf16("7") + [0, 0, 0, 0])
+        try ordinary.write(to: container)
+        let next = try await session.testSource([
+            "--type", "text/plain;charset=utf-8", "--data", "an ordinary page",
+            "--file", "application/x-moz-custom-clipdata", container.path,
+        ])
+        let items = try await session.waitForHistory(count: 1)
+        #expect(items.first?["preview"] as? String == "an ordinary page", "\(items); \(daemon.stderr)")
+        #expect(try await session.history().count == 1, "the secret copy was recorded")
+        _ = source
+        next.terminate(grace: .seconds(1))
+        try await session.stop(daemon: daemon)
+    }
+
     @Test func sourceThatNeverWritesDoesNotStopTheNextCopy() async throws {
         let session = try await WaylandSession()
         let daemon = try await session.startDaemon()

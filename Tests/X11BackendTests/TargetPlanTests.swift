@@ -89,4 +89,59 @@ import X11Backend
         #expect(ConcealedMarkers.isConcealed(webCustomData: damaged), "fail closed")
         #expect(!ConcealedMarkers.isConcealed(webCustomData: Data([1, 2, 3])))
     }
+
+    // MARK: - Firefox's custom clipdata
+
+    /// The bytes Firefox ESR put in `application/x-moz-custom-clipdata` for a page whose copy handler set
+    /// `x-kde-passwordManagerHint` to `secret` (read with xclip under Xvfb).
+    static let recordedMozCustomClipData: Data = {
+        func utf16(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
+        var bytes: [UInt8] = [0, 0, 0, 1, 0, 0, 0, 0x32]
+        bytes += utf16("x-kde-passwordmanagerhint")
+        bytes += [0, 0, 0, 0x0C]
+        bytes += utf16("secret")
+        bytes += [0, 0, 0, 0]
+        return Data(bytes)
+    }()
+
+    @Test func mozCustomClipDataIsReadAsFirefoxWritesIt() throws {
+        let data = Self.recordedMozCustomClipData
+        let entries = try #require(MozCustomClipData.entries(in: data))
+        #expect(entries.map { $0.type } == ["x-kde-passwordmanagerhint"])
+        #expect(entries.map { $0.value } == ["secret"])
+        #expect(ConcealedMarkers.isConcealed(customData: data, container: "application/x-moz-custom-clipdata"))
+        #expect(MozCustomClipData.encode([("x-kde-passwordmanagerhint", "secret")]) == data)
+        // Read as Chromium's format it parses as nothing, yet it names a marker: still a secret (fail closed).
+        #expect(ConcealedMarkers.isConcealed(customData: data, container: ConcealedMarkers.webCustomDataType))
+    }
+
+    @Test func mozCustomClipDataWithoutAMarkerIsNotASecret() {
+        let data = MozCustomClipData.encode([("application/x-my-app", "{\"id\":1}"), ("text/x-note", "odd")])
+        #expect(MozCustomClipData.entries(in: data)?.count == 2)
+        #expect(!ConcealedMarkers.isConcealed(customData: data, container: "application/x-moz-custom-clipdata"))
+    }
+
+    @Test func damagedMozCustomClipDataIsASecretWhenItMentionsAMarker() {
+        var damaged = Self.recordedMozCustomClipData
+        damaged[7] = 0xFF  // a type name longer than the data
+        #expect(MozCustomClipData.entries(in: damaged) == nil)
+        #expect(ConcealedMarkers.isConcealed(customData: damaged, container: "application/x-moz-custom-clipdata"))
+        let truncated = Self.recordedMozCustomClipData.prefix(40)
+        #expect(MozCustomClipData.entries(in: truncated) == nil)
+        #expect(!ConcealedMarkers.isConcealed(customData: truncated, container: "application/x-moz-custom-clipdata"),
+            "only part of the name: nothing to find")
+        #expect(ConcealedMarkers.isConcealed(customData: Data("X-KDE-PasswordManagerHint".utf8), container: "application/x-moz-custom-clipdata"))
+    }
+
+    @Test func containersAreFetchedAndRecognizedInAnyCase() {
+        #expect(ConcealedMarkers.isCustomDataContainer("Application/X-Moz-Custom-Clipdata"))
+        #expect(ConcealedMarkers.isCustomDataContainer("chromium/x-web-custom-data"))
+        #expect(!ConcealedMarkers.isCustomDataContainer("text/html"))
+        let offered = ["TARGETS", "UTF8_STRING", "text/html", "application/x-moz-custom-clipdata"]
+        guard case .fetch(let types) = TargetPlan.decide(offered) else {
+            Issue.record("nothing fetched of \(offered)")
+            return
+        }
+        #expect(types.contains("application/x-moz-custom-clipdata"))
+    }
 }
