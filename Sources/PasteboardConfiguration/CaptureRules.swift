@@ -1,4 +1,4 @@
-import FoundationEssentials
+public import FoundationEssentials
 public import PasteboardModel
 import TextSupport
 
@@ -22,6 +22,18 @@ public struct CaptureRules: Sendable {
     public var ignoredText: [TextRule] = []
     public var maxItemBytes: Int?
     public var capturesPrimary = false
+    /// How long an emptied selection stays empty before the daemon serves its last content (`take-over-delay`).
+    ///
+    /// An application that replaces its own copy on Wayland (GTK, Qt, Firefox, Chromium) destroys its old source
+    /// before it sets the new one, so the compositor reports the selection empty in between; a source the daemon
+    /// set in that gap carries a newer serial than the application's request, and the compositor then rejects the
+    /// application's copy (wlroots: "serial indicates superseded"). The gaps measured with real applications are
+    /// far shorter than this (bench/takeover_bench.py); an owner that is really gone costs readers this long with an
+    /// empty clipboard. A new owner in the meantime cancels the take-over.
+    public var takeOverDelay: TimeInterval = CaptureRules.defaultTakeOverDelay
+    public static let defaultTakeOverDelay: TimeInterval = 0.3
+    /// The delays `take-over-delay` accepts.
+    public static let takeOverDelayRange: ClosedRange<TimeInterval> = 0...5
 
     public init() {}
 

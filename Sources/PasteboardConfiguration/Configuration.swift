@@ -31,7 +31,7 @@ public struct Configuration: Sendable {
     /// Every setting the file may hold.
     public static let keys = [
         "max-items", "max-bytes", "max-age", "ignore-app", "ignore-type", "drop-type", "ignore-text", "max-item-size",
-        "primary", "ask-app", "ask-type", "ask-timeout",
+        "primary", "ask-app", "ask-type", "ask-timeout", "take-over-delay",
     ] + SyncSettings.keys
 
     /// The longest configuration file read (a configuration is a few lines; a huge file is a mistake).
@@ -125,6 +125,12 @@ public struct Configuration: Sendable {
             case "max-item-size":
                 guard let bytes = Units.bytes(value) else { throw failure("max-item-size needs a size like 50M.") }
                 configuration.capture.maxItemBytes = bytes
+            case "take-over-delay":
+                let range = CaptureRules.takeOverDelayRange
+                guard let seconds = value == "0" ? 0 : Units.duration(value), range.contains(seconds) else {
+                    throw failure("take-over-delay needs a duration from 0 to 5s, like 300ms.")
+                }
+                configuration.capture.takeOverDelay = seconds
             case "primary":
                 guard ["on", "off", "true", "false", "yes", "no"].contains(value.lowercased()) else {
                     throw failure("primary needs on or off.")

@@ -30,8 +30,8 @@ public final class CaptureService: CaptureSink {
     /// `ownerGone`).
     private var pendingTakeOvers: [Selection: Date] = [:]
     /// How long an emptied selection stays empty before the daemon serves its last content: the grace the
-    /// application that emptied it has to set its next copy (see `ownerGone`).
-    public var takeOverGrace: TimeInterval = CaptureService.defaultTakeOverGrace
+    /// application that emptied it has to set its next copy (see `ownerGone` and `CaptureRules.takeOverDelay`).
+    public var takeOverGrace: TimeInterval
     /// How many take-overs a new owner made unnecessary, and how many were made.
     public private(set) var cancelledTakeOvers = 0
     public private(set) var takeOvers = 0
@@ -42,13 +42,6 @@ public final class CaptureService: CaptureSink {
     /// How long a PRIMARY selection may go on growing and still count as the same item.
     static let primaryCoalescingWindow: TimeInterval = 5
 
-    /// The default `takeOverGrace`. An application that replaces its own copy on Wayland (GTK, Qt, Firefox,
-    /// Chromium) destroys its old source before it sets the new one, so the compositor reports the selection empty
-    /// in between; a source set by the daemon in that gap carries a newer serial than the application's request,
-    /// and the compositor then rejects the application's copy (wlroots: "serial indicates superseded"). The gap
-    /// measured with real applications is well under this (bench/takeover_bench.py); an owner that is really gone
-    /// costs readers this long with an empty clipboard.
-    public static let defaultTakeOverGrace: TimeInterval = 0.3
 
     public init(
         store: HistoryStore, rules: CaptureRules, backend: any ClipboardBackend, log: @escaping (String) -> Void,
@@ -59,6 +52,7 @@ public final class CaptureService: CaptureSink {
         self.backend = backend
         self.log = log
         self.broadcast = broadcast
+        takeOverGrace = rules.takeOverDelay
     }
 
     /// Watches the clipboard (and PRIMARY when the rules say so) and records what is on it now.
@@ -187,7 +181,7 @@ public final class CaptureService: CaptureSink {
     }
 
     /// A selection went empty. Its owner may have exited, or may be replacing its own copy (see
-    /// `defaultTakeOverGrace`): the take-over waits `takeOverGrace`, and a new owner in the meantime cancels it, so
+    /// `CaptureRules.takeOverDelay`): the take-over waits `takeOverGrace`, and a new owner in the meantime cancels it, so
     /// the daemon never races an application for its own clipboard. The same rule holds for every backend.
     public func ownerGone(_ selection: Selection) {
         guard lastItem[selection] != nil else { return }

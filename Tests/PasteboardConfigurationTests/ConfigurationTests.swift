@@ -53,6 +53,9 @@ import Testing
         ("ask-type = nonsense", 1, "ask-type 'nonsense' is not a known type. Give a MIME type (text/html), a MIME prefix (image/*), an identifier (public.png) or an extension (png)."),
         ("ask-timeout = 0.5s", 1, "ask-timeout needs a duration from 1s to 10m, like 30s."),
         ("ask-timeout = 11m", 1, "ask-timeout needs a duration from 1s to 10m, like 30s."),
+        ("take-over-delay = 6s", 1, "take-over-delay needs a duration from 0 to 5s, like 300ms."),
+        ("take-over-delay = soon", 1, "take-over-delay needs a duration from 0 to 5s, like 300ms."),
+        ("take-over-delay = -1s", 1, "take-over-delay needs a duration from 0 to 5s, like 300ms."),
     ])
     func aMistakeNamesTheFileAndLine(text: String, line: Int, problem: String) {
         let error = #expect(throws: ConfigurationError.self) { try Configuration.parse(text, path: "/home/u/.config/pasteboard/config") }

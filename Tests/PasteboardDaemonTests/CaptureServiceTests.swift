@@ -134,12 +134,53 @@ import Testing
 
     // MARK: - Keeping the clipboard alive, serving
 
-    @Test func theLastCopyIsServedWhenItsOwnerExits() throws {
-        _ = try service()
+    @Test func theLastCopyIsServedOnceItsOwnerHasBeenGoneForTheDelay() throws {
+        let service = try service()
         backend.copy(PasteboardItem(string: "keep me"))
+        let exit = Date()
         backend.ownerExits(.clipboard)
+        #expect(!backend.owns(.clipboard), "not at once: the owner may be replacing its own copy")
+        let deadline = try #require(service.nextDeadline)
+        #expect(abs(deadline.timeIntervalSince(exit) - CaptureRules.defaultTakeOverDelay) < 0.2)
+        service.processTimeouts(now: exit.addingTimeInterval(CaptureRules.defaultTakeOverDelay / 2))
+        #expect(!backend.owns(.clipboard))
+        service.processTimeouts(now: deadline)
         #expect(backend.owns(.clipboard))
         #expect(backend.paste()?.string == "keep me")
+        #expect(service.nextDeadline == nil)
+    }
+
+    /// An application replacing its own copy leaves the selection empty for a moment: its next copy, within the
+    /// delay, cancels the take-over, and is recorded and left to the application.
+    @Test func aNewOwnerWithinTheDelayCancelsTheTakeOver() throws {
+        let service = try service()
+        backend.copy(PasteboardItem(string: "first"))
+        backend.ownerExits(.clipboard)
+        backend.copy(PasteboardItem(string: "second"))
+        service.processTimeouts(now: Date().addingTimeInterval(10))
+        #expect(!backend.owns(.clipboard), "the application keeps its clipboard")
+        #expect(service.cancelledTakeOvers == 1 && service.takeOvers == 0)
+        #expect(try texts() == ["second", "first"])
+    }
+
+    @Test(arguments: ["take-over-delay = 0\n", "take-over-delay = 2s\n"])
+    func theDelayComesFromTheConfiguration(_ configuration: String) throws {
+        let service = try service(configuration)
+        backend.copy(PasteboardItem(string: "keep me"))
+        backend.ownerExits(.clipboard)
+        let delay = configuration.contains("2s") ? 2.0 : 0
+        #expect(service.takeOverGrace == delay)
+        service.processTimeouts(now: Date().addingTimeInterval(delay + 0.01))
+        #expect(backend.owns(.clipboard))
+    }
+
+    @Test func clearingTheClipboardDuringTheDelayLeavesItEmpty() throws {
+        let service = try service()
+        backend.copy(PasteboardItem(string: "gone"))
+        backend.ownerExits(.clipboard)
+        service.clear()
+        service.processTimeouts(now: Date().addingTimeInterval(10))
+        #expect(!backend.owns(.clipboard))
     }
 
     @Test func restoringPutsTheItemBackWithEveryRepresentation() throws {
