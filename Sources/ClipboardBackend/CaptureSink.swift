@@ -14,8 +14,10 @@ public protocol CaptureSink: AnyObject {
     func skipped(_ selection: Selection, _ reason: CaptureSkip)
     /// The owner of a watched selection changed (ours included); `time` is the backend's clock, 0 without one.
     func ownerChanged(_ selection: Selection, time: UInt)
-    /// A selection lost its owner (the owning application exited): time to take it over.
-    func ownerGone(_ selection: Selection)
+    /// A selection lost its owner: time to take it over, unless a new owner comes. `clientExited` says the display
+    /// server saw the owning client itself go (X11's client close); otherwise the selection only went empty (its
+    /// window or source was destroyed), and the application may be about to set its next copy.
+    func ownerGone(_ selection: Selection, clientExited: Bool)
     /// We owned a selection and another application took it, or a paste-once item was pasted.
     func lostOwnership(_ selection: Selection)
 }
@@ -26,6 +28,6 @@ extension CaptureSink {
     public func captured(_ offer: CapturedOffer) {}
     public func skipped(_ selection: Selection, _ reason: CaptureSkip) {}
     public func ownerChanged(_ selection: Selection, time: UInt) {}
-    public func ownerGone(_ selection: Selection) {}
+    public func ownerGone(_ selection: Selection, clientExited: Bool) {}
     public func lostOwnership(_ selection: Selection) {}
 }

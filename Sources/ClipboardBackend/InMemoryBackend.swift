@@ -120,11 +120,12 @@ public final class InMemoryBackend: ClipboardBackend {
         if capturing { deliver(selection, holder) }
     }
 
-    /// The application owning `selection` exits: the selection is left without an owner.
-    public func ownerExits(_ selection: Selection) {
+    /// The application owning `selection` exits (`clientExited`), or only empties it: the selection is left
+    /// without an owner.
+    public func ownerExits(_ selection: Selection, clientExited: Bool = false) {
         guard let holder = selections[selection], !holder.isOurs else { return }
         selections[selection] = nil
-        if watched.contains(selection) { sink?.ownerGone(selection) }
+        if watched.contains(selection) { sink?.ownerGone(selection, clientExited: clientExited) }
     }
 
     /// A reader pastes from a selection this process owns; returns what it got.

@@ -29,7 +29,8 @@ public struct CaptureRules: Sendable {
     /// set in that gap carries a newer serial than the application's request, and the compositor then rejects the
     /// application's copy (wlroots: "serial indicates superseded"). The gaps measured with real applications are
     /// far shorter than this (bench/takeover_bench.py); an owner that is really gone costs readers this long with an
-    /// empty clipboard. A new owner in the meantime cancels the take-over.
+    /// empty clipboard. A new owner in the meantime cancels the take-over. 0 takes over at once, in the middle of
+    /// the compositor's events (pb's rule before, which lost every second copy of such an application).
     public var takeOverDelay: TimeInterval = CaptureRules.defaultTakeOverDelay
     public static let defaultTakeOverDelay: TimeInterval = 0.3
     /// The delays `take-over-delay` accepts.

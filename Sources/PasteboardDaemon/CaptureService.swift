@@ -180,12 +180,18 @@ public final class CaptureService: CaptureSink {
         }
     }
 
-    /// A selection went empty. Its owner may have exited, or may be replacing its own copy (see
-    /// `CaptureRules.takeOverDelay`): the take-over waits `takeOverGrace`, and a new owner in the meantime cancels it, so
-    /// the daemon never races an application for its own clipboard. The same rule holds for every backend.
-    public func ownerGone(_ selection: Selection) {
+    /// A selection lost its owner. The daemon takes it over only once the owner has really gone: at once when the
+    /// display server saw the owning client exit (X11); when the selection only went empty (Wayland, or an X11
+    /// window destroyed), the owner may be replacing its own copy (see `CaptureRules.takeOverDelay`), so the
+    /// take-over waits `takeOverGrace`, and a new owner in the meantime cancels it. The daemon never races an
+    /// application for its own clipboard, whatever the backend.
+    public func ownerGone(_ selection: Selection, clientExited: Bool) {
         guard lastItem[selection] != nil else { return }
-        pendingTakeOvers[selection] = Date().addingTimeInterval(takeOverGrace)
+        if clientExited || takeOverGrace == 0 {
+            takeOver(selection)
+        } else {
+            pendingTakeOvers[selection] = Date().addingTimeInterval(takeOverGrace)
+        }
     }
 
     public func ownerChanged(_ selection: Selection, time: UInt) {

@@ -27,7 +27,7 @@ extension WaylandClipboard {
             }
             if isWatched {
                 sink?.ownerChanged(selection, time: clock)
-                sink?.ownerGone(selection)
+                sink?.ownerGone(selection, clientExited: false)
             }
             return
         }
@@ -246,7 +246,7 @@ extension WaylandClipboard {
             && watched.contains(job.selection)
         {
             sink?.ownerChanged(job.selection, time: clock)
-            sink?.ownerGone(job.selection)
+            sink?.ownerGone(job.selection, clientExited: false)
         }
     }
 }

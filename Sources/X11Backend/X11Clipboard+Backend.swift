@@ -13,7 +13,7 @@ extension X11Clipboard: ClipboardBackend {
         onCapture = { [weak sink] offer in sink?.captured(offer) }
         onSkip = { [weak sink] selection, reason in sink?.skipped(selection, reason) }
         onOwnerChange = { [weak sink] selection, time in sink?.ownerChanged(selection, time: time) }
-        onOwnerGone = { [weak sink] selection in sink?.ownerGone(selection) }
+        onOwnerGone = { [weak sink] selection, clientExited in sink?.ownerGone(selection, clientExited: clientExited) }
         onLostOwnership = { [weak sink] selection in sink?.lostOwnership(selection) }
         select(selections)
     }

@@ -21,8 +21,8 @@ public final class X11Clipboard {
     public var onCapture: ((CapturedOffer) -> Void)?
     /// A capture produced nothing (secret, refused, stalled, …).
     public var onSkip: ((Selection, CaptureSkip) -> Void)?
-    /// A selection lost its owner (the owning client exited) — time to take it over.
-    public var onOwnerGone: ((Selection) -> Void)?
+    /// A selection lost its owner — time to take it over; true when the owning client exited (not only its window).
+    public var onOwnerGone: ((Selection, Bool) -> Void)?
     /// We owned a selection and another client took it.
     public var onLostOwnership: ((Selection) -> Void)?
     /// A reader fetched `target` from an item we serve.
@@ -184,7 +184,9 @@ public final class X11Clipboard {
                 abandon(job)
                 report(job, .skipped(.ownerRefused(job.currentTarget ?? "TARGETS")))
             }
-            if event.owner != x.window && owned[selection] == nil { onOwnerGone?(selection) }
+            if event.owner != x.window && owned[selection] == nil {
+                onOwnerGone?(selection, Int32(event.subtype) == XFixesSelectionClientCloseNotify)
+            }
         }
     }
 

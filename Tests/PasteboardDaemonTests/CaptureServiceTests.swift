@@ -150,6 +150,17 @@ import Testing
         #expect(service.nextDeadline == nil)
     }
 
+    /// The display server saw the owning client itself exit (X11's client close): nothing can come back, so the
+    /// take-over is immediate.
+    @Test func aClientThatExitedIsTakenOverAtOnce() throws {
+        let service = try service()
+        backend.copy(PasteboardItem(string: "keep me"))
+        backend.ownerExits(.clipboard, clientExited: true)
+        #expect(backend.owns(.clipboard))
+        #expect(backend.paste()?.string == "keep me")
+        #expect(service.nextDeadline == nil && service.takeOvers == 1)
+    }
+
     /// An application replacing its own copy leaves the selection empty for a moment: its next copy, within the
     /// delay, cancels the take-over, and is recorded and left to the application.
     @Test func aNewOwnerWithinTheDelayCancelsTheTakeOver() throws {
