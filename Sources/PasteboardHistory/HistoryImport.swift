@@ -303,12 +303,13 @@ public final class HistoryImport {
     }
 
     /// Gives item `id` the representations `prepared` of `item`, as `HistoryStore.replaceRepresentations` does for a
-    /// copy, with the payloads new to the store waiting in the batch like any others. The item's old payloads are
-    /// all stored (the item is), with their references counted there, so they are released there; a file that loses
-    /// its last reference goes when the import commits.
+    /// copy, with the payloads new to the store waiting in the batch like any others. The batch is written first, so
+    /// that the item's representations (an earlier line's newer bytes among them) and their payloads' references
+    /// are all stored, and released there; a file that loses its last reference goes when the import commits.
     private func replaceRepresentations(
         id: Int64, item: PasteboardItem, prepared: [(ContentType, HistoryStore.PreparedBlob)]
     ) throws {
+        try writeRows()
         let db = store.db
         let textType = ItemText.textType(of: item)
         var textBlob: Int64?

@@ -175,28 +175,34 @@ enum VolatileField: Sendable, Equatable {
     private static let temporaryPaths: Rule = (
         Array("file://".utf8),
         { bytes, offset in
-            // The URL ends at a quote, an angle bracket, a parenthesis or white space.
-            let length = run(in: bytes, from: offset) { byte in
-                !(byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "<")
-                    || byte == UInt8(ascii: ">") || byte == UInt8(ascii: ")") || byte <= 0x20)
-            }
-            let url = bytes[offset..<offset + length]
-            guard let fileSlash = url.lastIndex(of: UInt8(ascii: "/")),
-                let directorySlash = url[..<fileSlash].lastIndex(of: UInt8(ascii: "/"))
-            else { return nil }
-            let directory = Array(url[(directorySlash + 1)..<fileSlash])
-            let file = Array(url[(fileSlash + 1)...])
-            guard directory.count > 6, directory.starts(with: Array("lu".utf8)),
-                directory.suffix(4).elementsEqual(Array(".tmp".utf8)),
-                directory.dropFirst(2).dropLast(4).allSatisfy(isAlphanumeric)
-            else { return nil }
-            let name = run(in: file, from: 2, isAlphanumeric)
-            guard file.starts(with: Array("lu".utf8)), name > 0, 2 + name < file.count,
-                file[2 + name] == UInt8(ascii: "_")
-            else { return nil }
-            return (fileSlash + 1 + 2 + name - offset, temporaryFileMarker)
+            guard let file = libreOfficeTemporaryFile(in: bytes, at: offset) else { return nil }
+            return (file.prefixLength, temporaryFileMarker)
         }
     )
+
+    /// The `file://` URL at `offset` (which starts with `file://`), when its last two path segments are
+    /// LibreOffice's temporary directory and file (`lu<letters and digits>.tmp/lu<letters and digits>_…`): its
+    /// length, and the length of its part up to the `_` (what changes from one copy to the next).
+    static func libreOfficeTemporaryFile(in bytes: [UInt8], at offset: Int) -> (urlLength: Int, prefixLength: Int)? {
+        // The URL ends at a quote, an angle bracket, a parenthesis or white space.
+        let length = run(in: bytes, from: offset) { byte in
+            !(byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "<")
+                || byte == UInt8(ascii: ">") || byte == UInt8(ascii: ")") || byte <= 0x20)
+        }
+        let url = bytes[offset..<offset + length]
+        guard let fileSlash = url.lastIndex(of: UInt8(ascii: "/")),
+            let directorySlash = url[..<fileSlash].lastIndex(of: UInt8(ascii: "/"))
+        else { return nil }
+        let directory = Array(url[(directorySlash + 1)..<fileSlash])
+        let file = Array(url[(fileSlash + 1)...])
+        guard directory.count > 6, directory.starts(with: Array("lu".utf8)),
+            directory.suffix(4).elementsEqual(Array(".tmp".utf8)), directory.dropFirst(2).dropLast(4).allSatisfy(isAlphanumeric)
+        else { return nil }
+        let name = run(in: file, from: 2, isAlphanumeric)
+        guard file.starts(with: Array("lu".utf8)), name > 0, 2 + name < file.count, file[2 + name] == UInt8(ascii: "_")
+        else { return nil }
+        return (length, fileSlash + 1 + 2 + name - offset)
+    }
 
     private static let temporaryFileMarker = Array("file:///(LibreOffice temporary file)".utf8)
 

@@ -1,6 +1,7 @@
 import Foundation
 import PasteboardHistory
 import PasteboardModel
+import PasteboardTestSupport
 import SQLiteSupport
 import Testing
 
@@ -56,7 +57,7 @@ import Testing
         var ids: [Int64] = []
         for number in 1...3 {
             let result = try store.record(
-                try LibreOfficeSamples.writerCopy(number),
+                try LibreOfficeSamples.writerItem(number),
                 metadata: CaptureMetadata(source: "soffice", date: now.addingTimeInterval(Double(number))))
             #expect(result.isNew == (number == 1))
             ids.append(result.id)
@@ -67,8 +68,8 @@ import Testing
         #expect(item.copyCount == 3)
         #expect(item.lastCopied == now.addingTimeInterval(3))
         #expect(item.created == now.addingTimeInterval(1))
-        #expect(try store.pasteboardItem(id: ids[0]) == (try LibreOfficeSamples.writerCopy(3)))
-        #expect(item.size == (try LibreOfficeSamples.writerCopy(3)).byteCount)
+        #expect(try store.pasteboardItem(id: ids[0]) == (try LibreOfficeSamples.writerItem(3)))
+        #expect(item.size == (try LibreOfficeSamples.writerItem(3)).byteCount)
         // The older bytes are gone from the store, the ones the copies share are kept once.
         for old in ["writer-1.zip", "writer-2.zip", "writer-1.rtf", "writer-2.html", "writer-1.link"] {
             #expect(try payloadCount(try LibreOfficeSamples.bytes(old)) == 0, "\(old)")
@@ -80,24 +81,24 @@ import Testing
     }
 
     @Test func anEditedSelectionStaysAnItemOfItsOwn() throws {
-        let first = try store.record(try LibreOfficeSamples.writerCopy(1))
-        let edited = try store.record(try LibreOfficeSamples.writerCopy(4))
-        let again = try store.record(try LibreOfficeSamples.writerCopy(2))
+        let first = try store.record(try LibreOfficeSamples.writerItem(1))
+        let edited = try store.record(try LibreOfficeSamples.writerItem(4))
+        let again = try store.record(try LibreOfficeSamples.writerItem(2))
         #expect(edited.isNew && edited.id != first.id)
         #expect(!again.isNew && again.id == first.id)
         #expect(try store.count() == 2)
-        #expect(try store.pasteboardItem(id: edited.id) == (try LibreOfficeSamples.writerCopy(4)))
-        #expect(try store.pasteboardItem(id: first.id) == (try LibreOfficeSamples.writerCopy(2)))
+        #expect(try store.pasteboardItem(id: edited.id) == (try LibreOfficeSamples.writerItem(4)))
+        #expect(try store.pasteboardItem(id: first.id) == (try LibreOfficeSamples.writerItem(2)))
         #expect(try store.item(id: edited.id).copyCount == 1)
         try expectConsistentPayloads(location)
     }
 
     @Test func calcCopiedTwiceIsOneItem() throws {
-        let first = try store.record(try LibreOfficeSamples.calcCopy(1))
-        let second = try store.record(try LibreOfficeSamples.calcCopy(2))
+        let first = try store.record(try LibreOfficeSamples.calcItem(1))
+        let second = try store.record(try LibreOfficeSamples.calcItem(2))
         #expect(second.id == first.id && !second.isNew)
         #expect(try store.item(id: first.id).copyCount == 2)
-        #expect(try store.pasteboardItem(id: first.id) == (try LibreOfficeSamples.calcCopy(2)))
+        #expect(try store.pasteboardItem(id: first.id) == (try LibreOfficeSamples.calcItem(2)))
         #expect(try payloadCount(try LibreOfficeSamples.bytes("calc-1.zip")) == 0)
         try expectConsistentPayloads(location)
     }
@@ -120,11 +121,11 @@ import Testing
     }
 
     @Test func anOlderCopyDoesNotReplaceNewerBytes() throws {
-        let newer = try store.record(try LibreOfficeSamples.writerCopy(3), metadata: CaptureMetadata(date: now))
+        let newer = try store.record(try LibreOfficeSamples.writerItem(3), metadata: CaptureMetadata(date: now))
         let older = try store.record(
-            try LibreOfficeSamples.writerCopy(1), metadata: CaptureMetadata(date: now.addingTimeInterval(-60)))
+            try LibreOfficeSamples.writerItem(1), metadata: CaptureMetadata(date: now.addingTimeInterval(-60)))
         #expect(older.id == newer.id)
-        #expect(try store.pasteboardItem(id: newer.id) == (try LibreOfficeSamples.writerCopy(3)))
+        #expect(try store.pasteboardItem(id: newer.id) == (try LibreOfficeSamples.writerItem(3)))
         try expectConsistentPayloads(location)
     }
 
@@ -174,10 +175,10 @@ import Testing
 
     @Test func aPinAndACopyCountSurviveTheNewBytes() throws {
         let first = try store.record(
-            try LibreOfficeSamples.writerCopy(1), metadata: CaptureMetadata(date: now, copyCount: 4))
+            try LibreOfficeSamples.writerItem(1), metadata: CaptureMetadata(date: now, copyCount: 4))
         try store.setPinned(true, id: first.id)
         try store.record(
-            try LibreOfficeSamples.writerCopy(2), metadata: CaptureMetadata(date: now.addingTimeInterval(5)))
+            try LibreOfficeSamples.writerItem(2), metadata: CaptureMetadata(date: now.addingTimeInterval(5)))
         let item = try store.item(id: first.id)
         #expect(item.isPinned && item.copyCount == 5)
         #expect(item.kind == .html)
@@ -187,24 +188,24 @@ import Testing
     // MARK: - Sync, the clipboard, pb copy and import
 
     @Test func syncNamesTheMergedItemByTheIdentityOfItsNewBytes() throws {
-        let id = try store.record(try LibreOfficeSamples.writerCopy(1)).id
-        try store.record(try LibreOfficeSamples.writerCopy(2))
+        let id = try store.record(try LibreOfficeSamples.writerItem(1)).id
+        try store.record(try LibreOfficeSamples.writerItem(2))
         let row = try #require(try store.syncRows(afterPosition: 0, limit: 10).first)
         #expect(row.id == id)
         #expect(HistoryStore.syncIdentity(of: try store.pasteboardItem(id: id)) == row.identity)
-        #expect(HistoryStore.syncIdentity(of: try LibreOfficeSamples.writerCopy(3)) == row.identity)
+        #expect(HistoryStore.syncIdentity(of: try LibreOfficeSamples.writerItem(3)) == row.identity)
     }
 
     @Test func aCopyThroughTheClipboardMergesAndDeletingItEmptiesTheClipboard() throws {
         // `pb copy` writes the headless clipboard and records the item in one step.
         let first = try store.writePasteboard(
-            [try LibreOfficeSamples.writerCopy(1)], to: "general", history: CaptureMetadata(date: now))
+            [try LibreOfficeSamples.writerItem(1)], to: "general", history: CaptureMetadata(date: now))
         let second = try store.writePasteboard(
-            [try LibreOfficeSamples.writerCopy(2)], to: "general",
+            [try LibreOfficeSamples.writerItem(2)], to: "general",
             history: CaptureMetadata(date: now.addingTimeInterval(1)))
         let id = try #require(first.record?.id)
         #expect(second.record?.id == id && second.record?.isNew == false)
-        #expect(try store.pasteboardItem(id: id) == (try LibreOfficeSamples.writerCopy(2)))
+        #expect(try store.pasteboardItem(id: id) == (try LibreOfficeSamples.writerItem(2)))
         try expectConsistentPayloads(location)
         // The clipboard holds the same content (copy 2): deleting the item empties it.
         try store.delete(id: id)
@@ -220,15 +221,17 @@ import Testing
             location: StoreLocation(directory: temporary.url.appendingPathComponent("imported")))
         var lines: [(PasteboardItem, CaptureMetadata)] = []
         for (offset, item) in [
-            try LibreOfficeSamples.writerCopy(1), PasteboardItem(string: "between"), try LibreOfficeSamples.calcCopy(1),
-            try LibreOfficeSamples.writerCopy(2), try LibreOfficeSamples.writerCopy(4),
-            try LibreOfficeSamples.calcCopy(2),
-            PasteboardItem(string: "between"), try LibreOfficeSamples.writerCopy(3),
+            try LibreOfficeSamples.writerItem(1), PasteboardItem(string: "between"), try LibreOfficeSamples.calcItem(1),
+            try LibreOfficeSamples.writerItem(2), try LibreOfficeSamples.writerItem(4),
+            try LibreOfficeSamples.calcItem(2),
+            PasteboardItem(string: "between"), try LibreOfficeSamples.writerItem(3),
+            // Replaced again and again within one import.
+            try LibreOfficeSamples.writerItem(2), try LibreOfficeSamples.writerItem(3),
         ].enumerated() {
             lines.append((item, CaptureMetadata(date: now.addingTimeInterval(Double(offset)))))
         }
         // An older line of a newer item: its bytes stay.
-        lines.append((try LibreOfficeSamples.writerCopy(1), CaptureMetadata(date: now.addingTimeInterval(-100))))
+        lines.append((try LibreOfficeSamples.writerItem(1), CaptureMetadata(date: now.addingTimeInterval(-100))))
         // Half of the lines already in both stores, so that the import merges into stored items too.
         for (item, metadata) in lines.prefix(4) {
             try recorded.record(item, metadata: metadata)
@@ -246,8 +249,8 @@ import Testing
         #expect(importedResults == recordedResults)
         #expect(try imported.count() == 4)
         let writer = try #require(importedResults.last?.id)
-        #expect(try imported.pasteboardItem(id: writer) == (try LibreOfficeSamples.writerCopy(3)))
-        #expect(try imported.item(id: writer).copyCount == 4)
+        #expect(try imported.pasteboardItem(id: writer) == (try LibreOfficeSamples.writerItem(3)))
+        #expect(try imported.item(id: writer).copyCount == 6)
         for store in [recorded, imported] {
             for item in try store.items(limit: 10) {
                 #expect(try imported.pasteboardItem(id: item.id) == (try recorded.pasteboardItem(id: item.id)))

@@ -1,5 +1,6 @@
 import Foundation
 import PasteboardModel
+import PasteboardTestSupport
 import Testing
 
 @testable import PasteboardHistory
@@ -69,7 +70,7 @@ import Testing
     // MARK: - LibreOffice
 
     @Test func writerCopiesOfTheSameSelectionHaveOneIdentity() throws {
-        let copies = try (1...3).map(LibreOfficeSamples.writerCopy)
+        let copies = try (1...3).map(LibreOfficeSamples.writerItem)
         // They differ in every volatile type...
         #expect(Set(copies.map(formerIdentity)).count == 3)
         // ...and are one item.
@@ -77,12 +78,12 @@ import Testing
     }
 
     @Test func anEditedWriterSelectionIsAnotherItem() throws {
-        #expect(identity(try LibreOfficeSamples.writerCopy(4)) != identity(try LibreOfficeSamples.writerCopy(3)))
+        #expect(identity(try LibreOfficeSamples.writerItem(4)) != identity(try LibreOfficeSamples.writerItem(3)))
     }
 
     @Test func calcCopiesOfTheSameRangeHaveOneIdentity() throws {
-        let first = try LibreOfficeSamples.calcCopy(1)
-        let second = try LibreOfficeSamples.calcCopy(2)
+        let first = try LibreOfficeSamples.calcItem(1)
+        let second = try LibreOfficeSamples.calcItem(2)
         #expect(formerIdentity(first) != formerIdentity(second))
         #expect(identity(first) == identity(second))
     }
