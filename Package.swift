@@ -81,7 +81,7 @@ let package = Package(
         .target(
             name: "PasteboardHistory",
             dependencies: [
-                "CSHA256", "PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport",
+                "CSHA256", "CZlib", "PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport",
             ]),
         .target(name: "ArgumentParsing"),
         .target(name: "PatternMatching"),

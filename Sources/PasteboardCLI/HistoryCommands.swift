@@ -90,6 +90,20 @@ enum ShowCommand: Command {
     /// How much of an item's text `pb show` prints without `--full`.
     static let shownTextBytes = 64 << 10
 
+    /// A line saying that the item's HTML shows pictures from LibreOffice's temporary files (see `TemporaryFiles`),
+    /// and how many of them are gone already; nil for an item without such pictures.
+    static func temporaryFilesNote(_ item: PasteboardItem) -> String? {
+        let pictures = TemporaryFiles.pictures(in: item)
+        guard !pictures.isEmpty else { return nil }
+        let gone = pictures.filter { url in
+            guard let path = URL(string: url)?.path else { return true }
+            return !FileManager.default.fileExists(atPath: path)
+        }.count
+        let count = pictures.count == 1 ? "1 picture" : "\(pictures.count) pictures"
+        let state = gone == 0 ? "" : gone == pictures.count ? " (gone already)" : " (\(gone) gone already)"
+        return "its HTML shows \(count) from LibreOffice's temporary files, which go when LibreOffice exits\(state)"
+    }
+
     /// `bytes` without a UTF-8 sequence cut short at its end.
     static func cutAtCharacterBoundary(_ bytes: Data) -> Data {
         var start = bytes.endIndex
@@ -132,6 +146,8 @@ enum ShowCommand: Command {
                 })
             ))
             fields.append(("asksBeforePaste", .bool(item.asksBeforePaste)))
+            let pictures = TemporaryFiles.pictures(in: payload)
+            if !pictures.isEmpty { fields.append(("temporaryFiles", .array(pictures.map { .string($0) }))) }
             fields.append((
                 "pastes",
                 .array(try store.pasteLog(itemID: id).map { paste in
@@ -155,6 +171,7 @@ enum ShowCommand: Command {
         if let expires = item.expiresAt { out.line("expires:     \(JSONText.date(expires))") }
         out.line("size:        \(ByteCountFormatting.string(item.size))")
         if item.asksBeforePaste { out.line("paste:       asks first (Allow Paste)") }
+        if let note = Self.temporaryFilesNote(payload) { out.line("note:        \(note)") }
         let pastes = try store.pasteLog(itemID: id, limit: 10)
         if !pastes.isEmpty {
             out.line("pasted by:")

@@ -5,7 +5,8 @@ import SQLiteSupport
 /// Many items recorded as one transaction: everything added lands together at `commit()`, or nothing does.
 ///
 /// An item is recorded exactly as `HistoryStore.record(_:metadata:)` records it (a repeat merges into the existing
-/// item: moved to the top, counts added, a pin kept, of two expiries the later one), but new rows are written in
+/// item: moved to the top, counts added, a pin kept, of two expiries the later one, and the bytes of the later copy
+/// when they differ), but new rows are written in
 /// batches, a few hundred per statement, with ids given here: a million lines then import at the speed of SQLite's
 /// B-trees rather than of a million statements. The write lock is held from `init` to `commit()`; an import that
 /// is abandoned (or whose process dies) rolls back.
@@ -33,6 +34,7 @@ public final class HistoryImport {
     private let findBlob: Statement
     private let addBlobReferences: Statement
     private let updateMerged: Statement
+    private let findRepresentations: Statement
 
     /// Rows waiting to be inserted together (see `writeRows`).
     private var pendingBlobs: [PendingBlob] = []
@@ -63,6 +65,13 @@ public final class HistoryImport {
         let size: Int
         let inline: Data?
         var references: Int64
+    }
+
+    private struct ExistingItem {
+        let id: Int64
+        let position: Int64
+        let textBlob: Int64?
+        let lastCopied: Double
     }
 
     private struct PendingItem {
@@ -96,22 +105,28 @@ public final class HistoryImport {
         let db = store.db
         precondition(!db.isInTransaction, "HistoryImport starts its own transaction")  // programmer error
         (previousCacheSize, nextPosition, indexedThrough, index, nextItemID, nextBlobID, findIdentity, findBlob,
-         addBlobReferences, updateMerged) = try store.perform {
+         addBlobReferences, updateMerged, findRepresentations) = try store.perform {
             let cache = try db.row("PRAGMA cache_size")?.int(0) ?? -2000
             // synchronous = FULL: the commit syncs the write-ahead log, so that an import reported done is on disk
             // (the store's NORMAL leaves the last commits to the next checkpoint, and a power cut could lose them).
             // It cannot change inside a transaction; `commit()` and `rollBack()` set it back.
             try db.execute("PRAGMA cache_size = -\(Self.cacheKiB); PRAGMA synchronous = FULL")
             try db.execute("BEGIN IMMEDIATE")
+            store.pendingFileRemovals.removeAll()
             let next = try store.nextPosition()
             return (
                 cache, next, try store.searchIndexedThrough() ?? next - 1, try SearchIndexWriter(db: db),
                 (try db.row("SELECT coalesce(max(id), 0) + 1 AS next FROM items")?.int("next")) ?? 1,
                 (try db.row("SELECT coalesce(max(id), 0) + 1 AS next FROM blobs")?.int("next")) ?? 1,
-                try db.prepare("SELECT id, position, text_blob FROM items WHERE identity = ?"),
+                try db.prepare("SELECT id, position, text_blob, last_copied FROM items WHERE identity = ?"),
                 try db.prepare("SELECT id FROM blobs WHERE hash = ?"),
                 try db.prepare("UPDATE blobs SET refcount = refcount + ? WHERE id = ?"),
-                try db.prepare(HistoryStore.mergeSQL))
+                try db.prepare(HistoryStore.mergeSQL),
+                try db.prepare(
+                    """
+                    SELECT r.type_id, b.hash FROM representations r LEFT JOIN blobs b ON b.id = r.blob_id
+                    WHERE r.item_id = ? ORDER BY r.ordinal
+                    """))
         }
         try store.perform {
             let counts = try db.row("SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM blobs) AS blobs")
@@ -153,13 +168,19 @@ public final class HistoryImport {
         let prepared = try item.representations.map { representation throws(HistoryError) in
             (representation.type, try store.prepareBlob(representation))
         }
-        let identity = HistoryStore.identity(of: prepared.map { ($0.0, $0.1.hash) })
+        let identity = ItemIdentity.of(item, addresses: prepared.map { $0.1.hash })
         return try store.perform { () throws -> RecordResult in
             let mightExist = identityFilter.map { filter in identity.withUnsafeBytes { filter.mightContain($0) } } ?? true
             // A repeat of a line earlier in this batch: write the batch, then find the item as any other.
             if mightExist && pendingIdentities.contains(identity) { try writeRows() }
             if mightExist, let existing = try existingItem(identity) {
                 try merge(existing, metadata: metadata)
+                // The same content with other bytes (see ItemIdentity): the item keeps those of the later copy.
+                if metadata.date.timeIntervalSince1970 >= existing.lastCopied,
+                    try representationsDiffer(id: existing.id, from: prepared)
+                {
+                    try replaceRepresentations(id: existing.id, item: item, prepared: prepared)
+                }
                 return RecordResult(id: existing.id, isNew: false)
             }
             let textType = ItemText.textType(of: item)
@@ -193,11 +214,14 @@ public final class HistoryImport {
         }
     }
 
-    private func existingItem(_ identity: Data) throws -> (id: Int64, position: Int64, textBlob: Int64?)? {
+    private func existingItem(_ identity: Data) throws -> ExistingItem? {
         try identity.withUnsafeBytes { try findIdentity.bind(blob: $0, at: 1) }
         defer { findIdentity.rewind() }
         guard try findIdentity.next() else { return nil }
-        return (findIdentity.int64(at: 0), findIdentity.int64(at: 1), findIdentity.isNull(at: 2) ? nil : findIdentity.int64(at: 2))
+        return ExistingItem(
+            id: findIdentity.int64(at: 0), position: findIdentity.int64(at: 1),
+            textBlob: findIdentity.isNull(at: 2) ? nil : findIdentity.int64(at: 2),
+            lastCopied: findIdentity.double(at: 3))
     }
 
     /// Adds references to a blob: one already stored or waiting gets them added, a new one waits for the batch.
@@ -221,6 +245,9 @@ public final class HistoryImport {
         }
         let id = nextBlobID
         nextBlobID += 1
+        // Its file stays: an earlier line may have dropped the last reference to the same payload (see
+        // `replaceRepresentations`).
+        store.pendingFileRemovals.removeAll { $0 == blob.hash }
         // A copy: the caller's bytes may be overwritten by the next line before the batch is written.
         let inline = blob.inline.map { data in data.withUnsafeBytes { Data($0) } }
         pendingBlobIndex[blob.hash] = pendingBlobs.count
@@ -231,7 +258,7 @@ public final class HistoryImport {
     }
 
     /// A repeat of an existing item: the same update `HistoryStore.record` makes.
-    private func merge(_ existing: (id: Int64, position: Int64, textBlob: Int64?), metadata: CaptureMetadata) throws {
+    private func merge(_ existing: ExistingItem, metadata: CaptureMetadata) throws {
         let position = nextPosition
         nextPosition += 1
         if let textBlob = existing.textBlob, existing.position <= indexedThrough {
@@ -254,6 +281,58 @@ public final class HistoryImport {
         try updateMerged.bind(metadata.asksBeforePaste, at: 10)
         try updateMerged.bind(existing.id, at: 11)
         try updateMerged.runToCompletion()
+    }
+
+    // MARK: - Newer bytes
+
+    /// Whether item `id` (stored, not waiting in the batch) has other representations than `prepared`.
+    private func representationsDiffer(
+        id: Int64, from prepared: [(ContentType, HistoryStore.PreparedBlob)]
+    ) throws -> Bool {
+        try findRepresentations.bind(id, at: 1)
+        defer { findRepresentations.rewind() }
+        var count = 0
+        while try findRepresentations.next() {
+            guard count < prepared.count else { return true }
+            let (type, blob) = prepared[count]
+            let sameBytes = findRepresentations.withBlob(at: 1) { $0.elementsEqual(blob.hash) }
+            guard findRepresentations.int64(at: 0) == (try store.typeID(type)), sameBytes else { return true }
+            count += 1
+        }
+        return count != prepared.count
+    }
+
+    /// Gives item `id` the representations `prepared` of `item`, as `HistoryStore.replaceRepresentations` does for a
+    /// copy, with the payloads new to the store waiting in the batch like any others. The batch is written first, so
+    /// that the item's representations (an earlier line's newer bytes among them) and their payloads' references
+    /// are all stored, and released there; a file that loses its last reference goes when the import commits.
+    private func replaceRepresentations(
+        id: Int64, item: PasteboardItem, prepared: [(ContentType, HistoryStore.PreparedBlob)]
+    ) throws {
+        try writeRows()
+        let db = store.db
+        let textType = ItemText.textType(of: item)
+        var textBlob: Int64?
+        var rows: [(item: Int64, ordinal: Int64, type: Int64, blob: Int64)] = []
+        for (ordinal, (type, blob)) in prepared.enumerated() {
+            let blobID = try retain(blob, references: type == textType ? 2 : 1)
+            if type == textType { textBlob = blobID }
+            rows.append((id, Int64(ordinal), try store.typeID(type), blobID))
+        }
+        if textBlob == nil {
+            textBlob = try retain(try store.prepareBlob(Data(ItemText.derivedText(of: item).utf8)), references: 1)
+        }
+        for row in try db.rows("SELECT blob_id FROM representations WHERE item_id = ?", id) {
+            if let blobID = row.int("blob_id") { try store.releaseBlob(blobID) }
+        }
+        if let oldText = try db.row("SELECT text_blob FROM items WHERE id = ?", id)?.int("text_blob") {
+            try store.releaseBlob(oldText)
+        }
+        try db.run("DELETE FROM representations WHERE item_id = ?", id)
+        pendingRepresentations.append(contentsOf: rows)
+        try db.run(
+            "UPDATE items SET kind = ?, size = ?, text_blob = ? WHERE id = ?", ItemText.kind(of: item).rawValue,
+            item.byteCount, textBlob, id)
     }
 
     // MARK: - Writing batches
@@ -358,6 +437,18 @@ public final class HistoryImport {
             throw error
         }
         isOpen = false
+        // Payload files whose last reference a line's newer bytes dropped (see `replaceRepresentations`).
+        let removals = store.pendingFileRemovals
+        store.pendingFileRemovals.removeAll()
+        for hash in removals {
+            do {
+                try store.files.remove(hash: hash)
+            } catch {
+                throw HistoryError(
+                    error.code, "The import was saved, but a payload file stayed behind: \(error.message)",
+                    underlying: error)
+            }
+        }
     }
 
     /// Abandons the import: the history is as it was before `init`.
@@ -368,6 +459,7 @@ public final class HistoryImport {
         // Rolling back is best effort: SQLite rolls back by itself when it cannot (the journal stays consistent),
         // and the error that made the import stop is the one to report.
         batchStatements.removeAll()
+        store.pendingFileRemovals.removeAll()  // rolled back: their references are back
         index.abandon()
         if db.isInTransaction { _ = Result { try db.execute("ROLLBACK") } }
         _ = Result { try db.execute("PRAGMA cache_size = \(previousCacheSize); PRAGMA synchronous = NORMAL") }

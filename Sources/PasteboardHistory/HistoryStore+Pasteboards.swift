@@ -129,14 +129,28 @@ extension HistoryStore {
     func pasteboardIdentity(_ name: String) throws -> Data? {
         let rows = try db.rows(
             """
-            SELECT t.identifier, b.hash FROM pasteboard_items p JOIN content_types t ON t.id = p.type_id
-            JOIN blobs b ON b.id = p.blob_id WHERE p.pasteboard = ? AND p.item_index = 0 ORDER BY p.ordinal
+            SELECT t.identifier, b.id, b.hash, b.size, b.data IS NULL AS in_file FROM pasteboard_items p
+            JOIN content_types t ON t.id = p.type_id JOIN blobs b ON b.id = p.blob_id
+            WHERE p.pasteboard = ? AND p.item_index = 0 ORDER BY p.ordinal
             """, name)
         if rows.isEmpty { return nil }
-        return Self.identity(of: rows.compactMap { row in
-            guard let identifier = row.string("identifier"), let hash = row.data("hash") else { return nil }
-            return (ContentType(identifier), hash)
-        })
+        var identity = ItemIdentity()
+        for row in rows {
+            guard let identifier = row.string("identifier"), let hash = row.data("hash") else { continue }
+            identity.add(ContentType(identifier), address: hash, size: Int(row.int("size") ?? 0)) {
+                // Only a payload with a volatile field, and a small one, is read (see ItemIdentity).
+                if row.int("in_file") == 1 {
+                    do { return Array(try Data(contentsOf: files.url(forHash: hash))) } catch { return nil }
+                }
+                do {
+                    let stored = try db.row("SELECT data FROM blobs WHERE id = ?", row.int("id") ?? 0)
+                    return stored?.data("data").map(Array.init)
+                } catch {
+                    return nil
+                }
+            }
+        }
+        return identity.value
     }
 
     /// Empties a pasteboard (a change like any other).

@@ -5,8 +5,9 @@ import SQLiteSupport
 extension HistoryStore {
     // MARK: - Recording
 
-    /// Records a copied item. A copy equal to an existing item (same types, same bytes) moves that item
-    /// to the top and bumps its count, keeping its pin.
+    /// Records a copied item. A copy with the identity of an existing item (same types, same bytes, but for
+    /// the per-copy noise `ItemIdentity` sees past) moves that item to the top and bumps its count, keeping its pin;
+    /// when its bytes differ, the item takes the copy's (see `replaceRepresentations`).
     @discardableResult
     public func record(_ item: PasteboardItem, metadata: CaptureMetadata = CaptureMetadata()) throws(HistoryError) -> RecordResult {
         guard !item.isEmpty else {
@@ -24,7 +25,7 @@ extension HistoryStore {
         _ item: PasteboardItem, metadata: CaptureMetadata, prepared: [(ContentType, PreparedBlob)]
     ) throws(HistoryError) -> RecordResult {
         try metadata.validateDates()
-        let identity = Self.identity(of: prepared.map { ($0.0, $0.1.hash) })
+        let identity = ItemIdentity.of(item, addresses: prepared.map { $0.1.hash })
         let textType = ItemText.textType(of: item)
         let derived: PreparedBlob? = textType == nil ? try prepareBlob(Data(ItemText.derivedText(of: item).utf8)) : nil
         let kind = ItemText.kind(of: item)
@@ -35,15 +36,26 @@ extension HistoryStore {
             // While the search index lags behind (see HistoryStore+SearchBacklog.swift), a new position joins the
             // backlog and is indexed with it.
             let indexedThrough = try searchIndexedThrough()
-            if let existing = try db.row("SELECT id, position, text_blob FROM items WHERE identity = ?", identity),
+            if let existing = try db.row(
+                "SELECT id, position, text_blob, last_copied FROM items WHERE identity = ?", identity),
                 let id = existing.int("id"), let oldPosition = existing.int("position")
             {
-                if let textBlob = existing.int("text_blob") {
-                    try removeFromSearchIndex(position: oldPosition, textBlob: textBlob, indexedThrough: indexedThrough)
-                    if indexedThrough == nil {
-                        let text = ItemText.indexString(try blobIndexBytes(textBlob))
-                        try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
-                    }
+                var textBlob = existing.int("text_blob")
+                var removedFromIndex = false
+                if let textBlob {
+                    removedFromIndex = try removeFromSearchIndex(
+                        position: oldPosition, textBlob: textBlob, indexedThrough: indexedThrough)
+                }
+                // The same content with other bytes (see ItemIdentity): the item keeps the newest.
+                if date >= existing.double("last_copied") ?? 0, try representationsDiffer(id: id, from: prepared) {
+                    let replaced = try replaceRepresentations(
+                        id: id, with: prepared, textType: textType, derived: derived, kind: kind, size: item.byteCount)
+                    if removedFromIndex && replaced != textBlob { residue.noteIndexTombstone() }
+                    textBlob = replaced
+                }
+                if let textBlob, indexedThrough == nil {
+                    let text = ItemText.indexString(try blobIndexBytes(textBlob))
+                    try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
                 }
                 // A merge never shortens what the item already had (see `mergeSQL`).
                 try db.run(
@@ -116,18 +128,6 @@ extension HistoryStore {
         let sql = "SELECT max(coalesce((SELECT max(position) FROM items), 0), "
             + "coalesce((SELECT indexed_through FROM search_backlog WHERE id = 1), 0)) + 1 AS next"
         return (try db.row(sql)?.int("next")) ?? 1
-    }
-
-    /// The identity of an item: a digest over its (type, content hash) pairs in type order.
-    static func identity(of representations: [(ContentType, Data)]) -> Data {
-        var hasher = SHA256()
-        for (type, hash) in representations.sorted(by: { $0.0.identifier < $1.0.identifier }) {
-            var identifier = type.identifier
-            identifier.withUTF8 { hasher.update(UnsafeRawBufferPointer($0)) }
-            withUnsafeBytes(of: UInt8(0)) { hasher.update($0) }
-            hasher.update(hash)
-        }
-        return hasher.finalize(byteCount: 16)
     }
 
     // MARK: - Pins

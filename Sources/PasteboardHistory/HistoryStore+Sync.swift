@@ -68,9 +68,10 @@ extension HistoryStore {
         }
     }
 
-    /// The identity `record(_:)` gives `item`: equal items (same types, same bytes) have the same identity.
+    /// The identity `record(_:)` gives `item`: equal items (same types, same bytes, but for the per-copy noise
+    /// `ItemIdentity` sees past) have the same identity.
     package static func syncIdentity(of item: PasteboardItem) -> Data {
-        identity(of: item.representations.map { ($0.type, SHA256.address($0.data)) })
+        ItemIdentity.of(item, addresses: item.representations.map { SHA256.address($0.data) })
     }
 
     /// Moves an item to the top of the history, as a repeated copy would, without counting a copy; returns its new

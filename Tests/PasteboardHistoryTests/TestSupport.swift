@@ -1,6 +1,7 @@
 import Foundation
 import PasteboardHistory
 import PasteboardModel
+import PasteboardTestSupport
 import SQLiteSupport
 import Testing
 
@@ -121,4 +122,23 @@ func indexMatchCount(_ location: StoreLocation, phrase text: String) throws -> I
     let db = try rawConnection(location)
     let query = terms.joined(separator: " AND ")
     return try #require(try db.row("SELECT count(*) AS n FROM item_text WHERE item_text MATCH ?", query)?.int("n"))
+}
+
+// MARK: - LibreOffice's copies
+
+extension LibreOfficeSamples {
+    /// The content type stored for an X11 target.
+    static func type(_ target: String) throws -> ContentType {
+        try #require(ContentType(x11Target: target))
+    }
+
+    /// Writer's copy `number` (1 to 4) as an item.
+    static func writerItem(_ number: Int) throws -> PasteboardItem {
+        try PasteboardItem(writerCopy(number).map { .init(type: try type($0.target), data: $0.bytes) })
+    }
+
+    /// Calc's copy `number` (1 or 2) as an item.
+    static func calcItem(_ number: Int) throws -> PasteboardItem {
+        try PasteboardItem(calcCopy(number).map { .init(type: try type($0.target), data: $0.bytes) })
+    }
 }
