@@ -144,4 +144,21 @@ import X11Backend
         }
         #expect(types.contains("application/x-moz-custom-clipdata"))
     }
+
+    /// Reading LibreOffice Writer's link target inserts a bookmark into the user's document and marks it modified:
+    /// it is never asked for, whatever its parameters or case.
+    @Test func libreOfficesLinkIsNeverRead() {
+        let offered = [
+            "TARGETS", "application/x-openoffice-embed-source-xml;windows_formatname=\"Star Embed Source (XML)\"",
+            "text/rtf", "text/html", "application/x-openoffice-link;windows_formatname=\"Link\"", "UTF8_STRING",
+        ]
+        guard case .fetch(let types) = TargetPlan.decide(offered) else {
+            Issue.record("nothing fetched of \(offered)")
+            return
+        }
+        #expect(!types.contains { $0.lowercased().hasPrefix("application/x-openoffice-link") }, "\(types)")
+        #expect(types.contains("text/html") && types.contains("UTF8_STRING"), "\(types)")
+        #expect(VolatileMarkers.isVolatile("Application/X-OpenOffice-Link ; windows_formatname=\"Link\""))
+        #expect(!VolatileMarkers.isVolatile("application/x-openoffice-linked"))
+    }
 }
