@@ -1,6 +1,8 @@
 extension ContentType {
     /// The targets an X11 selection owner advertises for `.utf8PlainText`, most specific first.
-    static let x11UTF8TextTargets = ["UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING", "TEXT"]
+    static let x11UTF8TextTargets = [
+        "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING", "TEXT", "COMPOUND_TEXT",
+    ]
 
     /// The type of content an X11 selection target names, or nil for a meta target.
     ///
@@ -29,10 +31,39 @@ extension ContentType {
 
     /// The targets a selection owner holding content of this type advertises, most specific first.
     ///
-    /// For `.utf8PlainText` these are `UTF8_STRING`, `text/plain;charset=utf-8`, `text/plain`, `STRING` and
-    /// `TEXT` (a reader asking for `STRING` expects Latin-1, so the owner converts). For every other type
-    /// they are its MIME types, which is empty for abstract types and for `.url` and `.fileURL`.
+    /// For `.utf8PlainText` these are `UTF8_STRING`, `text/plain;charset=utf-8`, `text/plain`, `STRING`, `TEXT`
+    /// and `COMPOUND_TEXT` (a reader asking for `STRING` expects Latin-1, one asking for `COMPOUND_TEXT` or
+    /// `TEXT` compound text, so the owner converts). For every other type they are its MIME types, which is
+    /// empty for abstract types and for `.url` and `.fileURL`; for a dynamic type kept verbatim, the one name
+    /// it was offered under.
     public var x11Targets: [String] {
         self == .utf8PlainText ? Self.x11UTF8TextTargets : mimeTypes
+    }
+
+    /// The type a representation offered under `name` (an X11 target or a Wayland MIME type) is kept as, so that
+    /// it can be offered again under exactly that name; nil for a meta target (see `init(x11Target:)`).
+    ///
+    /// A name that its canonical type (`init(x11Target:)`) advertises again (`x11Targets`) gives that type:
+    /// `image/png` is `.png`, `text/html` is `.html`, `UTF8_STRING` is `.utf8PlainText`, `image/jpg` is `.jpeg`.
+    /// Any other MIME type gives a dynamic type whose identifier is `dyn.mime.` followed by the name as offered,
+    /// parameters, quoting and case kept, and whose preferred MIME type is that name. It conforms as dynamic
+    /// types do (`text/*` to `.text`), never to `.plainText`, so an item's text stays its UTF-8 text. The X11
+    /// text targets `STRING`, `TEXT`, `COMPOUND_TEXT` and `C_STRING` give `.plainText`, as `init(x11Target:)`
+    /// does; so does a name with control characters or surrounding whitespace, which is never kept verbatim.
+    ///
+    /// ```swift
+    /// ContentType(offeredName: "image/png")                              // .png
+    /// ContentType(offeredName: "text/plain;charset=utf-16")              // .utf16PlainText
+    /// ContentType(offeredName: "text/plain;charset=UTF-8")?.identifier   // "dyn.mime.text/plain;charset=UTF-8"
+    /// ContentType(offeredName: "text/_moz_htmlcontext")?.identifier      // "dyn.mime.text/_moz_htmlcontext"
+    /// ContentType(offeredName: "TARGETS")                                // nil
+    /// ```
+    public init?(offeredName name: String) {
+        guard let canonical = ContentType(x11Target: name) else { return nil }
+        if canonical.x11Targets.contains(name) || !name.contains("/") || !Self.isVerbatimMIMEName(name) {
+            self = canonical
+        } else {
+            self.init(Self.dynamicMIMEPrefix + name)
+        }
     }
 }
