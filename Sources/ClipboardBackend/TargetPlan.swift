@@ -37,11 +37,19 @@ public enum TargetPlan {
     public static func decide(_ offered: [String], drops: (String) -> Bool = { _ in false }) -> FetchDecision {
         if ConcealedMarkers.isConcealed(offered) { return .secret }
         var fetch: [String] = []
-        var claimed: [ContentType] = []
+        var claimed: Set<ContentType> = []
+        // Every name a claimed type is offered under: a later target of one of those names is an alias.
+        var claimedNames: Set<String> = []
+        var hasPicture = false
+        func claim(_ type: ContentType) {
+            claimed.insert(type)
+            claimedNames.formUnion(targets(for: type))
+            hasPicture = hasPicture || type.conforms(to: .image)
+        }
         let primary = textTargets.first { offered.contains($0) && !drops($0) }
         if let primary, let type = textType(forTarget: primary) {
             fetch.append(primary)
-            claimed.append(type)
+            claim(type)
         }
         let hasPNG = offered.contains("image/png")
         var others: [String] = []
@@ -52,13 +60,13 @@ public enum TargetPlan {
             if isNoise(target) || VolatileMarkers.isVolatile(target) || drops(target) { continue }
             if primary != nil && x11TextTargets.contains(target) { continue }
             if hasPNG && target != "image/png" && isPictureEncoding(target) { continue }
-            if claimed.contains(where: { targets(for: $0).contains(target) }) {
+            if claimedNames.contains(target) {
                 aliases.append(target)
                 continue
             }
             if claimed.contains(type) { continue }
-            let isFirstPicture = type.conforms(to: .image) && !claimed.contains { $0.conforms(to: .image) }
-            claimed.append(type)
+            let isFirstPicture = type.conforms(to: .image) && !hasPicture
+            claim(type)
             if isFirstPicture {
                 fetch.append(target)  // the picture comes right after the text: a reader without text wants it
             } else {
@@ -72,9 +80,10 @@ public enum TargetPlan {
     /// Whether a capture that has read `received` (in the plan's order) still reads `target`: not an alias of a
     /// representation larger than `aliasLimit`, which `item(from:)` would not keep apart anyway.
     public static func reads(_ target: String, after received: [(target: String, data: Data)]) -> Bool {
-        let item = item(from: received)
-        guard let kept = representation(aliasedBy: target, in: item) else { return true }
-        return kept.byteCount <= aliasLimit
+        var kept = Kept()
+        for (name, data) in received { kept.add(name, data) }
+        guard let representation = kept.names[target] else { return true }
+        return representation.byteCount <= aliasLimit
     }
 
     /// Names under which toolkits offer an encoding of the picture they hold, besides `image/*`: gdk-pixbuf's ICO
@@ -106,25 +115,43 @@ public enum TargetPlan {
     ///
     /// Empty answers are not content: GTK answers a conversion it failed with no bytes.
     public static func item(from received: [(target: String, data: Data)]) -> PasteboardItem {
+        var kept = Kept()
+        for (target, data) in received { kept.add(target, data) }
+        return kept.item
+    }
+
+    /// An item being made of what a capture read, with the names its representations are offered under.
+    struct Kept {
         var item = PasteboardItem()
+        /// Each name a kept representation is offered under → that representation (the first to have it).
+        var names: [String: PasteboardItem.Representation] = [:]
+        var types: Set<ContentType> = []
         var hasText = false
-        for (target, data) in received where !data.isEmpty {
-            if let kept = representation(aliasedBy: target, in: item) {
+
+        mutating func add(_ target: String, _ data: Data) {
+            guard !data.isEmpty else { return }
+            if let kept = names[target] {
                 guard data.count <= aliasLimit, kept.byteCount <= aliasLimit, data != kept.data,
-                    let type = typeKept(for: target, besides: item.types)
-                else { continue }
-                item.setData(data, forType: type)
+                    let type = typeKept(for: target, besides: types)
+                else { return }
+                keep(data, as: type)
             } else if !hasText, textTargets.contains(target), let type = textType(forTarget: target) {
                 hasText = true
-                item.setData(target == "STRING" ? utf8(fromLatin1: data) : data, forType: type)
-                if !targets(for: type).contains(target), let verbatim = typeKept(for: target, besides: item.types) {
-                    item.setData(data, forType: verbatim)
+                keep(target == "STRING" ? utf8(fromLatin1: data) : data, as: type)
+                if !targets(for: type).contains(target), let verbatim = typeKept(for: target, besides: types) {
+                    keep(data, as: verbatim)
                 }
-            } else if let type = typeKept(for: target, besides: item.types) {
-                item.setData(data, forType: type)
+            } else if let type = typeKept(for: target, besides: types) {
+                keep(data, as: type)
             }
         }
-        return item
+
+        private mutating func keep(_ data: Data, as type: ContentType) {
+            let representation = PasteboardItem.Representation(type: type, data: data)
+            item.setRepresentation(representation)
+            types.insert(type)
+            for name in targets(for: type) where names[name] == nil { names[name] = representation }
+        }
     }
 
     /// The content type stored for a target, or nil for meta targets (TARGETS, MULTIPLE, …): the type that keeps
@@ -144,14 +171,9 @@ public enum TargetPlan {
         target == "STRING" ? .utf8PlainText : ContentType(x11Target: target)
     }
 
-    /// The representation of `item` that is offered under `target` anyway, if any.
-    static func representation(aliasedBy target: String, in item: PasteboardItem) -> PasteboardItem.Representation? {
-        item.representations.first { targets(for: $0.type).contains(target) }
-    }
-
     /// The type to keep `target`'s bytes as, beside representations of `types`: `contentType(forTarget:)`, or when
     /// that is taken, a dynamic type of the verbatim name; nil when neither can be had.
-    static func typeKept(for target: String, besides types: [ContentType]) -> ContentType? {
+    static func typeKept(for target: String, besides types: Set<ContentType>) -> ContentType? {
         guard let type = contentType(forTarget: target) else { return nil }
         if !types.contains(type) { return type }
         let verbatim = ContentType("dyn.mime." + target)
