@@ -60,11 +60,12 @@ public enum TargetPlan {
             if isNoise(target) || VolatileMarkers.isVolatile(target) || drops(target) { continue }
             if primary != nil && x11TextTargets.contains(target) { continue }
             if hasPNG && target != "image/png" && isPictureEncoding(target) { continue }
-            if claimedNames.contains(target) {
+            // An alias, or a name meaning a claimed type that it is not offered under (LibreOffice's `UTF-8`):
+            // read after the rest, to keep whichever is not served anyway.
+            if claimedNames.contains(target) || claimed.contains(type) {
                 aliases.append(target)
                 continue
             }
-            if claimed.contains(type) { continue }
             let isFirstPicture = type.conforms(to: .image) && !hasPicture
             claim(type)
             if isFirstPicture {
@@ -106,12 +107,13 @@ public enum TargetPlan {
     /// order of preference.
     ///
     /// - The first text target is the item's text, as its canonical type (`.utf8PlainText` for `UTF8_STRING` or
-    ///   any spelling of `text/plain;charset=utf-8`); `STRING`, ISO Latin-1, becomes UTF-8 text. A spelling the
-    ///   canonical type is not offered under (`text/plain;charset=UTF-8`) is kept under its own name too.
+    ///   any spelling of `text/plain;charset=utf-8`); `STRING`, ISO Latin-1, becomes UTF-8 text. A name the
+    ///   canonical type is not offered under (`text/plain;charset=UTF-8`, `TEXT`) is kept under its own name too.
     /// - A name some kept representation is offered under anyway (an alias: `text/plain` beside `UTF8_STRING`) is
     ///   kept apart only when both are at most `aliasLimit` bytes and its bytes differ: as its canonical type
     ///   (`text/plain` is `.plainText`), or else verbatim (`dyn.mime.text/plain;charset=utf-8`).
-    /// - Every other target is kept as `contentType(forTarget:)`.
+    /// - Every other target is kept as `contentType(forTarget:)`, or verbatim when that type is taken (LibreOffice's
+    ///   `UTF-8` beside `UTF8_STRING` is `dyn.x11.UTF-8`, with the same bytes: otherwise its name would be lost).
     ///
     /// Empty answers are not content: GTK answers a conversion it failed with no bytes.
     public static func item(from received: [(target: String, data: Data)]) -> PasteboardItem {
@@ -138,12 +140,20 @@ public enum TargetPlan {
             } else if !hasText, textTargets.contains(target), let type = textType(forTarget: target) {
                 hasText = true
                 keep(target == "STRING" ? utf8(fromLatin1: data) : data, as: type)
-                if !targets(for: type).contains(target), let verbatim = typeKept(for: target, besides: types) {
-                    keep(data, as: verbatim)
-                }
+                keepName(target, data, besides: type)
             } else if let type = typeKept(for: target, besides: types) {
                 keep(data, as: type)
+                keepName(target, data, besides: type)
             }
+        }
+
+        /// Keeps `data` under `target`'s verbatim name too when `type` is not offered under it (the text read as
+        /// `text/plain;charset=UTF-8` or `TEXT`), so that the name is offered again.
+        private mutating func keepName(_ target: String, _ data: Data, besides type: ContentType) {
+            guard !targets(for: type).contains(target), let verbatim = ContentType(verbatimName: target),
+                !types.contains(verbatim)
+            else { return }
+            keep(data, as: verbatim)
         }
 
         private mutating func keep(_ data: Data, as type: ContentType) {
@@ -172,12 +182,12 @@ public enum TargetPlan {
     }
 
     /// The type to keep `target`'s bytes as, beside representations of `types`: `contentType(forTarget:)`, or when
-    /// that is taken, a dynamic type of the verbatim name; nil when neither can be had.
+    /// that is taken, the dynamic type of the verbatim name (`ContentType(verbatimName:)`); nil when neither can be
+    /// had.
     static func typeKept(for target: String, besides types: Set<ContentType>) -> ContentType? {
         guard let type = contentType(forTarget: target) else { return nil }
         if !types.contains(type) { return type }
-        let verbatim = ContentType("dyn.mime." + target)
-        guard verbatim.preferredMIMEType == target, !types.contains(verbatim) else { return nil }
+        guard let verbatim = ContentType(verbatimName: target), !types.contains(verbatim) else { return nil }
         return verbatim
     }
 

@@ -6,7 +6,8 @@ extension ContentType {
 
     /// The type of content an X11 selection target names, or nil for a meta target.
     ///
-    /// `UTF8_STRING` is `.utf8PlainText`. `STRING` (ISO Latin-1 per the ICCCM), `TEXT`, `COMPOUND_TEXT` and
+    /// `UTF8_STRING` is `.utf8PlainText`, and so is `UTF-8`, which LibreOffice offers beside it. `STRING` (ISO
+    /// Latin-1 per the ICCCM), `TEXT`, `COMPOUND_TEXT` and
     /// `C_STRING` are `.plainText`: their encoding is not UTF-8, so whoever reads them converts. A target
     /// containing a slash is read as a MIME type (see `init(mimeType:)`). Everything else, such as
     /// `TARGETS`, `TIMESTAMP`, `MULTIPLE`, `SAVE_TARGETS`, `DELETE` or `INCR`, asks about or manipulates
@@ -19,7 +20,7 @@ extension ContentType {
     /// ```
     public init?(x11Target: String) {
         switch x11Target {
-        case "UTF8_STRING":
+        case "UTF8_STRING", "UTF-8":
             self = .utf8PlainText
         case "STRING", "TEXT", "COMPOUND_TEXT", "C_STRING":
             self = .plainText
@@ -37,7 +38,48 @@ extension ContentType {
     /// empty for abstract types and for `.url` and `.fileURL`; for a dynamic type kept verbatim, the one name
     /// it was offered under.
     public var x11Targets: [String] {
-        self == .utf8PlainText ? Self.x11UTF8TextTargets : mimeTypes
+        if self == .utf8PlainText { return Self.x11UTF8TextTargets }
+        if let name = dynamicX11Target { return [name] }
+        return mimeTypes
+    }
+
+    /// The prefix of a dynamic type that keeps an X11 target name that is not a MIME type (LibreOffice's `UTF-8`
+    /// beside `UTF8_STRING`): `dyn.x11.UTF-8`. Only names that `init(x11Target:)` reads as content get one.
+    static let dynamicX11Prefix = "dyn.x11."
+
+    /// The dynamic type that keeps `name` exactly as an application offered it, even where another representation
+    /// has the canonical type of that name: `dyn.mime.` and the name for a MIME type, `dyn.x11.` and the name for
+    /// an X11 target that names content (`dyn.x11.UTF-8`); nil for a name that cannot be kept verbatim (a meta
+    /// target, a name with control characters or surrounding whitespace, an X11 name with other characters than
+    /// letters, digits, `-`, `_` and `.`).
+    ///
+    /// ```swift
+    /// ContentType(verbatimName: "text/plain;charset=utf-8")?.identifier  // "dyn.mime.text/plain;charset=utf-8"
+    /// ContentType(verbatimName: "UTF-8")?.identifier                     // "dyn.x11.UTF-8"
+    /// ContentType(verbatimName: "TARGETS")                               // nil
+    /// ```
+    public init?(verbatimName name: String) {
+        if name.contains("/") {
+            guard Self.isVerbatimMIMEName(name) else { return nil }
+            self.init(Self.dynamicMIMEPrefix + name)
+        } else {
+            guard Self.isVerbatimX11Name(name) else { return nil }
+            self.init(Self.dynamicX11Prefix + name)
+        }
+    }
+
+    static func isVerbatimX11Name(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 255 && ContentType(x11Target: name) != nil
+            && name.unicodeScalars.allSatisfy {
+                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+            }
+    }
+
+    /// The X11 target name a `dyn.x11.` identifier stands for.
+    var dynamicX11Target: String? {
+        guard identifier.hasPrefix(Self.dynamicX11Prefix) else { return nil }
+        let name = String(identifier.dropFirst(Self.dynamicX11Prefix.count))
+        return Self.isVerbatimX11Name(name) ? name : nil
     }
 
     /// The type a representation offered under `name` (an X11 target or a Wayland MIME type) is kept as, so that

@@ -203,6 +203,7 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
     /// ContentType.png.canonicalType                                   // .png
     /// ```
     public var canonicalType: ContentType {
+        if let name = dynamicX11Target { return ContentType(x11Target: name) ?? self }
         guard let mimeType = dynamicMIMEType, let type = ContentType(mimeType: mimeType) else { return self }
         return type
     }

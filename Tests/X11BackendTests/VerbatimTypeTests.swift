@@ -17,10 +17,14 @@ import Testing
     static let objectDescriptor =
         #"application/x-openoffice-objectdescriptor-xml;windows_formatname="Star Object Descriptor (XML)";typename="LibreOffice 7.4 Text Document""#
 
-    /// LibreOffice Writer's text copy (an abridged list: the names that matter here).
+    static let link = #"application/x-openoffice-link;windows_formatname="Link""#
+
+    /// LibreOffice 7.4 Writer's text copy under Xvfb (the object descriptor abridged), with the UTF-16 text and
+    /// the internal id other copies offer.
     static let libreOfficeText = [
-        embedSource, objectDescriptor, "text/rtf", "text/richtext", "text/html", "text/plain;charset=utf-16",
-        "application/x-libreoffice-internal-id-4242", "UTF8_STRING", "STRING", "text/plain;charset=utf-8", "TARGETS",
+        "text/plain;charset=utf-8", "text/plain;charset=UTF-8", "UTF-8", "UTF8_STRING", "COMPOUND_TEXT", "STRING",
+        embedSource, "text/rtf", "text/richtext", "text/html", link, objectDescriptor, "MULTIPLE",
+        "text/plain;charset=utf-16", "application/x-libreoffice-internal-id-4242",
     ]
 
     @Test func firefoxsRichTextReadsEveryTypeAndTheTextsAliasesLast() {
@@ -36,9 +40,36 @@ import Testing
         #expect(
             TargetPlan.decide(Self.libreOfficeText)
                 == .fetch([
-                    "UTF8_STRING", Self.embedSource, Self.objectDescriptor, "text/rtf", "text/richtext", "text/html",
-                    "text/plain;charset=utf-16", "application/x-libreoffice-internal-id-4242", "text/plain;charset=utf-8",
+                    "UTF8_STRING", "text/plain;charset=UTF-8", Self.embedSource, "text/rtf", "text/richtext",
+                    "text/html", Self.link, Self.objectDescriptor, "text/plain;charset=utf-16",
+                    "application/x-libreoffice-internal-id-4242", "text/plain;charset=utf-8", "UTF-8",
                 ]))
+    }
+
+    /// LibreOffice's `UTF-8` is its UTF-8 text under a name of its own: kept (with the same bytes) so that it is
+    /// offered again.
+    @Test func libreOfficesUTF8TargetIsKeptUnderItsName() throws {
+        let item = TargetPlan.item(from: [
+            ("UTF8_STRING", Self.text), ("text/plain;charset=UTF-8", Self.text), ("text/plain;charset=utf-8", Self.text),
+            ("UTF-8", Self.text),
+        ])
+        let x11 = try #require(ContentType(verbatimName: "UTF-8"))
+        #expect(x11.identifier == "dyn.x11.UTF-8")
+        #expect(item.types == [.utf8PlainText, ContentType("dyn.mime.text/plain;charset=UTF-8"), x11])
+        #expect(x11.canonicalType == .utf8PlainText && !x11.conforms(to: .plainText))
+        #expect(ContentType.resolve("dyn.x11.UTF-8") == x11, "it reads back from an export")
+        let served = TargetPlan.servedTargets(for: item).map(\.name)
+        #expect(served.contains("UTF-8") && served.contains("text/plain;charset=UTF-8"), "\(served)")
+    }
+
+    /// An owner offering its text only as TEXT (compound text, or whatever its reply says): kept as plain text,
+    /// and under TEXT with its bytes as they were.
+    @Test func textOfferedOnlyAsTEXTKeepsItsName() {
+        let compound = Data([0x47, 0xFC, 0x1B, 0x24, 0x28, 0x42, 0x40, 0x24, 0x1B, 0x28, 0x42])
+        let item = TargetPlan.item(from: [("TEXT", compound)])
+        #expect(item.types == [.plainText, ContentType("dyn.x11.TEXT")])
+        let text = TargetPlan.servedTargets(for: item).first { $0.name == "TEXT" }
+        #expect(text?.representation == 1 && text?.conversion == nil)
     }
 
     /// Offered name → the type kept → the name it is served under again.
