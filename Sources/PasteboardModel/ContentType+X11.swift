@@ -70,8 +70,8 @@ extension ContentType {
 
     static func isVerbatimX11Name(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 255 && ContentType(x11Target: name) != nil
-            && name.unicodeScalars.allSatisfy {
-                ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+            && name.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "-_.".contains(Character(scalar)))
             }
     }
 

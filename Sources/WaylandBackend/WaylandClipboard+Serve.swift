@@ -14,7 +14,8 @@ extension WaylandClipboard {
     /// XWayland and older clients ask for).
     static func offeredTypes(for item: PasteboardItem) -> (order: [String], data: [String: OwnedSource.Payload]) {
         let served = TargetPlan.servedTargets(for: item)
-        let order = served.filter { $0.name.contains("/") }.map(\.name) + served.filter { !$0.name.contains("/") }.map(\.name)
+        let names = served.map(\.name)
+        let order = names.filter { $0.contains("/") } + names.filter { !$0.contains("/") }
         var data: [String: OwnedSource.Payload] = [:]
         for target in served where data[target.name] == nil {
             data[target.name] = OwnedSource.Payload(

@@ -22,7 +22,7 @@ struct CaptureJob {
     /// … and in the order they are read.
     var wanted: [String] = []
     /// What was read, in the order read: each target and its bytes (`TargetPlan.item(from:)` makes the item).
-    var received: [(target: String, data: Data)] = []
+    var replies: [(target: String, data: Data)] = []
     var incoming: Data?
     var incomingType: Atom = 0
     /// 8 unless a chunk came in another format (then the reply is not bytes: see `received`).

@@ -247,7 +247,7 @@ extension X11Clipboard {
                 // answers a conversion it failed (an ICO of a picture larger than 256 pixels) with no bytes.
                 job.totalBytes += data.count
                 if data.count <= limits.maxRepresentationBytes && job.totalBytes <= limits.maxItemBytes {
-                    job.received.append((target, data))
+                    job.replies.append((target, data))
                 }
             }
             job.step = .target(index: index + 1)
@@ -260,7 +260,7 @@ extension X11Clipboard {
     private func advance(_ selection: Selection) {
         guard var job = captures[selection], case .target(var index) = job.step else { return }
         // An alias of a large text is not read: it would not be kept apart.
-        while index < job.wanted.count && !TargetPlan.reads(job.wanted[index], after: job.received) { index += 1 }
+        while index < job.wanted.count && !TargetPlan.reads(job.wanted[index], after: job.replies) { index += 1 }
         job.step = .target(index: index)
         if index < job.wanted.count {
             sampleOwner(&job, now: Date())
@@ -273,7 +273,7 @@ extension X11Clipboard {
         release(job.property)
         // The representations in the plan's order of preference, not the order they were read in.
         let rank = Dictionary(job.preference.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
-        let item = TargetPlan.item(from: job.received.sorted { (rank[$0.target] ?? .max) < (rank[$1.target] ?? .max) })
+        let item = TargetPlan.item(from: job.replies.sorted { (rank[$0.target] ?? .max) < (rank[$1.target] ?? .max) })
         if item.isEmpty {
             report(job, .skipped(.empty))
             return

@@ -12,8 +12,10 @@ extension X11Clipboard {
     public func own(_ selection: Selection, item: PasteboardItem, once: Bool = false) -> Bool {
         let served = TargetPlan.servedTargets(for: item)
         let order = served.map(\.name)
-        let targets = Dictionary(
-            served.map { ($0.name, (item.representations[$0.representation], $0.conversion)) }, uniquingKeysWith: { first, _ in first })
+        var targets: [String: OwnedItem.Served] = [:]
+        for target in served where targets[target.name] == nil {
+            targets[target.name] = (item.representations[target.representation], target.conversion)
+        }
         var deferred: [XEvent] = []
         let time = x.serverTime(otherEvents: &deferred)
         XSetSelectionOwner(x.handle, x.atom(selection.rawValue), x.window, time)
