@@ -51,6 +51,15 @@ extension X11IntegrationTests {
                     "dyn.mime." + Self.embedSource, #"dyn.mime.application/x-pb-Mixed;Case="Kept As Offered""#,
                 ], "text/plain;charset=utf-8 (the same bytes as UTF8_STRING) is not kept apart: \(entry.types)")
             #expect(entry.kind == "html")
+            // pb paste --type reads a name kept verbatim by what it means, from the application.
+            let pastes: [(type: String, bytes: Data)] = [
+                ("text/plain;charset=utf-16", Self.utf16(Self.text)), ("text/_moz_htmlcontext", Self.offered[1].1),
+                ("application/x-openoffice-embed-source-xml", Self.offered[10].1), ("text/plain", Data(Self.text.utf8)),
+            ]
+            for (type, bytes) in pastes {
+                let paste = try await session.pb(["paste", "--type", type])
+                #expect(paste.succeeded && paste.stdout == bytes, "pb paste --type \(type): \(paste)")
+            }
 
             let mark = session.logLength(daemon)
             try await session.stopOwner(owner)
