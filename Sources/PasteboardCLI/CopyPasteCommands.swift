@@ -241,7 +241,9 @@ enum PasteCommand: Command {
     static func writeBest(of item: PasteboardItem, wanted: ContentType?, context: Context, what: String) throws {
         let type: ContentType
         if let wanted {
-            guard let match = item.bestType(among: [wanted]) else {
+            // A representation kept verbatim answers to what its name means (`--type 'text/plain;charset=utf-16'`).
+            let verbatim = item.types.first { $0.canonicalType.conforms(to: wanted) }
+            guard let match = item.bestType(among: [wanted]) ?? verbatim else {
                 let held = item.types.map(\.identifier).joined(separator: ", ")
                 throw CommandFailure("\(what) holds no \(wanted.identifier) (it holds: \(held)).")
             }

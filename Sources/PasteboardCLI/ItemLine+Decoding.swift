@@ -199,6 +199,14 @@ extension ItemLine {
             case type, text, base64
         }
 
+        /// Whether bytes of `type` must be text (checked, so that binary data is not imported as text by mistake): a
+        /// declared text type, except UTF-16 text. A type kept under the name an application offered
+        /// (`dyn.mime.text/_moz_htmlcontext`) holds whatever that application put there, UTF-16 included.
+        static func holdsUTF8Text(_ type: ContentType) -> Bool {
+            let canonical = type.canonicalType
+            return type.isText && !type.isDynamic && canonical != .utf16PlainText && canonical != .utf16ExternalPlainText
+        }
+
         /// The content type a line spells, resolved once per spelling.
         private mutating func resolve(_ spelling: UnsafeRawBufferPointer) -> (ContentType, Bool)? {
             for entry in types where entry.spelling.count == spelling.count {
@@ -206,7 +214,7 @@ extension ItemLine {
                 if same { return entry.type.map { ($0, entry.isText) } }
             }
             let type = ContentType.resolve(String(decoding: spelling, as: UTF8.self))
-            let isText = type?.isText ?? false
+            let isText = type.map(Self.holdsUTF8Text) ?? false
             if types.count < 64 && !spelling.isEmpty { types.append((Array(spelling), type, isText)) }
             return type.map { ($0, isText) }
         }

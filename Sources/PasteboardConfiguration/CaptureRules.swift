@@ -14,6 +14,10 @@ import TextSupport
 /// max-item-size = 50M               # larger items are not recorded
 /// primary = on                      # also record the PRIMARY selection (coalesced)
 /// ```
+///
+/// A type pattern matches a representation kept under the name an application offered by what that name means
+/// (`ContentType.canonicalType`): `text/plain` matches `text/plain;charset=utf-16` too, and
+/// `application/x-openoffice-embed-source-xml` matches it with any parameters.
 public struct CaptureRules: Sendable {
     public var ignoredApplications: [String] = []
     public var ignoredTypes: [String] = []
@@ -118,7 +122,10 @@ public struct CaptureRules: Sendable {
             let prefix = String(lower.dropLast())
             return (type.preferredMIMEType?.lowercased().hasPrefix(prefix) ?? false) || type.identifier.lowercased().hasPrefix(prefix)
         }
-        if let resolved = ContentType.resolve(pattern) { return type.conforms(to: resolved) }
+        // A type kept verbatim matches by what its name means too: `text/plain` matches `text/plain;charset=utf-16`.
+        if let resolved = ContentType.resolve(pattern) {
+            return type.conforms(to: resolved) || type.canonicalType.conforms(to: resolved)
+        }
         return false
     }
 }

@@ -41,7 +41,7 @@ extension HistoryStore {
         SELECT i.id, i.position, i.kind, i.size, i.created, i.last_copied, i.copy_count, i.pinned, i.source,
             i.selection, i.expires_at, i.ask_before_paste, substr(b.data, 1, 1024) AS head, b.hash AS text_hash,
             b.data IS NULL AS text_in_file,
-            (SELECT group_concat(identifier, ' ') FROM (SELECT t.identifier FROM representations r
+            (SELECT group_concat(identifier, char(10)) FROM (SELECT t.identifier FROM representations r
                 JOIN content_types t ON t.id = r.type_id WHERE r.item_id = i.id ORDER BY r.ordinal)) AS types
         FROM items i LEFT JOIN blobs b ON b.id = i.text_blob
         """
@@ -65,7 +65,9 @@ extension HistoryStore {
             source: row.string("source"),
             selection: row.string("selection"),
             expiresAt: row.double("expires_at").map { Date(timeIntervalSince1970: $0) },
-            types: (row.string("types") ?? "").split(separator: " ").map { ContentType(String($0)) })
+            // One identifier a line: an identifier kept verbatim may hold spaces (`;windows_formatname="Star
+            // Object Descriptor (XML)"`), never a line break.
+            types: (row.string("types") ?? "").split(separator: "\n").map { ContentType(String($0)) })
         item.asksBeforePaste = row.int("ask_before_paste") == 1
         return item
     }

@@ -66,9 +66,11 @@ enum ItemText {
         return isUTF8Text(representation.prefix(4096))
     }
 
-    /// Whether `type` is text encoded as UTF-16.
+    /// Whether `type` is text encoded as UTF-16 (a name kept verbatim counts by what it means:
+    /// `text/plain;charset=UTF-16` is).
     static func isUTF16(_ type: ContentType) -> Bool {
-        type == .utf16PlainText || type == .utf16ExternalPlainText || type == .mozillaURL
+        let type = type.canonicalType
+        return type == .utf16PlainText || type == .utf16ExternalPlainText || type == .mozillaURL
     }
 
     /// Whether `bytes` (perhaps the cut-off start of a longer text) are UTF-8 without NUL bytes.

@@ -31,7 +31,8 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
     ///
     /// Parameters are ignored except a `charset` of `text/plain`: UTF-8 gives `.utf8PlainText` and UTF-16
     /// gives `.utf16PlainText`. A well-formed MIME type that no declared type claims gives a dynamic type
-    /// whose identifier is `dyn.mime.` followed by the lowercased MIME type.
+    /// whose identifier is `dyn.mime.` followed by the lowercased MIME type. (A name offered by an application
+    /// keeps its parameters and spelling with `init(offeredName:)` instead.)
     ///
     /// ```swift
     /// ContentType(mimeType: "text/plain; charset=\"UTF-8\"")  // .utf8PlainText
@@ -139,7 +140,9 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
     ///
     /// Every type but `.item` includes `.item`. A type nobody declared conforms to `.data`; a dynamic type
     /// made from a `text/*` MIME type conforms to `.text`, and one whose subtype ends in `+json` or `+xml`
-    /// conforms to `.json` or `.xml`.
+    /// conforms to `.json` or `.xml`. Parameters of a dynamic type's MIME type do not change that: the
+    /// dynamic type for `text/plain;charset=utf-16` conforms to `.text`, not to `.plainText` (see
+    /// `canonicalType` for the type its name means).
     public var supertypes: Set<ContentType> {
         if let known = Self.builtIns.supertypes[identifier] { return known }
         let custom = Self.registry.withLock { $0 }
@@ -185,6 +188,25 @@ public struct ContentType: Hashable, Sendable, Codable, CustomStringConvertible 
     /// ContentType.png.isSubtype(of: .png)    // false
     /// ```
     public func isSubtype(of other: ContentType) -> Bool { other != self && conforms(to: other) }
+
+    /// The type this type's name means once its MIME parameters are read as `init(mimeType:)` reads them: for a
+    /// dynamic type kept verbatim from an application's offer, such as
+    /// `dyn.mime.text/plain;charset=utf-16`, the declared type (`.utf16PlainText`); every other type is its own
+    /// canonical type.
+    ///
+    /// A user naming a type (`--type`, a `drop-type` rule) means the canonical type: a rule that drops
+    /// `text/plain` drops `text/plain;charset=utf-16` too.
+    ///
+    /// ```swift
+    /// ContentType("dyn.mime.text/plain;charset=utf-16").canonicalType  // .utf16PlainText
+    /// ContentType("dyn.mime.Image/PNG").canonicalType                 // .png
+    /// ContentType.png.canonicalType                                   // .png
+    /// ```
+    public var canonicalType: ContentType {
+        if let name = dynamicX11Target { return ContentType(x11Target: name) ?? self }
+        guard let mimeType = dynamicMIMEType, let type = ContentType(mimeType: mimeType) else { return self }
+        return type
+    }
 
     /// Whether the type conforms to `.text`.
     public var isText: Bool { conforms(to: .text) }
@@ -345,20 +367,35 @@ extension ContentType {
         if let declaration = builtIns.catalog.declarations[identifier] ?? custom.declarations[identifier] {
             return declaration.supertypes
         }
-        guard let mimeType = ContentType(identifier).dynamicMIMEType else { return [.data] }
-        if mimeType.hasSuffix("+json") { return [.json] }
-        if mimeType.hasSuffix("+xml") { return [.xml] }
-        if mimeType.hasPrefix("text/") { return [.text] }
+        guard let mimeType = ContentType(identifier).dynamicMIMEType, let mediaType = MediaType(parsing: mimeType) else {
+            return [.data]
+        }
+        if mediaType.subtype.hasSuffix("+json") { return [.json] }
+        if mediaType.subtype.hasSuffix("+xml") { return [.xml] }
+        if mediaType.type == "text" { return [.text] }
         return [.data]
     }
 
-    /// The MIME type a `dyn.mime.` identifier stands for.
+    /// The MIME type a `dyn.mime.` identifier stands for, exactly as it follows the prefix (parameters, quoting and
+    /// case kept: `dyn.mime.text/plain;charset=utf-16` stands for `text/plain;charset=utf-16`).
     var dynamicMIMEType: String? {
-        guard identifier.hasPrefix(Self.dynamicMIMEPrefix),
-            let mediaType = MediaType(parsing: String(identifier.dropFirst(Self.dynamicMIMEPrefix.count))),
-            mediaType.charset == nil
-        else { return nil }
-        return mediaType.essence
+        guard identifier.hasPrefix(Self.dynamicMIMEPrefix) else { return nil }
+        let name = String(identifier.dropFirst(Self.dynamicMIMEPrefix.count))
+        return Self.isVerbatimMIMEName(name) ? name : nil
+    }
+
+    /// The longest MIME type name kept verbatim, in UTF-8 bytes (LibreOffice's longest names are about 250).
+    static let maxVerbatimNameBytes = 4096
+
+    /// Whether `name` can follow `dyn.mime.` as it is: a MIME type (`type/subtype` and any parameters) with no
+    /// whitespace around it and no control character, so that the identifier prints on one line and reads back
+    /// wherever identifiers are parsed.
+    static func isVerbatimMIMEName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, let last = name.unicodeScalars.last,
+            !first.properties.isWhitespace, !last.properties.isWhitespace, name.utf8.count <= maxVerbatimNameBytes,
+            !name.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F..<0xA0).contains($0.value) })
+        else { return false }
+        return MediaType(parsing: name) != nil
     }
 
     static func normalizedExtension(_ filenameExtension: String) -> String? {
@@ -419,8 +456,11 @@ extension ContentType {
         }
 
         /// RFC 6838 `restricted-name`: a letter or digit, then up to 126 of letters, digits and `!#$&-^_.+`.
+        /// An underscore may come first too: Firefox offers `text/_moz_htmlcontext` and `text/_moz_htmlinfo`.
         private static func isRestrictedName(_ name: Substring) -> Bool {
-            guard let first = name.unicodeScalars.first, first.isASCIIAlphanumeric, name.utf8.count <= 127 else {
+            guard let first = name.unicodeScalars.first, first.isASCIIAlphanumeric || first == "_",
+                name.utf8.count <= 127
+            else {
                 return false
             }
             return name.unicodeScalars.allSatisfy { $0.isASCIIAlphanumeric || "!#$&-^_.+".unicodeScalars.contains($0) }

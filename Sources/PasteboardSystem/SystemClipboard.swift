@@ -67,7 +67,10 @@ public struct SystemClipboard: Sendable {
                 guard case .fetch(let plan) = backend.fetchPlan(for: readable), let first = plan.first else { return .nothing }
                 return .fetch([first])
             }
-            let matching = readable.filter { backend.contentType(forOfferedType: $0)?.conforms(to: wanted) ?? false }
+            let matching = readable.filter { name in
+                guard let type = backend.contentType(forOfferedType: name) else { return false }
+                return type.conforms(to: wanted) || type.canonicalType.conforms(to: wanted)
+            }
             return matching.isEmpty ? .nothing : .fetch([matching[0]])
         }
         switch result {

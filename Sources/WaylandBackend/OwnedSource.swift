@@ -1,3 +1,4 @@
+import ClipboardBackend
 import FoundationEssentials
 import PasteboardModel
 
@@ -5,8 +6,14 @@ import PasteboardModel
 final class OwnedSource {
     let proxy: OpaquePointer
     let item: PasteboardItem
-    /// MIME type → the bytes served for it.
-    let data: [String: Data]
+    /// What is served for one MIME type: a representation's bytes, converted for X11's text targets.
+    struct Payload {
+        let data: Data
+        let conversion: TargetPlan.ServedTarget.Conversion?
+    }
+
+    /// MIME type → what is served for it.
+    let data: [String: Payload]
     /// The MIME types in the order offered.
     let order: [String]
     let once: Bool
@@ -17,7 +24,7 @@ final class OwnedSource {
     /// offer (wl-paste does a round trip after its read), is not told the selection went away.
     var withdrawAt: Date?
 
-    init(proxy: OpaquePointer, item: PasteboardItem, data: [String: Data], order: [String], once: Bool, time: UInt) {
+    init(proxy: OpaquePointer, item: PasteboardItem, data: [String: Payload], order: [String], once: Bool, time: UInt) {
         self.proxy = proxy
         self.item = item
         self.data = data

@@ -180,14 +180,7 @@ extension WaylandClipboard {
     /// Every type has arrived: the item, in the plan's order of preference.
     private func finish(_ job: CaptureJob) {
         endCapture(job)
-        var item = PasteboardItem()
-        for type in job.preference {
-            // Empty answers are not content: GTK answers a conversion it failed with no bytes.
-            guard let data = job.received[type], !data.isEmpty, let contentType = TargetPlan.contentType(forTarget: type),
-                !item.types.contains(contentType)
-            else { continue }
-            item.setData(data, forType: contentType)
-        }
+        let item = TargetPlan.item(from: job.preference.compactMap { type in job.received[type].map { (type, $0) } })
         if item.isEmpty {
             report(job, .failed(.empty))
         } else {

@@ -9,17 +9,17 @@ import Glibc
 extension WaylandClipboard {
     // MARK: - Owning
 
-    /// The MIME types offered for `item`, each with the bytes served for it: every representation under each of
-    /// its names (MIME names first; the X11 names too, which XWayland and older clients ask for).
-    static func offeredTypes(for item: PasteboardItem) -> (order: [String], data: [String: Data]) {
-        var data: [String: Data] = [:]
-        var order: [String] = []
-        for representation in item.representations {
-            let names = TargetPlan.targets(for: representation.type)
-            for name in names.filter({ $0.contains("/") }) + names.filter({ !$0.contains("/") }) where data[name] == nil {
-                data[name] = representation.data
-                order.append(name)
-            }
+    /// The MIME types offered for `item`, each with what is served for it: every representation under each of
+    /// its names, as `TargetPlan.servedTargets(for:)` gives them (MIME names first; the X11 names too, which
+    /// XWayland and older clients ask for).
+    static func offeredTypes(for item: PasteboardItem) -> (order: [String], data: [String: OwnedSource.Payload]) {
+        let served = TargetPlan.servedTargets(for: item)
+        let names = served.map(\.name)
+        let order = names.filter { $0.contains("/") } + names.filter { !$0.contains("/") }
+        var data: [String: OwnedSource.Payload] = [:]
+        for target in served where data[target.name] == nil {
+            data[target.name] = OwnedSource.Payload(
+                data: item.representations[target.representation].data, conversion: target.conversion)
         }
         return (order, data)
     }
@@ -82,11 +82,12 @@ extension WaylandClipboard {
     /// A reader asked our source for `type`: its bytes go into `fd` as fast as the reader takes them.
     func send(_ type: String, to fd: Int32, from source: OpaquePointer) {
         guard let owner = owned.values.first(where: { $0.proxy == source }), owner.withdrawAt == nil,
-            let data = owner.data[type], pb_set_nonblocking(fd) == 0
+            let payload = owner.data[type], pb_set_nonblocking(fd) == 0
         else {
             close(fd)
             return
         }
+        let data = payload.conversion.map { $0.apply(to: payload.data) } ?? payload.data
         outgoing[fd] = OutgoingTransfer(
             fd: fd, data: data, deadline: Date().addingTimeInterval(limits.stallTimeout * 4), source: source)
         writePipe(fd)

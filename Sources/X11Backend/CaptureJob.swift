@@ -21,7 +21,8 @@ struct CaptureJob {
     var preference: [String] = []
     /// … and in the order they are read.
     var wanted: [String] = []
-    var item = PasteboardItem()
+    /// What was read, in the order read: each target and its bytes (`TargetPlan.item(from:)` makes the item).
+    var replies: [(target: String, data: Data)] = []
     var incoming: Data?
     var incomingType: Atom = 0
     /// 8 unless a chunk came in another format (then the reply is not bytes: see `received`).

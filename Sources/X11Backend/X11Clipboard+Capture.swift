@@ -241,13 +241,13 @@ extension X11Clipboard {
             }
             if target == "TIMESTAMP" {
                 lastTimestampReply = DataAtoms.values(data, format: format).first
-            } else if let type = TargetPlan.contentType(forTarget: target), format == 8, !data.isEmpty {
+            } else if TargetPlan.contentType(forTarget: target) != nil, format == 8, !data.isEmpty {
                 // Content is bytes (format 8). Xlib hands 16- and 32-bit data out widened to C shorts and longs,
                 // which are not the bytes the owner sent: such a reply is not stored. Nor is an empty one: GTK
                 // answers a conversion it failed (an ICO of a picture larger than 256 pixels) with no bytes.
                 job.totalBytes += data.count
                 if data.count <= limits.maxRepresentationBytes && job.totalBytes <= limits.maxItemBytes {
-                    job.item.setData(data, forType: type)
+                    job.replies.append((target, data))
                 }
             }
             job.step = .target(index: index + 1)
@@ -258,7 +258,10 @@ extension X11Clipboard {
 
     /// Requests the next wanted target, or finishes.
     private func advance(_ selection: Selection) {
-        guard var job = captures[selection], case .target(let index) = job.step else { return }
+        guard var job = captures[selection], case .target(var index) = job.step else { return }
+        // An alias of a large text is not read: it would not be kept apart.
+        while index < job.wanted.count && !TargetPlan.reads(job.wanted[index], after: job.replies) { index += 1 }
+        job.step = .target(index: index)
         if index < job.wanted.count {
             sampleOwner(&job, now: Date())
             captures[selection] = job
@@ -268,16 +271,13 @@ extension X11Clipboard {
         }
         captures[selection] = nil
         release(job.property)
-        if job.item.isEmpty {
+        // The representations in the plan's order of preference, not the order they were read in.
+        let rank = Dictionary(job.preference.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
+        let item = TargetPlan.item(from: job.replies.sorted { (rank[$0.target] ?? .max) < (rank[$1.target] ?? .max) })
+        if item.isEmpty {
             report(job, .skipped(.empty))
             return
         }
-        // The representations in the plan's order of preference, not the order they were read in.
-        let rank = Dictionary(
-            job.preference.enumerated().compactMap { index, target in
-                TargetPlan.contentType(forTarget: target).map { ($0, index) }
-            }, uniquingKeysWith: min)
-        let item = PasteboardItem(job.item.representations.sorted { (rank[$0.type] ?? .max) < (rank[$1.type] ?? .max) })
         report(job, .captured(CapturedOffer(
             selection: selection, item: item, offeredTypes: job.offered, source: job.source,
             ownerChangeTime: job.time, observedAt: job.isReread ? Date() : job.observedAt)))

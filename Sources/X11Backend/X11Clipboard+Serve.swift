@@ -10,13 +10,11 @@ extension X11Clipboard {
     /// With `once`, the selection is given up after the first successful paste of data.
     @discardableResult
     public func own(_ selection: Selection, item: PasteboardItem, once: Bool = false) -> Bool {
-        var targets: [String: PasteboardItem.Representation] = [:]
-        var order: [String] = []
-        for representation in item.representations {
-            for target in TargetPlan.targets(for: representation.type) where targets[target] == nil {
-                targets[target] = representation
-                order.append(target)
-            }
+        let served = TargetPlan.servedTargets(for: item)
+        let order = served.map(\.name)
+        var targets: [String: OwnedItem.Served] = [:]
+        for target in served where targets[target.name] == nil {
+            targets[target.name] = (item.representations[target.representation], target.conversion)
         }
         var deferred: [XEvent] = []
         let time = x.serverTime(otherEvents: &deferred)
@@ -135,9 +133,8 @@ extension X11Clipboard {
             x.setAtoms([owned.time], property: property, type: x.atom("INTEGER"), on: requestor)
             return true
         default:
-            guard let representation = owned.targets[target] else { return false }
-            let latin1 = target == "STRING" && representation.type == .utf8PlainText  // ICCCM: STRING is ISO Latin-1
-            if representation.byteCount > x.maxPropertyBytes, !latin1, let file = representation.fileURL {
+            guard let (representation, conversion) = owned.targets[target] else { return false }
+            if representation.byteCount > x.maxPropertyBytes, conversion == nil, let file = representation.fileURL {
                 // A stored payload goes out of its file a chunk at a time.
                 let payload: OutgoingPayload
                 do { payload = try OutgoingPayload(file: file) } catch { return false }
@@ -146,12 +143,17 @@ extension X11Clipboard {
                 return true
             }
             guard var data = Self.bytes(of: representation) else { return false }
-            if latin1 { data = Latin1.fromUTF8(data) }
+            // ICCCM: STRING is ISO Latin-1, COMPOUND_TEXT compound text, and a reply to TEXT says its encoding.
+            var type = atom
+            if let conversion {
+                data = conversion.apply(to: data)
+                type = x.atom(conversion.replyType)
+            }
             if data.count > x.maxPropertyBytes {
-                startIncr(OutgoingPayload(data), size: data.count, property: property, type: atom, requestor: requestor,
+                startIncr(OutgoingPayload(data), size: data.count, property: property, type: type, requestor: requestor,
                     selection: selection)
             } else {
-                x.setBytes(data, property: property, type: atom, on: requestor)
+                x.setBytes(data, property: property, type: type, on: requestor)
             }
             return true
         }

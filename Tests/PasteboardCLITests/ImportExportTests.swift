@@ -80,6 +80,41 @@ import Testing
         #expect(try await sandbox.succeed(["decode", "--type", "html", String(html.id)]).stdout == Data("<i>html</i>".utf8))
     }
 
+    /// Types kept under the names applications offered them (parameters, quotes and spaces included) travel
+    /// through export and import unchanged, print in pb show, and answer --type by what they mean. UTF-16 text,
+    /// declared or kept verbatim, is text that is not UTF-8: it imports as it was exported.
+    @Test func verbatimTypeNamesSurviveExportAndImport() async throws {
+        let embed = #"dyn.mime.application/x-openoffice-embed-source-xml;windows_formatname=\"Star Embed Source (XML)\""#
+        let line = """
+            {"representations":[{"type":"public.utf8-plain-text","text":"Grüße"},\
+            {"type":"dyn.mime.text/plain;charset=UTF-16","base64":"RwByAPwA3wBlAA=="},\
+            {"type":"public.utf16-plain-text","base64":"RwByAPwA3wBlAA=="},\
+            {"type":"dyn.mime.text/_moz_htmlcontext","text":"<html><body></body></html>"},\
+            {"type":"\(embed)","base64":"UEsDBA=="}]}
+            """
+        try await sandbox.succeed(["import", "-"], stdin: Data((line + "\n").utf8))
+        let entry = try #require(try await sandbox.history().first)
+        let embedIdentifier = #"dyn.mime.application/x-openoffice-embed-source-xml;windows_formatname="Star Embed Source (XML)""#
+        #expect(
+            entry.types == [
+                "public.utf8-plain-text", "dyn.mime.text/plain;charset=UTF-16", "public.utf16-plain-text",
+                "dyn.mime.text/_moz_htmlcontext", embedIdentifier,
+            ])
+        #expect(entry.preview == "Grüße")
+        let show = try await sandbox.succeed(["show", String(entry.id)])
+        #expect(show.output.contains(#"application/x-openoffice-embed-source-xml;windows_formatname="Star Embed Source (XML)""#))
+        let utf16 = try await sandbox.succeed(["decode", "--type", "text/plain;charset=utf-16", String(entry.id)])
+        #expect(utf16.stdout == Data([0x47, 0, 0x72, 0, 0xFC, 0, 0xDF, 0, 0x65, 0]))
+        let zip = try await sandbox.succeed(["decode", "--type", "application/x-openoffice-embed-source-xml", String(entry.id)])
+        #expect(zip.stdout == Data("PK\u{03}\u{04}".utf8))
+
+        let export = try await sandbox.succeed(["export"])
+        let fresh = try Sandbox()
+        try await fresh.succeed(["import", "-"], stdin: export.stdout)
+        #expect(try await fresh.history().first?.types == entry.types)
+        #expect(try await fresh.succeed(["export"]).stdout == export.stdout, "lossless")
+    }
+
     @Test(arguments: [
         "{not json",
         "[1, 2, 3]",

@@ -111,6 +111,31 @@ import Testing
         #expect(throws: ConfigurationError.self) { try Configuration.parse("drop-type = not a type\n", path: "c") }
     }
 
+    /// Names kept verbatim (`text/plain;charset=utf-16`, LibreOffice's `;windows_formatname="…"`) match a rule by
+    /// what they mean: `text/plain` covers every plain text, a MIME type without parameters every spelling of it
+    /// with parameters, and a rule for Firefox's `text/_moz_htmlcontext` names that type alone.
+    @Test func typeRulesMatchNamesKeptVerbatimByWhatTheyMean() throws {
+        let embed = ContentType(
+            offeredName: #"application/x-openoffice-embed-source-xml;windows_formatname="Star Embed Source (XML)""#)!
+        let utf16 = ContentType(offeredName: "text/plain;charset=UTF-16")!
+        let context = ContentType(offeredName: "text/_moz_htmlcontext")!
+        let html = ContentType(offeredName: "text/html;charset=utf-8")!
+        #expect(utf16.isDynamic && embed.isDynamic && html.isDynamic)
+        let cases: [(rule: String, dropped: [ContentType])] = [
+            ("text/plain", [.utf8PlainText, .plainText, utf16]),
+            ("text/plain;charset=utf-16", [utf16]),
+            ("application/x-openoffice-embed-source-xml", [embed]),
+            ("text/_moz_htmlcontext", [context]),
+            ("text/html", [html]),
+            ("text/*", [.utf8PlainText, .plainText, utf16, context, html]),
+        ]
+        let all: [ContentType] = [.utf8PlainText, .plainText, utf16, embed, context, html]
+        for (rule, dropped) in cases {
+            let rules = try Configuration.parse("drop-type = \(rule)\n", path: "c").capture
+            #expect(all.filter(rules.drops) == dropped, "drop-type = \(rule)")
+        }
+    }
+
     @Test(arguments: [("500K", 500 << 10), ("2g", 2 << 30), ("1MiB", 1 << 20), ("10 kb", 10_000), ("42", 42)])
     func sizes(text: String, bytes: Int) { #expect(Units.bytes(text) == bytes) }
 

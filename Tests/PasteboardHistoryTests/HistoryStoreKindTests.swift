@@ -63,6 +63,42 @@ import Testing
         #expect(try store.item(id: id).preview == "https://swift.org/ Swift")
     }
 
+    /// A Firefox copy kept verbatim: its own `text/plain` (escaped ASCII) and `text/_moz_htmlcontext` beside the
+    /// UTF-8 text and HTML. The UTF-8 text is still what is shown and searched.
+    @Test func firefoxsOwnTextTypesDoNotChangeTheItemsText() throws {
+        var item = PasteboardItem(data: Data("Grüße 世界".utf8), type: .utf8PlainText)
+        item.setData(Data("<b>Grüße</b> 世界".utf8), forType: .html)
+        item.setData(Data("<html><body></body></html>".utf8), forType: ContentType(offeredName: "text/_moz_htmlcontext")!)
+        item.setData(Data("Gr\\u00fc\\u00dfe \\u4e16\\u754c".utf8), forType: .plainText)
+        let id = try store.record(item).id
+        let stored = try store.item(id: id)
+        #expect(stored.kind == .html)
+        #expect(stored.preview == "Grüße 世界")
+        #expect(try store.items(HistoryQuery(text: "grüße")).map(\.id) == [id])
+        #expect(try store.items(HistoryQuery(text: "u00fc")).isEmpty, "the escaped text/plain is not the text")
+    }
+
+    /// UTF-16 text kept under its own spelling is still decoded for the preview when it is the only text.
+    @Test func utf16TextUnderAVerbatimNameIsDecoded() throws {
+        let utf16 = Data("Grüße".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+        let type = try #require(ContentType(offeredName: "text/plain;charset=UTF-16"))
+        #expect(type.isDynamic)
+        let id = try store.record(PasteboardItem(data: utf16, type: type)).id
+        let preview = try store.item(id: id).preview
+        #expect(preview.hasPrefix("Grüße"), "\(preview)")
+    }
+
+    /// Identifiers kept verbatim hold spaces and quotes: the listing gives each back whole.
+    @Test func verbatimIdentifiersWithSpacesAreListedWhole() throws {
+        let embed = try #require(
+            ContentType(offeredName: #"application/x-openoffice-embed-source-xml;windows_formatname="Star Embed Source (XML)""#))
+        var item = PasteboardItem(data: Data("text".utf8), type: .utf8PlainText)
+        item.setData(Data("PK".utf8), forType: embed)
+        let id = try store.record(item).id
+        #expect(try store.item(id: id).types == [.utf8PlainText, embed])
+        #expect(try store.pasteboardItem(id: id).types == [.utf8PlainText, embed])
+    }
+
     @Test func undeclaredTypesAreNamedByTheirMIMETypeNeverADynamicIdentifier() throws {
         let id = try store.record(
             PasteboardItem(data: Data([1, 2, 3]), type: ContentType(mimeType: "application/x-thing")!)

@@ -433,7 +433,7 @@ import Testing
     @Test func utf8TextAdvertisesTheUsualTextTargets() {
         #expect(
             ContentType.utf8PlainText.x11Targets == [
-                "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING", "TEXT",
+                "UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "STRING", "TEXT", "COMPOUND_TEXT",
             ])
     }
 
@@ -449,8 +449,92 @@ import Testing
 
     @Test(arguments: ContentType.builtInTypes)
     func advertisedTargetsMapBackToTheType(type: ContentType) {
-        for target in type.x11Targets where target != "STRING" && target != "TEXT" && target != "text/plain" {
+        for target in type.x11Targets where !["STRING", "TEXT", "COMPOUND_TEXT", "text/plain"].contains(target) {
             #expect(ContentType(x11Target: target) == type, "target \(target)")
         }
+    }
+
+    // MARK: - Names offered by applications, kept verbatim
+
+    static let libreOfficeEmbedSource =
+        #"application/x-openoffice-embed-source-xml;windows_formatname="Star Embed Source (XML)""#
+
+    /// Offered name → the identifier it is kept as. A name its canonical type is offered under gives that type;
+    /// any other MIME name its own dynamic type, spelled as offered.
+    @Test(arguments: [
+        ("UTF8_STRING", "public.utf8-plain-text"), ("text/plain;charset=utf-8", "public.utf8-plain-text"),
+        ("text/plain", "public.plain-text"), ("text/plain;charset=utf-16", "public.utf16-plain-text"),
+        ("image/png", "public.png"), ("image/jpg", "public.jpeg"), ("text/html", "public.html"),
+        ("text/uri-list", "org.freedesktop.uri-list"), ("x-special/gnome-copied-files", "org.gnome.copied-files"),
+        ("text/x-moz-url", "org.mozilla.url"), ("application/x-foo", "dyn.mime.application/x-foo"),
+        ("chromium/x-web-custom-data", "dyn.mime.chromium/x-web-custom-data"),
+        ("STRING", "public.plain-text"), ("COMPOUND_TEXT", "public.plain-text"),
+        ("text/plain;charset=UTF-8", "dyn.mime.text/plain;charset=UTF-8"),
+        ("text/plain; charset=utf-8", "dyn.mime.text/plain; charset=utf-8"),
+        ("text/plain;charset=iso-8859-1", "dyn.mime.text/plain;charset=iso-8859-1"),
+        ("text/html;charset=utf-8", "dyn.mime.text/html;charset=utf-8"),
+        ("text/_moz_htmlcontext", "dyn.mime.text/_moz_htmlcontext"),
+        ("text/_moz_htmlinfo", "dyn.mime.text/_moz_htmlinfo"), ("Image/PNG", "dyn.mime.Image/PNG"),
+        ("application/X-Foo", "dyn.mime.application/X-Foo"), (libreOfficeEmbedSource, "dyn.mime." + libreOfficeEmbedSource),
+        // Never verbatim: surrounding whitespace or a control character; the canonical type then, as before.
+        (" text/html ", "public.html"), ("application/x-foo;a=\"b\tc\"", "dyn.mime.application/x-foo"),
+    ])
+    func offeredNameIsKeptAs(name: String, identifier: String) throws {
+        let type = try #require(ContentType(offeredName: name))
+        #expect(type.identifier == identifier)
+        if type.isDynamic && name.contains(";") && identifier.hasSuffix(name) {
+            #expect(type.preferredMIMEType == name, "the name is served back as offered")
+            #expect(type.mimeTypes == [name])
+            #expect(type.x11Targets == [name])
+        }
+    }
+
+    @Test(arguments: ["TARGETS", "TIMESTAMP", "MULTIPLE", "SAVE_TARGETS", "", "text/", "image/*"])
+    func metaNamesAreNotKept(name: String) {
+        #expect(ContentType(offeredName: name) == nil)
+    }
+
+    @Test func aVerbatimTextTypeIsTextButNotThePlainText() {
+        let utf16 = ContentType("dyn.mime.text/plain;charset=UTF-16")
+        #expect(utf16.isText && !utf16.conforms(to: .plainText) && !utf16.conforms(to: .utf8PlainText))
+        #expect(utf16.canonicalType == .utf16PlainText)
+        let context = ContentType("dyn.mime.text/_moz_htmlcontext")
+        #expect(context.isText && !context.conforms(to: .plainText))
+        #expect(context.canonicalType == context, "no declared type means it")
+        let embed = ContentType("dyn.mime." + Self.libreOfficeEmbedSource)
+        #expect(embed.preferredMIMEType == Self.libreOfficeEmbedSource)
+        #expect(!embed.isText && embed.conforms(to: .data))
+        #expect(embed.canonicalType == ContentType("dyn.mime.application/x-openoffice-embed-source-xml"))
+        let json = ContentType("dyn.mime.application/vnd.example+json;v=2")
+        #expect(json.conforms(to: .json), "a structured suffix counts with parameters too")
+        #expect(ContentType.png.canonicalType == .png)
+    }
+
+    /// Identifiers stored before names were kept verbatim read back as they did.
+    @Test func storedDynamicIdentifiersReadBackAsBefore() {
+        let old = ContentType("dyn.mime.application/x-foo")
+        #expect(old.preferredMIMEType == "application/x-foo")
+        #expect(old.canonicalType == old)
+        #expect(ContentType(offeredName: "application/x-foo") == old)
+        #expect(ContentType.resolve("dyn.mime.application/x-foo") == old)
+    }
+
+    /// A verbatim identifier reads back wherever identifiers are parsed: `resolve` (pb import, --type) and JSON.
+    @Test(arguments: [
+        "dyn.mime.text/plain;charset=UTF-16", "dyn.mime.text/_moz_htmlcontext",
+        "dyn.mime." + libreOfficeEmbedSource,
+        #"dyn.mime.application/x-openoffice-objectdescriptor-xml;windows_formatname="Star Object Descriptor (XML)";typename="LibreOffice 7.4 Text Document""#,
+    ])
+    func verbatimIdentifierRoundTrips(identifier: String) throws {
+        let type = ContentType(identifier)
+        #expect(ContentType.resolve(identifier) == type)
+        let decoded = try JSONDecoder().decode(ContentType.self, from: JSONEncoder().encode(type))
+        #expect(decoded == type)
+        #expect(ContentType(offeredName: try #require(type.preferredMIMEType)) == type)
+    }
+
+    @Test func underscoreNamedMIMETypesAreMIMETypes() {
+        #expect(ContentType(mimeType: "text/_moz_htmlcontext")?.identifier == "dyn.mime.text/_moz_htmlcontext")
+        #expect(ContentType.resolve("text/_moz_htmlinfo") == ContentType("dyn.mime.text/_moz_htmlinfo"))
     }
 }

@@ -51,6 +51,25 @@ import Testing
         #expect(try a.history() == [])
     }
 
+    /// Types kept under the names applications offered them (parameters, quotes, spaces, case) reach the other
+    /// device as they were, with their bytes.
+    @Test func verbatimTypeNamesPropagate() throws {
+        var item = PasteboardItem(string: "Grüße")
+        let names = [
+            #"application/x-openoffice-embed-source-xml;windows_formatname="Star Embed Source (XML)""#,
+            "text/plain;charset=UTF-16", "text/_moz_htmlcontext",
+        ]
+        for (index, name) in names.enumerated() {
+            item.setData(Data([UInt8(index), 0, 0xFF]), forType: try #require(ContentType(offeredName: name)))
+        }
+        let id = try a.store.record(item).id
+        try a.sync()
+        try b.sync()
+        let copied = try b.store.pasteboardItem(id: try #require(try b.id(of: "Grüße")))
+        #expect(copied == (try a.store.pasteboardItem(id: id)))
+        #expect(copied.types.compactMap(\.preferredMIMEType).suffix(3) == names[...])
+    }
+
     @Test func aDeletedItemLeavesNothingInTheSyncState() throws {
         let marker = "DELETE-ME-\(UUID().uuidString)"
         try a.copy(marker)
