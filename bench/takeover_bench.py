@@ -4,7 +4,7 @@
 The other party is a real GTK 4 window that replaces its own copy again and again (Tests/Fixtures/gtk4-wayland-owner.py
 --again: every key press copies "copy N" as text and HTML), the case `wl-copy` never shows. The same scenario runs
 with no manager, with a peer, with pb taking over at once (`take-over-delay = 0`, pb's rule before this benchmark),
-and with pb as shipped (`take-over-delay = 300ms`), each measured alone on a fresh compositor:
+and with pb as shipped (`take-over-delay = 200ms`), each measured alone on a fresh compositor:
   1. copies lost: after each of `--copies` key presses (and a pause longer than the delay), what a reader pastes
      must be that copy; and with pb, how many items the history holds (it must be each copy once);
   2. how long the clipboard is empty after the application exits: from its SIGTERM to the first paste that gives
@@ -186,7 +186,7 @@ def main():
         raise SystemExit("no pb at %s: run 'make build' or give --pb" % args.pb)
     results = []
     for name in args.desktops.split(","):
-        for manager in [None, "peer", "0", "300ms"]:
+        for manager in [None, "peer", "0", "200ms"]:
             session = Session()
             try:
                 desktop = {"sway": Wayland, "x11": X11}[name](session)

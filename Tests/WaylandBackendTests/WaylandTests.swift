@@ -58,7 +58,7 @@ import Testing
         var pasted: [String] = []
         for count in 1...4 {
             try await session.pressToCopy(window, count: count)
-            // Longer than the take-over grace (CaptureRules.defaultTakeOverDelay, 0.3 s): a daemon that took the
+            // Longer than the take-over grace (CaptureRules.defaultTakeOverDelay, 0.2 s): a daemon that took the
             // clipboard over would have done so by now.
             try await Task.sleep(for: .milliseconds(500))
             pasted.append(try await session.wlPaste(type: "text/plain;charset=utf-8").output)
