@@ -244,11 +244,22 @@ def snapshot(desktop: Desktop, list_timeout: float = 3, read_timeout: float = 5,
     return Snapshot(types, data, time.time(), time.monotonic() - started)
 
 
+# The types whose bytes show a new copy when the owner and the type list stay the same (GTK 4 replaces its own
+# content without taking the selection again), in the order tried; only the first one offered is read.
+FINGERPRINT_TYPES = ("UTF8_STRING", "text/plain;charset=utf-8", "text/plain", "text/uri-list", "image/png")
+
+
 def fingerprint(desktop: Desktop) -> tuple:
-    """What changes when a copy lands: the ownership marker when the desktop has one, else the type list."""
+    """What changes when a copy lands: the ownership marker (when the desktop has one), the type list, and the
+    bytes of the first FINGERPRINT_TYPES type offered."""
     marker = desktop.ownership_marker()
     types = desktop.list_types(timeout=3)
-    return (marker, tuple(types) if types else None)
+    content = None
+    for name in FINGERPRINT_TYPES:
+        if types and name in types:
+            content = desktop.read(name, timeout=3)
+            break
+    return (marker, tuple(types) if types else None, content)
 
 
 def wait_for_copy(desktop: Desktop, before: tuple, timeout: float = 10) -> float | None:
