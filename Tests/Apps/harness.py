@@ -272,6 +272,11 @@ def wait_for_copy(desktop: Desktop, before: tuple, timeout: float = 10) -> float
 # MARK: - Comparison
 
 
+# The note of a type the application lists but does not serve (GTK 4 lists image/x-MS-bmp and fails to convert to
+# it): nothing can be kept of it, so its absence is no fault.
+UNREADABLE = "unreadable from the application"
+
+
 @dataclasses.dataclass
 class TypeResult:
     """One offered type, compared: did the other side offer it under the same name, with the same bytes?"""
@@ -284,7 +289,8 @@ class TypeResult:
     note: str = ""
 
     def ok(self) -> bool:
-        return self.name_kept and self.bytes_equal is not False
+        """Kept with its bytes; a type the application listed but could not serve need not be kept."""
+        return (self.name_kept or self.note == UNREADABLE) and self.bytes_equal is not False
 
     def as_json(self) -> dict[str, object]:
         return dataclasses.asdict(self)
@@ -311,27 +317,39 @@ def legacy_text_derivations(reference: Snapshot) -> set[bytes]:
     return derived
 
 
-def compare(app: str, reference: Snapshot, observed: Snapshot, after_exit: bool = False) -> list[TypeResult]:
-    """Per content type of reference: is it in observed under the same name, with the same bytes? Types of the
-    volatile table are compared by name only. after_exit: X11-only text targets may be derived from the text.
-    Types that observed offers beyond reference are listed too, as not kept (name_kept False, note "extra")."""
+def compare(app: str, reference: Snapshot, observed: Snapshot, *, across_copies: bool, after_exit: bool = False,
+            unstable: set[str] | frozenset[str] = frozenset()) -> list[TypeResult]:
+    """Per content type of reference: is it in observed under the same name, with the same bytes?
+
+    across_copies: reference and observed are two copies of the same content (the same copy in the runs without
+    and with pb): types of VOLATILE_TYPES are compared by name only. Otherwise observed should hold reference's very
+    bytes (pb serving a copy it kept). unstable: types seen to change between two reads of one copy; compared by
+    name only. after_exit: X11-only text targets may be derived from the UTF-8 text. Types observed offers beyond
+    reference are listed too, with name_kept False and the note "extra"."""
     results: list[TypeResult] = []
     observed_names = {comparable_name(app, name): name for name in observed.content_types()}
     derivations = legacy_text_derivations(reference) if after_exit else set()
     for name in reference.content_types():
         expected = reference.data.get(name)
         match = observed_names.get(comparable_name(app, name))
+        if match is None and expected is None:
+            results.append(TypeResult(name, False, None, None, None, UNREADABLE))
+            continue
         if match is None:
             results.append(TypeResult(name, False, None, size(expected), None, "not offered"))
             continue
         got = observed.data.get(match)
-        reason = volatile_reason(app, name)
-        if reason is not None:
+        reason = volatile_reason(app, name) if across_copies else None
+        if name in unstable:
+            reason = "changes between two reads of one copy"
+        if match != name:
+            reason = (reason or "") + f" (offered as {match})"
+        if reason is not None and got != expected:
             equal = None if got else False
             note = "volatile: " + reason if got else "volatile, and empty or unreadable"
             results.append(TypeResult(name, True, equal, size(expected), size(got), note))
         elif expected is None:
-            results.append(TypeResult(name, True, None, None, size(got), "unreadable from the application"))
+            results.append(TypeResult(name, True, None, None, size(got), UNREADABLE))
         elif got == expected:
             results.append(TypeResult(name, True, True, size(expected), size(got)))
         elif after_exit and name in X11_LEGACY_TEXT_TARGETS and got in derivations:
@@ -362,6 +380,8 @@ def problems(results: list[TypeResult]) -> list[str]:
     """One line per type that was not kept exactly."""
     lines = []
     for result in results:
+        if result.ok():
+            continue
         if result.note == "extra":
             lines.append(f"{result.name}: offered with pb but not without")
         elif not result.name_kept:
@@ -371,14 +391,11 @@ def problems(results: list[TypeResult]) -> list[str]:
     return lines
 
 
-def volatile_surprises(app: str, first: Snapshot, second: Snapshot) -> list[str]:
-    """Types whose bytes differed between two reads of one copy but are not in VOLATILE_TYPES."""
-    found = []
-    for name in first.content_types():
-        a, b = first.data.get(name), second.data.get(name)
-        if a is not None and b is not None and a != b and volatile_reason(app, name) is None:
-            found.append(name)
-    return found
+def unstable_types(first: Snapshot, second: Snapshot) -> set[str]:
+    """Types whose bytes differed between two reads of one copy."""
+    return {name for name in first.content_types()
+            if first.data.get(name) is not None and second.data.get(name) is not None
+            and first.data.get(name) != second.data.get(name)}
 
 
 # MARK: - The pb daemon of a run

@@ -174,11 +174,18 @@ class X11Desktop(Desktop):
             raise SetupError(f"xdotool type failed for {text!r}")
 
     def windows(self, title_substring: str) -> list[str]:
-        pattern = re.escape(title_substring)
-        result = run(["xdotool", "search", "--onlyvisible", "--name", pattern], env=self.client_env(), timeout=5)
-        if result is None or result.returncode != 0:
+        """The managed windows (the window manager's _NET_CLIENT_LIST) whose title contains title_substring. The
+        title is _NET_WM_NAME where set: Qt 5 updates only that one when a window's title changes, so
+        `xdotool search --name` (WM_NAME) would not see the new title."""
+        clients = run(["xprop", "-root", "-notype", "_NET_CLIENT_LIST"], env=self.client_env(), timeout=3)
+        if clients is None or clients.returncode != 0:
             return []
-        return result.stdout.decode().split()
+        found = []
+        for window in re.findall(r"0x[0-9a-fA-F]+", clients.stdout.decode()):
+            name = run(["xdotool", "getwindowname", str(int(window, 16))], env=self.client_env(), timeout=3)
+            if name is not None and name.returncode == 0 and title_substring in name.stdout.decode("utf-8", "replace"):
+                found.append(str(int(window, 16)))
+        return found
 
     def wait_window(self, title_substring: str, timeout: float = 30) -> None:
         if not wait_until(lambda: self.windows(title_substring), timeout, interval=0.2):
