@@ -375,7 +375,7 @@ def calc_document() -> str:
 class LibreOffice(App):
     copies = 2
     same_as = {2: 1}
-    quit_timeout = 20.0
+    quit_timeout = 10.0
     module = ""
     document_name = ""
 

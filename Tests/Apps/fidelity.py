@@ -68,6 +68,10 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
     """Starts the application, makes its copies (a snapshot after each), quits it and watches the clipboard after
     the exit. Returns the pass's record; snapshots stay in record["snapshots"] (not written to the results)."""
     record: dict = {"copies": [], "snapshots": [], "unstable": set()}
+
+    def skip(name: str) -> bool:
+        return harness.unread_reason(app.name, name) is not None
+
     started = time.monotonic()
     app.start(desktop, workdir)
     record["start_seconds"] = round(time.monotonic() - started, 2)
@@ -76,9 +80,9 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
         description = app.copy(index)
         same = index in app.same_as
         waited = harness.wait_for_copy(desktop, before, SAME_COPY_TIMEOUT if same else COPY_TIMEOUT)
-        snap = harness.snapshot(desktop)
+        snap = harness.snapshot(desktop, skip=skip)
         if pb is None:
-            record["unstable"] |= harness.unstable_types(snap, harness.snapshot(desktop))
+            record["unstable"] |= harness.unstable_types(snap, harness.snapshot(desktop, skip=skip))
         landed = waited is not None or (same and snap.types is not None)
         record["copies"].append({
             "index": index, "description": description, "landed": landed,
@@ -87,15 +91,17 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
         })
         record["snapshots"].append(snap)
     last = record["snapshots"][-1]
+    quitting = time.monotonic()
     record["quit"] = app.quit()
     exited = time.monotonic()
+    record["quit_seconds"] = round(exited - quitting, 2)
     if pb is None:
         still = harness.wait_until(lambda: desktop.list_types(timeout=1), EMPTY_CHECK, interval=0.05)
         record["after_exit_types"] = list(still) if still else None
         return record
     served = harness.wait_until(lambda: desktop.list_types(timeout=1), EXIT_TAKEOVER_TIMEOUT, interval=0.01)
     record["empty_after_exit_seconds"] = None if not served else round(time.monotonic() - exited, 3)
-    after = harness.snapshot(desktop) if served else Snapshot(None, {}, time.time(), 0)
+    after = harness.snapshot(desktop, skip=skip) if served else Snapshot(None, {}, time.time(), 0)
     record["after_exit"] = after
     record["after_exit_types"] = after.content_types() if served else None
     record["after_exit_results"] = harness.compare(app.name, last, after, across_copies=False, after_exit=True,
@@ -182,6 +188,12 @@ def check(app: apps.App, without: dict, with_pb: dict, pb: PbDaemon, result: dic
     result["copy_results"] = copies
     result["copies_lost"] = lost
     result["quit"] = {"without": without["quit"], "with": with_pb["quit"]}
+    if without["quit"] == "keyboard" and with_pb["quit"] != "keyboard":
+        problems.append(f"{app.name} did not exit within {app.quit_timeout:.0f} s of {app.quit_chord} with pb "
+                        f"running (without pb it did, in {without['quit_seconds']} s)")
+    elif without["quit"] != "keyboard":
+        problems.append(f"{app.name} did not exit within {app.quit_timeout:.0f} s of {app.quit_chord}, even "
+                        "without pb")
     result["empty_after_exit_without"] = without["after_exit_types"] is None
     result["empty_after_exit_seconds"] = with_pb.get("empty_after_exit_seconds")
     exit_results = with_pb["after_exit_results"]
@@ -201,6 +213,7 @@ def check(app: apps.App, without: dict, with_pb: dict, pb: PbDaemon, result: dic
         "copy_seen_after_seconds": [{"without": c["without"]["seen_after_seconds"],
                                      "with": c["with"]["seen_after_seconds"]} for c in copies],
         "empty_after_exit_seconds": result["empty_after_exit_seconds"],
+        "quit_seconds": {"without": without["quit_seconds"], "with": with_pb["quit_seconds"]},
     }
     check_history(app, with_pb, pb, result)
 
@@ -240,15 +253,16 @@ def check_history(app: apps.App, with_pb: dict, pb: PbDaemon, result: dict) -> N
         for item in hits:
             if item["source"] not in history["sources"]:
                 history["sources"].append(item["source"])
-    others = [item for item in items if item["id"] not in matched_ids]
+    needles = [needle for secret in app.secrets.values() for needle in harness.secret_needles(secret)]
+    secret_ids = {item["id"] for item in items if any(n in data for _, data in item["bytes"] for n in needles)}
+    others = [item for item in items if item["id"] not in matched_ids | secret_ids]
     history["unmatched_items"] = len(others)
     if others:
         problems.append(f"{len(others)} history item(s) match no copy: "
                         + ", ".join(f"#{item['id']} {item['preview'][:40]!r}" for item in others))
     history["duplicates"] = sum(max(0, g["items"] - 1) for g in history["groups"]) + len(others)
     if app.secrets:
-        needles = [needle for secret in app.secrets.values() for needle in harness.secret_needles(secret)]
-        in_items = [item["id"] for item in items if any(n in data for _, data in item["bytes"] for n in needles)]
+        in_items = sorted(secret_ids)
         files = pb.files_containing(needles)
         history["secret_items"] = len(in_items)
         history["secret_files"] = files
