@@ -182,6 +182,7 @@ class DataControl:
             raise
         self.offers: dict[int, list[str]] = {}
         self.selection: int | None = None   # the current offer; 0: empty
+        self.generation = 0                 # counts selection events: a new one for every new owner
         self.events: list[tuple[float, list[str] | None]] = []
 
     def close(self) -> None:
@@ -198,6 +199,7 @@ class DataControl:
             offer, = struct.unpack_from("<I", body)
             previous = self.selection
             self.selection = offer
+            self.generation += 1
             if previous and previous != offer and previous in self.offers:
                 self.connection.request(previous, 1)        # offer.destroy
                 del self.offers[previous]
@@ -511,6 +513,19 @@ class WaylandDesktop(Desktop):
     def list_types(self, timeout: float = 3) -> list[str] | None:
         try:
             return self.data_control().types(timeout)
+        except WireError:
+            if self._data_control is not None:
+                self._data_control.close()
+                self._data_control = None
+            return None
+
+    def ownership_marker(self) -> bytes | None:
+        """How many selection events the desktop's data-control client has seen: a new owner (an application's new
+        data source, even with the same content) always sends one."""
+        try:
+            control = self.data_control()
+            control.types(3)
+            return str(control.generation).encode()
         except WireError:
             if self._data_control is not None:
                 self._data_control.close()
