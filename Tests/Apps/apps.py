@@ -7,7 +7,8 @@ it exited ("keyboard" or "SIGTERM"), and kill(). Class attributes tell the runne
 - same_as: {index: earlier index} for copies of the same selection again (their content is the same, so the
   history must hold them once);
 - secrets: {index: text} for copies a page marked secret: with pb nothing of them may reach the history or the disk;
-- paste_back(text) -> bool | None: pastes into the application and says whether it got text (None: not possible).
+- paste_back(text) -> bool | None: pastes into the application (started anew, after the scenario) and says whether
+  it got the text of the restored copy paste_copy (None: not possible).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import struct
 import subprocess
 import sys
 import time
+import urllib.parse
 import zlib
 
 from harness import Desktop, SetupError, kill_group, require_tool, wait_until
@@ -31,6 +33,8 @@ import copier_content  # noqa: E402
 # How long a context menu takes to open before its item can be chosen by key. Menus are override-redirect popups
 # with no title to wait for; the runner sees a copy that did not land and says so.
 MENU_PAUSE = 0.8
+# How long a browser's location bar takes to take the keyboard after Ctrl+L.
+LOCATION_BAR_PAUSE = 0.3
 
 
 # MARK: - Shared
@@ -55,6 +59,7 @@ class App:
     name = "app"
     title = ""
     copies = 1
+    paste_copy = 1  # the copy whose restored item paste_back pastes
     same_as: dict[int, int] = {}
     secrets: dict[int, str] = {}
     quit_chord = "ctrl+q"
@@ -186,6 +191,7 @@ class Browser(App):
 
     copies = 5
     secrets = {4: SECRET_TEXT}
+    paste_copy = 5
     start_timeout = 60.0
 
     def prepare_pages(self) -> str:
@@ -201,14 +207,26 @@ class Browser(App):
     def url(self, page: str) -> str:
         return "file://" + os.path.join(self.workdir, "pages", page + ".html")
 
-    def open_page(self, page: str) -> None:
-        """Types the page's address into the location bar, as a user would."""
-        self.desktop.focus("pb-fidelity")
-        self.desktop.key("ctrl+l")
-        self.desktop.type_text(self.url(page))
-        self.desktop.key("Return")
-        self.desktop.wait_window(f"pb-fidelity {page}", timeout=20)
-        self.desktop.focus(f"pb-fidelity {page}")
+    def open_page(self, page: str, attempts: int = 3) -> None:
+        """Types the page's address into the location bar, as a user would. Keys typed while the bar opens can be
+        lost: a page whose title does not come (pages/page.js sets it only for the exact address) is typed again."""
+        for attempt in range(1, attempts + 1):
+            self.desktop.focus("pb-fidelity")
+            self.desktop.key("ctrl+l")
+            time.sleep(LOCATION_BAR_PAUSE)
+            self.desktop.type_text(self.url(page))
+            self.desktop.key("Delete")  # whatever the location bar proposed after the typed address
+            self.desktop.key("Return")
+            try:
+                self.desktop.wait_window(f"pb-fidelity {page}", timeout=8)
+            except SetupError:
+                if attempt == attempts:
+                    raise SetupError(f"{self.name} did not open {page}.html after typing its address "
+                                     f"{attempts} times") from None
+                self.desktop.key("Escape")
+                continue
+            self.desktop.focus(f"pb-fidelity {page}")
+            return
 
     def select_all_and_copy(self, page: str) -> None:
         self.desktop.focus(f"pb-fidelity {page}")
@@ -241,6 +259,19 @@ class Browser(App):
         self.select_all_and_copy("plain")
         return "plain text on the next page (Select All, Copy)"
 
+    def paste_back(self, text: str) -> bool | None:
+        """Pastes into the text box of pages/paste.html, whose paste handler puts the text in the title."""
+        self.open_page("paste")
+        self.desktop.key("ctrl+v")
+        expected = "pb-fidelity pasted " + urllib.parse.quote(text.replace("\r\n", "\n"), safe="-_.!~*'()")
+        try:
+            self.desktop.wait_window(expected, timeout=5)
+        except SetupError:
+            active = getattr(self.desktop, "active_title", None)
+            self.paste_note = f"the window's title is {active()!r}" if active else ""
+            return False
+        return True
+
 
 class Firefox(Browser):
     name = "firefox"
@@ -269,6 +300,11 @@ class Firefox(Browser):
         "extensions.update.enabled": False,
         "browser.translations.automaticallyPopup": False,
         "signon.rememberSignons": False,
+        "browser.urlbar.autoFill": False,
+        "browser.urlbar.suggest.history": False,
+        "browser.urlbar.suggest.bookmark": False,
+        "browser.urlbar.suggest.openpage": False,
+        "browser.urlbar.suggest.topsites": False,
     }
 
     def start(self, desktop: Desktop, workdir: str) -> None:

@@ -64,6 +64,19 @@ def key_bytes(snap: Snapshot | None) -> bytes | None:
     return None
 
 
+def save_snapshot(snap: Snapshot, directory: str) -> None:
+    """Keeps what a reader got in the work directory (one file per type, and the type list), to look at after a
+    failure."""
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, "TARGETS"), "w", encoding="utf-8") as file:
+        file.write("".join(name + "\n" for name in snap.types or []))
+    for number, (name, data) in enumerate(snap.data.items()):
+        if data is not None:
+            safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in name)[:80]
+            with open(os.path.join(directory, f"{number:02d}-{safe}"), "wb") as file:
+                file.write(data)
+
+
 def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon | None) -> dict:
     """Starts the application, makes its copies (a snapshot after each), quits it and watches the clipboard after
     the exit. Returns the pass's record; snapshots stay in record["snapshots"] (not written to the results)."""
@@ -83,6 +96,7 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
         snap = harness.snapshot(desktop, skip=skip)
         if pb is None:
             record["unstable"] |= harness.unstable_types(snap, harness.snapshot(desktop, skip=skip))
+        save_snapshot(snap, os.path.join(workdir, "captures", "with-pb" if pb else "without-pb", f"copy-{index}"))
         landed = waited is not None or (same and snap.types is not None)
         record["copies"].append({
             "index": index, "description": description, "landed": landed,
@@ -103,6 +117,7 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
     record["empty_after_exit_seconds"] = None if not served else round(time.monotonic() - exited, 3)
     after = harness.snapshot(desktop, skip=skip) if served else Snapshot(None, {}, time.time(), 0)
     record["after_exit"] = after
+    save_snapshot(after, os.path.join(workdir, "captures", "with-pb", "after-exit"))
     record["after_exit_types"] = after.content_types() if served else None
     record["after_exit_results"] = harness.compare(app.name, last, after, across_copies=False, after_exit=True,
                                                    unstable=record["unstable"])
@@ -143,7 +158,8 @@ def run_scenario(desktop: harness.Desktop, app_cls: type[apps.App], base: str) -
         restore_and_paste(desktop, app_cls, scenario_dir, with_pb, pb, result)
     except SetupError as error:
         result["error"] = str(error)
-        problems.append(f"setup: {error}")
+        shot = os.path.join(scenario_dir, "failure.png")
+        problems.append(f"setup: {error}" + (f" (screen: {shot})" if desktop.screenshot(shot) else ""))
     except Exception as error:  # a bug in the suite: report it as this scenario's failure, go on with the next
         result["error"] = f"{type(error).__name__}: {error}"
         problems.append("internal error: " + "".join(traceback.format_exception(error)).strip())
@@ -288,6 +304,7 @@ def restore_and_paste(desktop: harness.Desktop, app_cls: type[apps.App], scenari
         pb.restore(group["ids"][0])
         harness.wait_for_copy(desktop, before, COPY_TIMEOUT)
         restored = harness.snapshot(desktop)
+        save_snapshot(restored, os.path.join(scenario_dir, "captures", "restored", f"copy-{group['copies'][0]}"))
         types = harness.compare(app_cls.name, reference, restored, across_copies=False, after_exit=True,
                                 unstable=with_pb["unstable"])
         lines = harness.problems([t for t in types if t.note != "extra"])
@@ -297,9 +314,11 @@ def restore_and_paste(desktop: harness.Desktop, app_cls: type[apps.App], scenari
     result["restore"] = restores
     result["paste_back"] = None
     groups = [g for g in result.get("history", {}).get("groups", []) if g["ids"]]
-    if not groups or app_cls.paste_back is apps.App.paste_back:
+    if app_cls.paste_back is apps.App.paste_back:
         return
-    first = groups[0]
+    first = next((g for g in groups if app_cls.paste_copy in g["copies"]), None)
+    if first is None:
+        return
     text_bytes = key_bytes(with_pb["snapshots"][first["copies"][-1] - 1])
     if text_bytes is None:
         return

@@ -150,6 +150,10 @@ class Desktop:
         """The value for `pb daemon --backend` on this desktop, or None for pb's own choice."""
         return None
 
+    def screenshot(self, path: str) -> bool:
+        """Saves a picture of the screen to path (PNG), for a failure's report; False when the desktop cannot."""
+        return False
+
 
 # MARK: - Type tables
 

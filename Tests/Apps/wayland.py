@@ -285,8 +285,50 @@ def parse_chord(chord: str) -> tuple[list[str], str]:
     return [modifier.lower() for modifier in modifiers], key
 
 
-class FakeKeyboard:
-    """org_kde_kwin_fake_input on KWin: a keyboard on the seat for as long as the connection stays open."""
+class Keyboard:
+    """A keyboard of our own on the compositor's seat, for as long as its connection stays open: it types Linux
+    evdev key codes, which the compositor maps through a US keymap."""
+
+    # The modifier masks of a keymap built from xkeyboard-config's "complete" compat (real modifiers in X order).
+    MASKS = {42: 0x1, 29: 0x4, 56: 0x8, 125: 0x40}   # Shift, Control, Mod1 (Alt), Mod4 (Super)
+
+    connection: WireConnection
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def sync(self) -> None:
+        """Returns once the compositor has handled every request sent so far."""
+        self.connection.roundtrip(lambda *_: None)
+
+    def press(self, code: int, pressed: bool) -> None:
+        raise NotImplementedError
+
+    def set_modifiers(self, mask: int) -> None:
+        """Tells the compositor which modifiers are down, where it does not follow the modifier keys itself."""
+
+    def chord(self, modifiers: list[int], code: int, pause: float = 0.02) -> None:
+        """Presses the modifiers in order, then the key; releases them in reverse. Returns once the compositor has
+        handled them all."""
+        mask = 0
+        for modifier in modifiers:
+            self.press(modifier, True)
+            mask |= self.MASKS.get(modifier, 0)
+            self.set_modifiers(mask)
+            time.sleep(pause)
+        self.press(code, True)
+        time.sleep(pause)
+        self.press(code, False)
+        for modifier in reversed(modifiers):
+            time.sleep(pause)
+            mask &= ~self.MASKS.get(modifier, 0)
+            self.set_modifiers(mask)
+            self.press(modifier, False)
+        self.sync()
+
+
+class FakeKeyboard(Keyboard):
+    """org_kde_kwin_fake_input (KWin): KWin follows the modifier keys itself, through its own keymap."""
 
     def __init__(self, path: str):
         self.connection = WireConnection(path)
@@ -307,27 +349,53 @@ class FakeKeyboard:
             self.connection.close()
             raise
 
-    def close(self) -> None:
-        self.connection.close()
-
-    def sync(self) -> None:
-        """Returns once KWin has handled every request sent so far."""
-        self.connection.roundtrip(lambda *_: None)
-
     def press(self, code: int, pressed: bool) -> None:
         self.connection.request(self.device, 10, struct.pack("<II", code, 1 if pressed else 0))
 
-    def chord(self, modifiers: list[int], code: int, pause: float = 0.02) -> None:
-        for modifier in modifiers:
-            self.press(modifier, True)
-            time.sleep(pause)
-        self.press(code, True)
-        time.sleep(pause)
-        self.press(code, False)
-        for modifier in reversed(modifiers):
-            time.sleep(pause)
-            self.press(modifier, False)
-        self.sync()
+
+# A US keymap by reference to xkeyboard-config, which the compositor's libxkbcommon resolves.
+US_KEYMAP = """xkb_keymap {
+    xkb_keycodes { include "evdev+aliases(qwerty)" };
+    xkb_types { include "complete" };
+    xkb_compat { include "complete" };
+    xkb_symbols { include "pc+us+inet(evdev)" };
+};
+"""
+
+
+class VirtualKeyboard(Keyboard):
+    """zwp_virtual_keyboard_v1 (wlroots): one keyboard with one keymap for the desktop's whole life. wlroots does
+    not follow a virtual keyboard's modifier keys, so the modifier state is sent along."""
+
+    def __init__(self, path: str):
+        self.connection = WireConnection(path)
+        try:
+            seat = self.connection.bind("wl_seat", 1)
+            manager = self.connection.bind("zwp_virtual_keyboard_manager_v1", 1)
+            self.device = self.connection.new_id()
+            self.connection.request(manager, 0, struct.pack("<II", seat, self.device))
+            keymap = US_KEYMAP.encode() + b"\0"
+            descriptor = os.memfd_create("pb-fidelity-keymap")
+            try:
+                os.write(descriptor, keymap)
+                self.connection.request(self.device, 0, struct.pack("<II", 1, len(keymap)), fds=[descriptor])
+            finally:
+                os.close(descriptor)
+            self.started = time.monotonic()
+            self.sync()
+        except WireError as error:
+            self.connection.close()
+            raise SetupError(f"cannot put a virtual keyboard on the seat: {error}") from error
+        except BaseException:
+            self.connection.close()
+            raise
+
+    def press(self, code: int, pressed: bool) -> None:
+        milliseconds = int((time.monotonic() - self.started) * 1000) & 0xFFFFFFFF
+        self.connection.request(self.device, 1, struct.pack("<III", milliseconds, code, 1 if pressed else 0))
+
+    def set_modifiers(self, mask: int) -> None:
+        self.connection.request(self.device, 2, struct.pack("<IIII", mask, 0, 0, 0))
 
 
 def grant_keyboard(applications: str, data_dirs: list[str]) -> None:
@@ -396,6 +464,7 @@ class WaylandDesktop(Desktop):
         self.private_dir = ""      # the compositor's files, removed at stop
         self.logs: list = []
         self._data_control: DataControl | None = None
+        self.keyboard: Keyboard | None = None
 
     def _prepare(self, workdir: str) -> None:
         self.workdir = workdir
@@ -462,9 +531,6 @@ class WaylandDesktop(Desktop):
         if self.private_dir:
             shutil.rmtree(self.private_dir, ignore_errors=True)
             self.private_dir = ""
-
-    def _stop_keyboard(self) -> None:
-        pass
 
     # MARK: Environments
 
@@ -549,18 +615,49 @@ class WaylandDesktop(Desktop):
 
     # MARK: Keyboard
 
+    def _keyboard(self) -> Keyboard:
+        if self.keyboard is None:
+            raise SetupError(f"the {self.name} desktop is not started")
+        return self.keyboard
+
+    def _stop_keyboard(self) -> None:
+        if self.keyboard is not None:
+            self.keyboard.close()
+            self.keyboard = None
+
     def key(self, chord: str) -> None:
-        raise NotImplementedError
+        modifiers, key = parse_chord(chord)
+        codes = [MODIFIERS[modifier][1] for modifier in modifiers]
+        if len(key) == 1 and key in US_CHARACTERS:    # "A" is shift+a, "?" shift+slash
+            key, shifted = US_CHARACTERS[key]
+            if shifted and MODIFIERS["shift"][1] not in codes:
+                codes.append(MODIFIERS["shift"][1])
+        if key not in EVDEV:
+            raise SetupError(f"the key '{key}' of '{chord}' has no evdev code in wayland.EVDEV (the keyboard sends "
+                             "key codes through a US keymap, not key symbols)")
+        try:
+            self._keyboard().chord(codes, EVDEV[key])
+        except (WireError, OSError) as error:
+            raise SetupError(f"the {self.name} keyboard could not press {chord}: {error}") from error
 
     def type_text(self, text: str) -> None:
-        raise NotImplementedError
+        keyboard = self._keyboard()
+        for character in text:
+            if character not in US_CHARACTERS:
+                raise SetupError(f"cannot type {character!r} on {self.name}: the keyboard types through a US keymap")
+            name, shifted = US_CHARACTERS[character]
+            try:
+                keyboard.chord([MODIFIERS["shift"][1]] if shifted else [], EVDEV[name], pause=0.008)
+            except (WireError, OSError) as error:
+                raise SetupError(f"the {self.name} keyboard could not type {text!r}: {error}") from error
 
 
 # MARK: - sway
 
 
 class SwayDesktop(WaylandDesktop):
-    """Headless sway 1.7, as the unprivileged user `pbsway` when run as root; wtype and swaymsg drive it."""
+    """Headless sway 1.7, as the unprivileged user `pbsway` when run as root; a virtual keyboard of our own and
+    swaymsg drive it."""
 
     name = "sway"
     compositor = "headless sway"
@@ -569,10 +666,9 @@ class SwayDesktop(WaylandDesktop):
     def __init__(self, width: int = 1280, height: int = 800):
         super().__init__(width, height)
         self.ipc_socket = ""
-        self.keeper: subprocess.Popen | None = None
 
     def start(self, workdir: str) -> None:
-        for tool, package in (("sway", "sway"), ("swaymsg", "sway"), ("wtype", "wtype"), ("wl-paste", "wl-clipboard"),
+        for tool, package in (("sway", "sway"), ("swaymsg", "sway"), ("wl-paste", "wl-clipboard"),
                               ("dbus-daemon", "dbus")):
             require_tool(tool, package)
         self._prepare(workdir)
@@ -634,20 +730,15 @@ class SwayDesktop(WaylandDesktop):
                              f"{detail}") from None
 
     def _keep_keyboard(self) -> None:
-        # A virtual keyboard that stays: the seat then has a keyboard, and windows get the keyboard focus.
-        log = self._log("wtype.log")
-        self.keeper = subprocess.Popen(["wtype", "-k", "F24", "-s", "86400000"], env=self.client_env(),
-                                       stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
-        self.processes.append(self.keeper)
+        # One virtual keyboard for the desktop's life: the seat then has a keyboard, and windows get the focus.
+        self.keyboard = VirtualKeyboard(self.socket_path)
 
         def seat_has_keyboard():
-            if self.keeper.poll() is not None:
-                raise SetupError(f"wtype exited at once: {self.log_tail('wtype.log')}")
             result = self.swaymsg(["-t", "get_inputs"])
             return any(entry.get("type") == "keyboard" for entry in (result or []))
 
         if not wait_until(seat_has_keyboard, 5, interval=0.05):
-            raise SetupError("sway's seat got no keyboard from wtype within 5 s")
+            raise SetupError("sway's seat got no keyboard from our virtual keyboard within 5 s")
 
     def swaymsg(self, arguments: list[str], timeout: float = 5):
         """swaymsg -r with arguments: its JSON answer, or None when it failed."""
@@ -698,24 +789,6 @@ class SwayDesktop(WaylandDesktop):
     def active_title(self) -> str:
         return next((w["name"] or "" for w in self.windows() if w["focused"]), "")
 
-    def key(self, chord: str) -> None:
-        modifiers, key = parse_chord(chord)
-        argv = ["wtype"]
-        for modifier in modifiers:
-            argv += ["-M", MODIFIERS[modifier][0]]
-        argv += ["-k", key]
-        for modifier in reversed(modifiers):
-            argv += ["-m", MODIFIERS[modifier][0]]
-        result = run(argv, env=self.client_env(), timeout=5)
-        if result is None or result.returncode != 0:
-            detail = "timed out" if result is None else result.stderr.decode("utf-8", "replace").strip()
-            raise SetupError(f"wtype could not press {chord}: {detail}")
-
-    def type_text(self, text: str) -> None:
-        result = run(["wtype", "-d", "15", "--", text], env=self.client_env(), timeout=10 + len(text) * 0.05)
-        if result is None or result.returncode != 0:
-            raise SetupError(f"wtype could not type {text!r}")
-
 
 # MARK: - KWin
 
@@ -729,7 +802,6 @@ class KWinDesktop(WaylandDesktop):
 
     def __init__(self, width: int = 1280, height: int = 800):
         super().__init__(width, height)
-        self.keyboard: FakeKeyboard | None = None
         self.kwin_log = "kwin.log"
         self.script_count = 0
 
@@ -785,11 +857,6 @@ class KWinDesktop(WaylandDesktop):
             self.keyboard = FakeKeyboard(self.socket_path)
         except WireError as error:
             raise SetupError(f"cannot put a fake keyboard on KWin's seat: {error}") from error
-
-    def _stop_keyboard(self) -> None:
-        if self.keyboard is not None:
-            self.keyboard.close()
-            self.keyboard = None
 
     def _dbus(self, arguments: list[str], timeout: float = 5) -> str | None:
         """dbus-send to org.kde.KWin on the private bus: its printed reply, or None when the call failed."""
@@ -872,34 +939,3 @@ class KWinDesktop(WaylandDesktop):
 
     def active_title(self) -> str:
         return next((w["caption"] for w in self.windows() if w["active"]), "")
-
-    def _keyboard(self) -> FakeKeyboard:
-        if self.keyboard is None:
-            raise SetupError("the KWin desktop is not started")
-        return self.keyboard
-
-    def key(self, chord: str) -> None:
-        modifiers, key = parse_chord(chord)
-        codes = [MODIFIERS[modifier][1] for modifier in modifiers]
-        if len(key) == 1 and key in US_CHARACTERS:    # "A" is shift+a, "?" shift+slash
-            key, shifted = US_CHARACTERS[key]
-            if shifted and MODIFIERS["shift"][1] not in codes:
-                codes.append(MODIFIERS["shift"][1])
-        if key not in EVDEV:
-            raise SetupError(f"the key '{key}' of '{chord}' has no evdev code in wayland.EVDEV (KWin's fake input "
-                             "sends key codes, not key symbols)")
-        try:
-            self._keyboard().chord(codes, EVDEV[key])
-        except (WireError, OSError) as error:
-            raise SetupError(f"KWin's fake input could not press {chord}: {error}") from error
-
-    def type_text(self, text: str) -> None:
-        keyboard = self._keyboard()
-        for character in text:
-            if character not in US_CHARACTERS:
-                raise SetupError(f"cannot type {character!r} on KWin: its fake input sends US key codes only")
-            name, shifted = US_CHARACTERS[character]
-            try:
-                keyboard.chord([MODIFIERS["shift"][1]] if shifted else [], EVDEV[name], pause=0.008)
-            except (WireError, OSError) as error:
-                raise SetupError(f"KWin's fake input could not type {text!r}: {error}") from error

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import select
+import shutil
 import subprocess
 import time
 
@@ -204,6 +205,12 @@ class X11Desktop(Desktop):
         if not wait_until(focused, timeout, interval=0.2):
             raise SetupError(f"could not give the focus to a window titled '*{title_substring}*' "
                              f"within {timeout:.0f} s")
+
+    def screenshot(self, path: str) -> bool:
+        if shutil.which("import") is None:
+            return False
+        result = run(["import", "-window", "root", path], env=self.client_env(), timeout=10)
+        return result is not None and result.returncode == 0
 
     def active_title(self) -> str:
         result = run(["xdotool", "getactivewindow", "getwindowname"], env=self.client_env(), timeout=3)
