@@ -8,28 +8,34 @@ How each desktop is driven (what was tried, and what works):
 
 - sway refuses to run as root ("Unable to drop root"): as root it runs as the unprivileged user `pbsway` (created
   when missing), with WLR_BACKENDS=headless WLR_RENDERER=pixman WLR_LIBINPUT_NO_DEVICES=1 and a runtime directory
-  of its own. Keys: `wtype` (zwp_virtual_keyboard_v1). A seat without a keyboard gives windows no keyboard focus,
-  so one `wtype -k F24 -s 86400000` stays connected for the desktop's life and keeps a keyboard on the seat.
+  of its own. Keys: zwp_virtual_keyboard_v1, spoken by VirtualKeyboard below: one keyboard with one US keymap for
+  the desktop's whole life (a seat without a keyboard gives no window the keyboard focus). `wtype` was tried
+  first and is not used: each wtype process is a new keyboard with a keymap of its own, and the switch to it
+  closes an open context menu (Firefox's Copy Image and Copy Link, opened with shift+F10, never copied), and in
+  two runs of four an address typed into Firefox's location bar did not arrive whole.
   Focus and windows: `swaymsg` over the IPC socket (`[con_id=N] focus`, `-t get_tree`).
 
-- KWin 5.27 offers no zwp_virtual_keyboard_v1 at all, so wtype cannot work there. Its own privileged protocols
-  (org_kde_kwin_fake_input, org_kde_plasma_window_management ...) are offered only to a client whose executable
-  (/proc/PID/exe) is the Exec= of an installed .desktop file that lists them in X-KDE-Wayland-Interfaces (found
-  through KDE's service cache, ksycoca; when several match, any one of them). So KWin runs with a private
-  XDG_DATA_DIRS whose first entry holds such a file for this Python interpreter, listing org_kde_kwin_fake_input
-  alone, plus one of the same name for each installed file with the same Exec= (Debian's python3.11.desktop,
-  which would otherwise win half the time), and a private XDG_CACHE_HOME, so the cache is built afresh at start.
-  KWIN_WAYLAND_NO_PERMISSION_CHECKS=1 would offer the protocol too, but then KWin also checksums the executable
-  of every client that connects (SHA-256 of the file and of /proc/PID/exe, on its main thread): Chromium's
-  300 MB binary, for each of its connections, froze KWin for 3-4 s each time and delayed its window by about 10 s.
+- KWin 5.27 offers no zwp_virtual_keyboard_v1 at all. Its own privileged protocols (org_kde_kwin_fake_input,
+  org_kde_plasma_window_management ...) are offered only to a client whose executable (/proc/PID/exe) is the
+  Exec= of an installed .desktop file that lists them in X-KDE-Wayland-Interfaces (found through KDE's service
+  cache, ksycoca; when several files match, any one of them). So KWin runs with a private XDG_DATA_DIRS whose
+  first entry holds such a file for this Python interpreter, listing org_kde_kwin_fake_input alone, plus one of
+  the same name for each installed file with the same Exec= (Debian's python3.11.desktop, which would otherwise
+  win half the time), and with a private XDG_CACHE_HOME, so that the cache is built afresh at start.
+  KWIN_WAYLAND_NO_PERMISSION_CHECKS=1 offers the protocol too, but then KWin checksums the executable of every
+  client that connects (SHA-256 of the file and of /proc/PID/exe, on its main thread): Chromium's 300 MB binary,
+  once per connection, froze KWin for 3-4 s each time and delayed Chromium's window by about 10 s.
   Keys: org_kde_kwin_fake_input version 4 (`authenticate`, then `keyboard_key` with Linux evdev key codes, which
-  KWin maps through its own keymap, US by default), spoken by FakeKeyboard below over the raw Wayland wire (no
-  Wayland binding for Python is needed). The connection stays open for the desktop's life: it is the seat's
-  keyboard, and without it no window has the keyboard focus. type_text() is therefore limited to what a US
-  keyboard types. Focus and windows: a KWin script loaded over D-Bus (org.kde.kwin.Scripting.loadScript, then
+  KWin maps through its own keymap, US by default), spoken by FakeKeyboard below. The connection stays open for
+  the desktop's life: it is the seat's keyboard, and without it no window has the keyboard focus.
+  Focus and windows: a KWin script loaded over D-Bus (org.kde.kwin.Scripting.loadScript, then
   org.kde.kwin.Script.run on /<id>) sets `workspace.activeClient`; the script prints its answer, which arrives in
   KWin's log (category js). The packaged kwin_wayland carries file capabilities (cap_sys_resource) and exec of it
   fails with EPERM in a container: a plain copy (no extended attributes) runs.
+
+Both keyboards speak the raw Wayland wire (WireConnection: no Wayland binding for Python is needed) and send
+evdev key codes through a US keymap, so key() takes X keysym names that EVDEV lists, and type_text() types what a
+US keyboard types (ASCII), on both desktops alike.
 
 Readers: the type list comes from a data-control client of our own (DataControl below, zwlr_data_control_v1 over
 the raw wire), because on KWin `wl-paste -l` waits forever on an empty clipboard (KWin sends no selection event to
@@ -38,7 +44,8 @@ empty, which makes an empty clipboard as quick to see as a full one on both comp
 `wl-paste -n -t TYPE`, as any reader gets them. DataControl.watch() also records when the selection changes, with
 timestamps: the tool used to measure how long an application's own replacement leaves the clipboard empty.
 
-Debian packages: sway wtype wl-clipboard kwin-wayland dbus passwd (useradd) util-linux (runuser).
+Debian packages: sway wl-clipboard kwin-wayland dbus passwd (useradd) util-linux (runuser), and python3 (the
+standard library only).
 """
 
 from __future__ import annotations
