@@ -338,15 +338,14 @@ def legacy_text_derivations(reference: Snapshot) -> set[bytes]:
     return derived
 
 
-def compare(app: str, reference: Snapshot, observed: Snapshot, *, across_copies: bool, after_exit: bool = False,
+def compare(app: str, reference: Snapshot, observed: Snapshot, *, after_exit: bool = False,
             unstable: set[str] | frozenset[str] = frozenset()) -> list[TypeResult]:
     """Per content type of reference: is it in observed under the same name, with the same bytes?
 
-    across_copies: reference and observed are two copies of the same content (the same copy in the runs without
-    and with pb): types of VOLATILE_TYPES are compared by name only. Otherwise observed should hold reference's very
-    bytes (pb serving a copy it kept). unstable: types seen to change between two reads of one copy; compared by
-    name only. after_exit: X11-only text targets may be derived from the UTF-8 text. Types observed offers beyond
-    reference are listed too, with name_kept False and the note "extra"."""
+    Types of VOLATILE_TYPES, and unstable ones (seen to change between two reads of one copy), are compared by name
+    only, whether or not their bytes happen to match, so that the verdict does not change from run to run.
+    after_exit: X11-only text targets may be derived from the UTF-8 text. Types observed offers beyond reference
+    are listed too, with name_kept False and the note "extra"."""
     results: list[TypeResult] = []
     observed_names = {comparable_name(app, name): name for name in observed.content_types()}
     derivations = legacy_text_derivations(reference) if after_exit else set()
@@ -363,12 +362,10 @@ def compare(app: str, reference: Snapshot, observed: Snapshot, *, across_copies:
         if name not in reference.data:
             results.append(TypeResult(name, True, None, None, size(got), "not read: " + (unread_reason(app, name) or "")))
             continue
-        reason = volatile_reason(app, name) if across_copies else None
-        if name in unstable:
+        reason = volatile_reason(app, name)
+        if reason is None and name in unstable:
             reason = "changes between two reads of one copy"
-        if match != name:
-            reason = (reason or "") + f" (offered as {match})"
-        if reason is not None and got != expected:
+        if reason is not None:
             equal = None if got else False
             note = "volatile: " + reason if got else "volatile, and empty or unreadable"
             results.append(TypeResult(name, True, equal, size(expected), size(got), note))
