@@ -882,6 +882,8 @@ class KWinDesktop(WaylandDesktop):
         path = os.path.join(self.private_dir, plugin + ".js")
         with open(path, "w") as file:
             file.write(f"function answer(text) {{ print({json.dumps(token + ' ')} + text); }}\n{body}\n")
+        log_path = os.path.join(self.workdir, self.kwin_log)
+        offset = os.path.getsize(log_path)  # the answer comes after this
         reply = self._dbus(["/Scripting", "org.kde.kwin.Scripting.loadScript", f"string:{path}", f"string:{plugin}"])
         try:
             if reply is None or "int32" not in reply:
@@ -891,7 +893,8 @@ class KWinDesktop(WaylandDesktop):
                 raise SetupError(f"KWin did not run script {script_id} over D-Bus")
 
             def answered():
-                with open(os.path.join(self.workdir, self.kwin_log), "rb") as file:
+                with open(log_path, "rb") as file:
+                    file.seek(offset)
                     for line in reversed(file.read().decode("utf-8", "replace").splitlines()):
                         if token + " " in line:
                             return line.split(token + " ", 1)[1]
