@@ -104,7 +104,6 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
             "types": snap.content_types(), "digest": snap.digest(),
         })
         record["snapshots"].append(snap)
-    last = record["snapshots"][-1]
     quitting = time.monotonic()
     record["quit"] = app.quit()
     exited = time.monotonic()
@@ -119,8 +118,6 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
     record["after_exit"] = after
     save_snapshot(after, os.path.join(workdir, "captures", "with-pb", "after-exit"))
     record["after_exit_types"] = after.content_types() if served else None
-    record["after_exit_results"] = harness.compare(app.name, last, after, after_exit=True,
-                                                   unstable=record["unstable"])
     return record
 
 
@@ -216,7 +213,8 @@ def check(app: apps.App, without: dict, with_pb: dict, pb: PbDaemon, result: dic
                         "without pb")
     result["empty_after_exit_without"] = without["after_exit_types"] is None
     result["empty_after_exit_seconds"] = with_pb.get("empty_after_exit_seconds")
-    exit_results = with_pb["after_exit_results"]
+    exit_results = harness.compare(app.name, with_pb["snapshots"][-1], with_pb["after_exit"], after_exit=True,
+                                   unstable=unstable)
     result["after_exit"] = [t.as_json() for t in exit_results]
     result["survives_exit"] = with_pb["after_exit_types"] is not None and not [
         t for t in exit_results if not t.ok() and t.note != "extra"]
@@ -306,11 +304,11 @@ def restore_and_paste(desktop: harness.Desktop, app_cls: type[apps.App], scenari
         reference = with_pb["snapshots"][newest - 1]
         before = harness.fingerprint(desktop)
         pb.restore(group["ids"][0])
-        harness.wait_for_copy(desktop, before, COPY_TIMEOUT)
+        harness.wait_for_copy(desktop, before, SAME_COPY_TIMEOUT)
         restored = harness.snapshot(desktop)
         save_snapshot(restored, os.path.join(scenario_dir, "captures", "restored", f"copy-{group['copies'][0]}"))
         types = harness.compare(app_cls.name, reference, restored, after_exit=True,
-                                unstable=with_pb["unstable"])
+                                unstable=set(result.get("unstable_types", [])))
         lines = harness.problems([t for t in types if t.note != "extra"])
         restores.append({"copies": group["copies"], "types": [t.as_json() for t in types], "ok": not lines})
         if lines:

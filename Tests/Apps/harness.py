@@ -352,6 +352,12 @@ def compare(app: str, reference: Snapshot, observed: Snapshot, *, after_exit: bo
     for name in reference.content_types():
         expected = reference.data.get(name)
         match = observed_names.get(comparable_name(app, name))
+        if name not in reference.data:
+            note = "not read: " + (unread_reason(app, name) or "")
+            got = observed.data.get(match) if match is not None else None
+            results.append(TypeResult(name, match is not None, None, None, size(got),
+                                      note if match is not None else "not offered; " + note))
+            continue
         if match is None and expected is None:
             results.append(TypeResult(name, False, None, None, None, UNREADABLE))
             continue
@@ -359,9 +365,6 @@ def compare(app: str, reference: Snapshot, observed: Snapshot, *, after_exit: bo
             results.append(TypeResult(name, False, None, size(expected), None, "not offered"))
             continue
         got = observed.data.get(match)
-        if name not in reference.data:
-            results.append(TypeResult(name, True, None, None, size(got), "not read: " + (unread_reason(app, name) or "")))
-            continue
         reason = volatile_reason(app, name)
         if reason is None and name in unstable:
             reason = "changes between two reads of one copy"
