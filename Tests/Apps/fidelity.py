@@ -233,13 +233,17 @@ def check(app: apps.App, without: dict, with_pb: dict, pb: PbDaemon, result: dic
         "empty_after_exit_seconds": result["empty_after_exit_seconds"],
         "quit_seconds": {"without": without["quit_seconds"], "with": with_pb["quit_seconds"]},
     }
-    check_history(app, with_pb, pb, result)
+    # What each copy really was: the run without pb (with pb, a lost copy shows the content before it).
+    references = [with_pb["snapshots"][i] if not copies[i]["lost"] else without["snapshots"][i]
+                        for i in range(app.copies)]
+    with_pb["reference"] = references
+    check_history(app, without, pb, result)
 
 
-def check_history(app: apps.App, with_pb: dict, pb: PbDaemon, result: dict) -> None:
+def check_history(app: apps.App, without: dict, pb: PbDaemon, result: dict) -> None:
     problems = result["problems"]
     groups = groups_of(app)
-    keys = {members[0]: key_bytes(with_pb["snapshots"][members[0] - 1]) for members in groups}
+    keys = {members[0]: key_bytes(without["snapshots"][members[0] - 1]) for members in groups}
 
     def matching(items):
         return {root: [item for item in items if key in {data for _, data in item["bytes"]}]
@@ -301,7 +305,7 @@ def restore_and_paste(desktop: harness.Desktop, app_cls: type[apps.App], scenari
         if not group["ids"]:
             continue
         newest = group["copies"][-1]
-        reference = with_pb["snapshots"][newest - 1]
+        reference = with_pb["reference"][newest - 1]
         before = harness.fingerprint(desktop)
         pb.restore(group["ids"][0])
         harness.wait_for_copy(desktop, before, SAME_COPY_TIMEOUT)
@@ -321,7 +325,7 @@ def restore_and_paste(desktop: harness.Desktop, app_cls: type[apps.App], scenari
     first = next((g for g in groups if app_cls.paste_copy in g["copies"]), None)
     if first is None:
         return
-    text_bytes = key_bytes(with_pb["snapshots"][first["copies"][-1] - 1])
+    text_bytes = key_bytes(with_pb["reference"][first["copies"][-1] - 1])
     if text_bytes is None:
         return
     pb.restore(first["ids"][0])
