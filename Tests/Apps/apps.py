@@ -23,6 +23,7 @@ import time
 import urllib.parse
 import zlib
 
+import harness
 from harness import Desktop, SetupError, kill_group, require_tool, wait_until
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,7 +33,8 @@ import copier_content  # noqa: E402
 
 # How long a context menu takes to open before its item can be chosen by key. Menus are override-redirect popups
 # with no title to wait for; the runner sees a copy that did not land and says so.
-MENU_PAUSE = 0.8
+MENU_PAUSE = 1.0
+MENU_COPY_TIMEOUT = 3.0
 # How long a browser's location bar takes to take the keyboard after Ctrl+L.
 LOCATION_BAR_PAUSE = 0.3
 
@@ -64,13 +66,14 @@ class App:
     secrets: dict[int, str] = {}
     quit_chord = "ctrl+q"
     quit_timeout = 15.0
-    start_timeout = 60.0
+    start_timeout = 30.0
 
     def __init__(self) -> None:
         self.desktop: Desktop | None = None
         self.process: subprocess.Popen | None = None
         self.workdir = ""
         self.paste_note = ""
+        self.copy_attempts: dict[int, int] = {}  # copies that needed more than one try (context menus)
         self._log = None
 
     # MARK: Life cycle
@@ -84,21 +87,35 @@ class App:
     def paste_back(self, text: str) -> bool | None:
         return None
 
-    def launch(self, argv: list[str], env_extra: dict[str, str] | None = None) -> None:
+    def launch(self, argv: list[str], env_extra: dict[str, str] | None = None, x11: bool = False) -> None:
+        """Starts the application in its own process group, its output in NAME.log in the work directory. x11: it
+        has no Wayland backend, so on a Wayland desktop it runs on XWayland (SetupError without XWayland)."""
         env = dict(self.desktop.client_env())
+        if x11 and self.desktop.is_wayland():
+            xwayland = self.desktop.xwayland_env()
+            if xwayland is None:
+                raise SetupError(f"{self.name} runs on X11 only here, and the {self.desktop.name} desktop has no "
+                                 "XWayland (Desktop.xwayland_env)")
+            env.update(xwayland)
         env.update(env_extra or {})
         self._log = open(os.path.join(self.workdir, f"{self.name}.log"), "ab")
         self.process = subprocess.Popen(argv, env=env, cwd=self.workdir, stdin=subprocess.DEVNULL, stdout=self._log,
                                         stderr=self._log, start_new_session=True)
 
     def wait_ready(self, title: str) -> None:
-        try:
-            self.desktop.wait_window(title, timeout=self.start_timeout)
-        except SetupError:
+        """Waits for the application's window (failing at once when the application exits), then focuses it."""
+        deadline = time.monotonic() + self.start_timeout
+        while True:
             if self.process is not None and self.process.poll() is not None:
                 raise SetupError(f"{self.name} exited at start with status {self.process.returncode} "
                                  f"(see {self.name}.log in the work directory)")
-            raise
+            try:
+                self.desktop.wait_window(title, timeout=min(2.0, max(0.1, deadline - time.monotonic())))
+                break
+            except SetupError:
+                if time.monotonic() >= deadline:
+                    raise SetupError(f"no window of {self.name} titled '*{title}*' appeared within "
+                                     f"{self.start_timeout:.0f} s") from None
         self.desktop.focus(title)
 
     def quit(self) -> str:
@@ -142,6 +159,7 @@ class Copier(App):
 
     toolkit = ""
     copies = 4
+    start_timeout = 20.0
 
     def start(self, desktop: Desktop, workdir: str) -> None:
         self.desktop, self.workdir = desktop, workdir
@@ -192,7 +210,7 @@ class Browser(App):
     copies = 5
     secrets = {4: SECRET_TEXT}
     paste_copy = 5
-    start_timeout = 60.0
+    start_timeout = 45.0
 
     def prepare_pages(self) -> str:
         pages = os.path.join(self.workdir, "pages")
@@ -211,7 +229,7 @@ class Browser(App):
         """Types the page's address into the location bar, as a user would. Keys typed while the bar opens can be
         lost: a page whose title does not come (pages/page.js sets it only for the exact address) is typed again."""
         for attempt in range(1, attempts + 1):
-            self.desktop.focus("pb-fidelity")
+            self.desktop.focus(self.title)
             self.desktop.key("ctrl+l")
             time.sleep(LOCATION_BAR_PAUSE)
             self.desktop.type_text(self.url(page))
@@ -233,11 +251,21 @@ class Browser(App):
         self.desktop.key("ctrl+a")
         self.desktop.key("ctrl+c")
 
-    def context_menu(self, keys: list[str]) -> None:
-        self.desktop.key("shift+F10")
-        time.sleep(MENU_PAUSE)
-        for key in keys:
-            self.desktop.key(key)
+    def context_menu_copy(self, index: int, keys: list[str], attempts: int = 3) -> None:
+        """Opens the focused element's context menu with the menu key (Shift+F10) and chooses an item by keys. A
+        menu has no title to wait for, and under load it may open after the keys were sent: when the clipboard has
+        not changed at all, close what may be open and try again (the attempts are recorded). A copy that changed
+        the clipboard is never repeated, so a copy pb loses still shows as lost."""
+        for attempt in range(1, attempts + 1):
+            before = harness.fingerprint(self.desktop)
+            self.desktop.key("shift+F10")
+            time.sleep(MENU_PAUSE)
+            for key in keys:
+                self.desktop.key(key)
+            self.copy_attempts[index] = attempt
+            if harness.wait_for_copy(self.desktop, before, MENU_COPY_TIMEOUT) is not None:
+                return
+            self.desktop.key("Escape")
 
     def copy(self, index: int) -> str:
         if index == 1:
@@ -245,11 +273,11 @@ class Browser(App):
             return "rich text (Select All, Copy)"
         if index == 2:
             self.open_page("media")
-            self.context_menu(self.copy_image_keys)
+            self.context_menu_copy(index, self.copy_image_keys)
             return "Copy Image (context menu)"
         if index == 3:
             self.desktop.key("Tab")
-            self.context_menu(self.copy_link_keys)
+            self.context_menu_copy(index, self.copy_link_keys)
             return "Copy Link (context menu)"
         if index == 4:
             self.open_page("secret")
@@ -351,18 +379,27 @@ class Chromium(Browser):
 # MARK: - LibreOffice
 
 
-LIBREOFFICE_SETTINGS = """<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
- xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Setup/Office"><prop oor:name="ooSetupInstCompleted" oor:op="fuse"><value>true</value></prop></item>
-<item oor:path="/org.openoffice.Setup/Office"><prop oor:name="FirstStartWizardCompleted" oor:op="fuse"><value>true</value></prop></item>
-<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>
-<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" oor:op="fuse"><value>false</value></prop></item>
-<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="CrashReport" oor:op="fuse"><value>false</value></prop></item>
-<item oor:path="/org.openoffice.Office.Recovery/AutoSave"><prop oor:name="Enabled" oor:op="fuse"><value>false</value></prop></item>
-<item oor:path="/org.openoffice.Office.Common/Save/Document"><prop oor:name="WarnAlienFormat" oor:op="fuse"><value>false</value></prop></item>
-</oor:items>
-"""
+# A profile that starts straight into the document: no first-start wizard, tip of the day, recovery or autosave.
+LIBREOFFICE_SETTINGS = [
+    ("/org.openoffice.Setup/Office", "ooSetupInstCompleted", "true"),
+    ("/org.openoffice.Setup/Office", "FirstStartWizardCompleted", "true"),
+    ("/org.openoffice.Office.Common/Misc", "ShowTipOfTheDay", "false"),
+    ("/org.openoffice.Office.Common/Misc", "FirstRun", "false"),
+    ("/org.openoffice.Office.Common/Misc", "CrashReport", "false"),
+    ("/org.openoffice.Office.Recovery/AutoSave", "Enabled", "false"),
+    ("/org.openoffice.Office.Common/Save/Document", "WarnAlienFormat", "false"),
+]
+
+
+def libreoffice_registry() -> str:
+    """registrymodifications.xcu with LIBREOFFICE_SETTINGS."""
+    items = "".join(f'<item oor:path="{path}"><prop oor:name="{name}" oor:op="fuse"><value>{value}</value></prop>'
+                    "</item>\n" for path, name, value in LIBREOFFICE_SETTINGS)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<oor:items xmlns:oor="http://openoffice.org/2001/registry" '
+            'xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'
+            + items + "</oor:items>\n")
+
 
 ODF_NAMESPACES = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
                   'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
@@ -379,7 +416,9 @@ def writer_document() -> str:
 <office:document {ODF_NAMESPACES} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">
 <office:body><office:text>
 <text:h text:outline-level="1">pb fidelity</text:h>
-<text:p>Writer text with a picture: café ✓ <draw:frame draw:name="picture" text:anchor-type="as-char" svg:width="1.7cm" svg:height="1.27cm"><draw:image><office:binary-data>{picture}</office:binary-data></draw:image></draw:frame> and more text.</text:p>
+<text:p>Writer text with a picture: café ✓ <draw:frame draw:name="picture" text:anchor-type="as-char"
+ svg:width="1.7cm" svg:height="1.27cm"><draw:image><office:binary-data>{picture}</office:binary-data></draw:image>
+</draw:frame> and more text.</text:p>
 </office:text></office:body></office:document>
 """
 
@@ -408,10 +447,15 @@ def calc_document() -> str:
 """
 
 
+# LibreOffice's GTK 3 plugin (Debian package libreoffice-gtk3): its only way to run on Wayland natively.
+GTK3_PLUGIN = "/usr/lib/libreoffice/program/libvclplug_gtk3lo.so"
+
+
 class LibreOffice(App):
     copies = 2
     same_as = {2: 1}
     quit_timeout = 10.0
+    start_timeout = 45.0
     module = ""
     document_name = ""
 
@@ -425,12 +469,17 @@ class LibreOffice(App):
         user = os.path.join(profile, "user")
         os.makedirs(user, exist_ok=True)
         with open(os.path.join(user, "registrymodifications.xcu"), "w") as file:
-            file.write(LIBREOFFICE_SETTINGS)
+            file.write(libreoffice_registry())
         path = os.path.join(workdir, self.document_name)
         with open(path, "w", encoding="utf-8") as file:
             file.write(self.document())
-        self.launch([binary, "--norestore", "--nologo", "--nolockcheck", "--nodefault",
-                     f"-env:UserInstallation=file://{profile}", f"--{self.module}", path])
+        argv = [binary, "--norestore", "--nologo", "--nolockcheck", "--nodefault",
+                f"-env:UserInstallation=file://{profile}", f"--{self.module}", path]
+        if self.desktop.is_wayland() and not os.path.exists(GTK3_PLUGIN):
+            # Without the GTK 3 plugin LibreOffice draws with X11 only.
+            self.launch(argv, {"SAL_USE_VCLPLUGIN": "gen"}, x11=True)
+        else:
+            self.launch(argv)
         self.wait_ready(self.title)
 
 
@@ -473,6 +522,7 @@ class Calc(LibreOffice):
 class PCManFM(App):
     name = "pcmanfm"
     title = "pb-fidelity-files"
+    start_timeout = 20.0
     copies = 2
     same_as = {2: 1}
     quit_chord = "ctrl+w"
@@ -486,7 +536,7 @@ class PCManFM(App):
         for name, content in self.FILES.items():
             with open(os.path.join(folder, name), "w", encoding="utf-8") as file:
                 file.write(content)
-        self.launch([binary, folder])
+        self.launch([binary, folder], x11=True)  # PCManFM 1.3 is a GTK 2 application: X11 only
         self.wait_ready(self.title)
 
     def copy(self, index: int) -> str:

@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -101,6 +100,7 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
         record["copies"].append({
             "index": index, "description": description, "landed": landed,
             "seen_after_seconds": None if waited is None else round(waited, 3),
+            "attempts": app.copy_attempts.get(index, 1),
             "types": snap.content_types(), "digest": snap.digest(),
         })
         record["snapshots"].append(snap)
@@ -198,8 +198,8 @@ def check(app: apps.App, without: dict, with_pb: dict, pb: PbDaemon, result: dic
         copies.append({
             "index": index, "description": a["description"], "same_as": app.same_as.get(index),
             "secret": index in app.secrets, "offered": snap_a.content_types(),
-            "without": {k: a[k] for k in ("landed", "seen_after_seconds", "digest")},
-            "with": {k: b[k] for k in ("landed", "seen_after_seconds", "digest")},
+            "without": {k: a[k] for k in ("landed", "seen_after_seconds", "attempts", "digest")},
+            "with": {k: b[k] for k in ("landed", "seen_after_seconds", "attempts", "digest")},
             "types": [t.as_json() for t in types], "lost": is_lost,
         })
     result["copy_results"] = copies

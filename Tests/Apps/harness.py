@@ -10,7 +10,6 @@ Everything here runs under the system Python (/usr/bin/python3) and needs no pac
 from __future__ import annotations
 
 import base64
-import codecs
 import dataclasses
 import fnmatch
 import hashlib
@@ -154,6 +153,16 @@ class Desktop:
         """Saves a picture of the screen to path (PNG), for a failure's report; False when the desktop cannot."""
         return False
 
+    def xwayland_env(self) -> dict[str, str] | None:
+        """On a Wayland desktop with XWayland: the environment for an X11-only application (DISPLAY set, GDK and
+        Qt on X11), whose copies the compositor hands on to Wayland. None on X11 itself (client_env() is already
+        X11) and on a Wayland desktop without XWayland."""
+        return None
+
+    def is_wayland(self) -> bool:
+        env = self.client_env()
+        return bool(env.get("WAYLAND_DISPLAY")) and not env.get("DISPLAY")
+
 
 # MARK: - Type tables
 
@@ -170,7 +179,6 @@ META_TARGETS = {
 }
 
 # X11-only text targets: after the application exits, pb may serve them derived from the UTF-8 text.
-X11_TEXT_TARGETS = ("UTF8_STRING", "STRING", "TEXT", "COMPOUND_TEXT", "text/plain", "text/plain;charset=utf-8")
 X11_LEGACY_TEXT_TARGETS = ("STRING", "TEXT", "COMPOUND_TEXT")
 
 # Types whose bytes change on every request for the same copy, or whose name changes from run to run: (application
@@ -329,12 +337,9 @@ def legacy_text_derivations(reference: Snapshot) -> set[bytes]:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             continue
+        # STRING is Latin-1; TEXT and COMPOUND_TEXT may be answered as STRING or UTF8_STRING (ICCCM 2.7.1).
         derived.add(text.encode("latin-1", errors="replace"))
         derived.add(text.encode("utf-8"))
-        try:
-            derived.add(codecs.encode(text, "iso2022_jp_2"))
-        except (UnicodeEncodeError, LookupError):
-            pass
     return derived
 
 
