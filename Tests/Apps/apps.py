@@ -158,11 +158,16 @@ class Copier(App):
     """copier-gtk4.py / copier-qt5.py: new content at every Ctrl+C (fixtures/copier_content.py)."""
 
     toolkit = ""
+    probe = ""
+    packages = ""
     copies = 4
     start_timeout = 20.0
 
     def start(self, desktop: Desktop, workdir: str) -> None:
         self.desktop, self.workdir = desktop, workdir
+        probe = harness.run(["/usr/bin/python3", "-c", self.probe], timeout=20)
+        if probe is None or probe.returncode != 0:
+            raise SetupError(f"the system Python cannot load {self.toolkit}: install {self.packages}")
         self.launch(["/usr/bin/python3", os.path.join(FIXTURES, f"copier-{self.toolkit}.py"), "--title", self.title])
         self.wait_ready(self.title)
 
@@ -189,12 +194,16 @@ class Gtk4Copier(Copier):
     name = "gtk4"
     toolkit = "gtk4"
     title = "pb-fidelity-gtk4"
+    probe = 'import gi; gi.require_version("Gtk", "4.0"); from gi.repository import Gtk'
+    packages = "python3-gi gir1.2-gtk-4.0"
 
 
 class Qt5Copier(Copier):
     name = "qt5"
     toolkit = "qt5"
     title = "pb-fidelity-qt5"
+    probe = "import PyQt5.QtWidgets"
+    packages = "python3-pyqt5 (and qtwayland5 for Wayland)"
 
 
 # MARK: - Browsers
