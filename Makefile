@@ -83,6 +83,22 @@ test-release: build
 
 # Code written for Apple's CoreTransferable, with only its imports changed, builds against PasteboardKit
 # in Swift 5 and Swift 6 language modes (Tests/AppleCompat, a package of its own) and runs.
+# The differential fidelity suite (Tests/Apps/, issue 23): real applications (a GTK 4 and a Qt 5 window, Firefox
+# ESR, Chromium, LibreOffice Writer and Calc, pcmanfm) copy on X11, sway and KWin, once without a clipboard manager
+# and once with pb daemon, and what a reader gets is compared type by type. The results then must match
+# docs/fidelity.md; after a change, regenerate it with `python3 scripts/fidelity_table.py $(FIDELITY_RESULTS)`.
+# The system Python runs it (python3-gi and PyQt5 live there).
+FIDELITY_RESULTS := .build/fidelity-results.json
+
+.PHONY: test-apps
+test-apps:
+	$(SWIFT) build --product pb
+	@status=0; \
+	PB_BINARY=$(CURDIR)/.build/debug/pb /usr/bin/python3 Tests/Apps/fidelity.py --desktop all \
+		--results $(FIDELITY_RESULTS) || status=1; \
+	python3 scripts/fidelity_table.py $(FIDELITY_RESULTS) --check || status=1; \
+	exit $$status
+
 .PHONY: compat
 compat: deps
 	$(SWIFT) build --package-path Tests/AppleCompat --scratch-path .build/apple-compat
