@@ -14,10 +14,13 @@ DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libx
 # (suckless-tools), wofi and fuzzel for the launcher round trips; ImageMagick for screenshots; headless sway,
 # wl-clipboard and wtype (a key press for GTK on Wayland) for the Wayland tests, foot for pb pick --paste there;
 # Syncthing (driven with curl and jq) for sync; strace to see that pb import syncs its commit; XWayland and xhost
-# for the XWayland tests, useradd (passwd) and runuser (util-linux) for the unprivileged user sway runs as.
+# for the XWayland tests, useradd (passwd) and runuser (util-linux) for the unprivileged user sway runs as; the
+# fidelity suite's applications and desktops (Firefox ESR, LibreOffice, pcmanfm, openbox, KWin, Qt's Wayland
+# plugin, xprop from x11-utils, a private session bus).
 TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python3-pyqt5 copyq chromium xdotool \
 	imagemagick tmux xterm chafa fzf rofi suckless-tools wofi fuzzel sway wl-clipboard wtype foot libwayland-bin \
-	syncthing curl jq strace xwayland x11-xserver-utils passwd util-linux gcc
+	syncthing curl jq strace xwayland x11-xserver-utils passwd util-linux gcc \
+	firefox-esr libreoffice-writer libreoffice-calc pcmanfm openbox kwin-wayland qtwayland5 x11-utils dbus dbus-x11
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run build app test test-release test-deps deps install install-app uninstall bench clean
@@ -71,6 +74,7 @@ test: test-deps
 	python3 scripts/check_essentials.py .build/debug/pb
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
+	$(MAKE) --no-print-directory test-apps
 	$(MAKE) --no-print-directory compat
 
 # The pb that `make build` links (static runtime and C libraries) through the suites that run pb as a program: the

@@ -53,6 +53,9 @@ In the type tables:
   compared;
 - **bytes differ**, **missing**: what pb got wrong;
 - **unreadable**: the application lists the type but does not serve it, so there is nothing to keep;
+- **left out: …**: not served after the exit by design, for the reason given (`NOT_KEPT_BY_DESIGN` of
+  Tests/Apps/harness.py: types pb never reads, an X pixmap id; other encodings of a picture kept as PNG; types
+  offered empty);
 - **—**: not applicable (only the last copy is there when the application exits).
 """
 
@@ -68,6 +71,8 @@ def verdict(result: dict | None) -> str:
     note = result.get("note") or ""
     if note.startswith("unreadable"):
         return "unreadable"
+    if note.startswith("by design: "):
+        return "left out: " + note[len("by design: "):].split(":")[0].split(",")[0].split(";")[0]
     if not result["name_kept"]:
         return "missing"
     if result["bytes_equal"] is True:

@@ -209,6 +209,66 @@ UNREAD_TYPES = [
 ]
 
 
+# Types pb does not serve after the application exits (nor on restore), by design, each with its reason: (application
+# or "*", type-name pattern, reason). Only these may be missing then; everything else must come back by name.
+NOT_KEPT_BY_DESIGN = [
+    ("chromium", "chromium/x-internal-source-rfh-token",
+     "pb never reads it: a token naming the page's frame, new on every page load (VolatileMarkers)"),
+    ("libreoffice-*", "application/x-openoffice-link*",
+     "pb never reads it: reading it makes Writer insert a bookmark into the document (VolatileMarkers)"),
+    ("*", "PIXMAP", "the id of an X pixmap of the application's, which the X server frees when it exits"),
+]
+
+# The other encodings of a picture an application offers with image/png: conversions it makes on request. pb keeps
+# the PNG (lossless) and serves that; keeping a dozen encodings of every picture would multiply the history's size.
+PICTURE_ALIASES = ("text/ico", "application/ico", "application/x-qt-image")
+
+BY_DESIGN = "by design: "
+
+
+def not_kept_reason(app: str, type_name: str, reference: "Snapshot") -> str | None:
+    """Why pb may leave type_name of app out after the exit and on restore, or None."""
+    for app_pattern, type_pattern, reason in NOT_KEPT_BY_DESIGN:
+        if fnmatch.fnmatchcase(app, app_pattern) and fnmatch.fnmatchcase(type_name, type_pattern):
+            return reason
+    lower = type_name.lower()
+    is_picture = (lower.startswith("image/") and not lower.startswith("image/svg")) or lower in PICTURE_ALIASES
+    if is_picture and lower != "image/png" and "image/png" in reference.data:
+        return "another encoding of the picture, which the application converts on request; pb keeps the PNG"
+    if reference.data.get(type_name) == b"":
+        return "offered empty: pb keeps no empty representation (GTK answers a conversion it failed with none)"
+    return None
+
+
+def decode_compound_text(data: bytes) -> str | None:
+    """The text of X11 Compound Text made of ASCII, Latin-1 (its initial state) and UTF-8 segments (ESC % G … ESC %
+    @), as pb and Xlib write it; None for other character sets."""
+    text, index, utf8 = [], 0, None
+    while index < len(data):
+        if data[index] == 0x1B:
+            escape = data[index + 1:index + 3]
+            if escape == b"%G" and utf8 is None:
+                utf8 = bytearray()
+            elif escape == b"%@" and utf8 is not None:
+                try:
+                    text.append(bytes(utf8).decode("utf-8"))
+                except UnicodeDecodeError:
+                    return None
+                utf8 = None
+            elif escape in (b"-A", b"(B"):
+                pass
+            else:
+                return None
+            index += 3
+            continue
+        if utf8 is not None:
+            utf8.append(data[index])
+        else:
+            text.append(bytes([data[index]]).decode("latin-1"))
+        index += 1
+    return None if utf8 is not None else "".join(text)
+
+
 def unread_reason(app: str, type_name: str) -> str | None:
     """Why the suite does not read type_name of app, or None."""
     for app_pattern, type_pattern, reason in UNREAD_TYPES:
@@ -318,8 +378,10 @@ class TypeResult:
     note: str = ""
 
     def ok(self) -> bool:
-        """Kept with its bytes; a type the application listed but could not serve need not be kept."""
-        return (self.name_kept or self.note == UNREADABLE) and self.bytes_equal is not False
+        """Kept with its bytes; a type the application listed but could not serve need not be kept, nor one pb
+        leaves out by design (NOT_KEPT_BY_DESIGN)."""
+        is_excused = self.note == UNREADABLE or self.note.startswith(BY_DESIGN)
+        return (self.name_kept or is_excused) and self.bytes_equal is not False
 
     def as_json(self) -> dict[str, object]:
         return dataclasses.asdict(self)
@@ -343,6 +405,29 @@ def legacy_text_derivations(reference: Snapshot) -> set[bytes]:
     return derived
 
 
+def copy_text(reference: Snapshot) -> str | None:
+    """The copy's UTF-8 text, or None."""
+    for name in ("UTF8_STRING", "text/plain;charset=utf-8"):
+        try:
+            return reference.data[name].decode("utf-8")
+        except (KeyError, AttributeError, UnicodeDecodeError):
+            continue
+    return None
+
+
+def is_derived_legacy_text(name: str, got: bytes | None, reference: Snapshot) -> bool:
+    """Whether got, served for an X11-only text target, is the copy's text converted as ICCCM says: STRING in
+    Latin-1 (other characters as '?'), TEXT and COMPOUND_TEXT as Compound Text (or Latin-1 or UTF-8). Applications'
+    own conversions differ (GTK 4.8 answers COMPOUND_TEXT with UTF-8 read as Latin-1 and a NUL), so the bytes are
+    compared by meaning."""
+    text = copy_text(reference)
+    if got is None or text is None:
+        return False
+    if got in legacy_text_derivations(reference):
+        return True
+    return name != "STRING" and decode_compound_text(got) == text
+
+
 def compare(app: str, reference: Snapshot, observed: Snapshot, *, after_exit: bool = False,
             unstable: set[str] | frozenset[str] = frozenset()) -> list[TypeResult]:
     """Per content type of reference: is it in observed under the same name, with the same bytes?
@@ -360,14 +445,20 @@ def compare(app: str, reference: Snapshot, observed: Snapshot, *, after_exit: bo
         if name not in reference.data:
             note = "not read: " + (unread_reason(app, name) or "")
             got = observed.data.get(match) if match is not None else None
-            results.append(TypeResult(name, match is not None, None, None, size(got),
-                                      note if match is not None else "not offered; " + note))
+            excuse = not_kept_reason(app, name, reference) if after_exit and match is None else None
+            if excuse:
+                note = BY_DESIGN + excuse
+            elif match is None:
+                note = "not offered; " + note
+            results.append(TypeResult(name, match is not None, None, None, size(got), note))
             continue
         if match is None and expected is None:
             results.append(TypeResult(name, False, None, None, None, UNREADABLE))
             continue
         if match is None:
-            results.append(TypeResult(name, False, None, size(expected), None, "not offered"))
+            excuse = not_kept_reason(app, name, reference) if after_exit else None
+            note = BY_DESIGN + excuse if excuse else "not offered"
+            results.append(TypeResult(name, False, None, size(expected), None, note))
             continue
         got = observed.data.get(match)
         reason = volatile_reason(app, name)
@@ -381,7 +472,8 @@ def compare(app: str, reference: Snapshot, observed: Snapshot, *, after_exit: bo
             results.append(TypeResult(name, True, None, None, size(got), UNREADABLE))
         elif got == expected:
             results.append(TypeResult(name, True, True, size(expected), size(got)))
-        elif after_exit and name in X11_LEGACY_TEXT_TARGETS and got in derivations:
+        elif after_exit and name in X11_LEGACY_TEXT_TARGETS and (
+                got in derivations or is_derived_legacy_text(name, got, reference)):
             results.append(TypeResult(name, True, True, size(expected), size(got), "derived from the UTF-8 text"))
         else:
             results.append(TypeResult(name, True, False, size(expected), size(got), describe_difference(expected, got)))
