@@ -197,7 +197,7 @@ def main():
     print("| desktop | manager | copies lost | history items | clipboard empty after the app exits |")
     print("|---|---|---|---|---|")
     for result in results:
-        empty = "never (%s)" % "nothing takes over" if result["empty_ms"] is None else "%.0f ms" % result["empty_ms"]
+        empty = "never: its last copy is not served" if result["empty_ms"] is None else "%.0f ms" % result["empty_ms"]
         items = "–" if result["items"] is None else "%d of %d" % (result["items"], result["copies"])
         print("| %s | %s | %d of %d | %s | %s |" % (result["desktop"], result["manager"], result["lost"],
                                                    result["copies"], items, empty))
