@@ -20,7 +20,8 @@ DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libx
 TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python3-pyqt5 copyq chromium xdotool \
 	imagemagick tmux xterm chafa fzf rofi suckless-tools wofi fuzzel sway wl-clipboard wtype foot libwayland-bin \
 	syncthing curl jq strace xwayland x11-xserver-utils passwd util-linux gcc \
-	firefox-esr libreoffice-writer libreoffice-calc pcmanfm openbox kwin-wayland qtwayland5 x11-utils dbus dbus-x11
+	firefox-esr epiphany-browser libreoffice-writer libreoffice-calc pcmanfm openbox kwin-wayland qtwayland5 x11-utils \
+	dbus dbus-x11
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run build app test test-release test-deps deps install install-app uninstall bench clean

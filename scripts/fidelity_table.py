@@ -31,6 +31,7 @@ APP_TITLES = {
     "qt5": "Qt 5 window (Tests/Apps/fixtures/copier-qt5.py)",
     "firefox": "Firefox ESR",
     "chromium": "Chromium",
+    "epiphany": "GNOME Web (Epiphany, WebKitGTK)",
     "libreoffice-writer": "LibreOffice Writer",
     "libreoffice-calc": "LibreOffice Calc",
     "pcmanfm": "PCManFM",

@@ -10,7 +10,8 @@ import TextSupport
 /// value and whether or not the owner can serve it. (GTK 4 lists `x-kde-passwordManagerHint` in TARGETS but
 /// cannot convert it; wl-clipboard also treats any offer of the hint as sensitive.) Browsers hand a page's own
 /// clipboard types over only inside a container of their own (Chromium's `chromium/x-web-custom-data`, Firefox's
-/// `application/x-moz-custom-clipdata`), so markers are looked for inside those too.
+/// `application/x-moz-custom-clipdata`, WebKitGTK's `org.webkitgtk.WebKit.custom-pasteboard-data`), so markers are
+/// looked for inside those too.
 public enum ConcealedMarkers {
     /// Types whose mere presence marks a copy as not to be kept: nspasteboard.org's conventions (used on Linux
     /// too) and KDE's password-manager hint.
@@ -27,11 +28,14 @@ public enum ConcealedMarkers {
     public static let webCustomDataType = "chromium/x-web-custom-data"
     /// Firefox's container of a web page's custom clipboard types (see `MozCustomClipData`).
     public static let mozCustomClipDataType = "application/x-moz-custom-clipdata"
+    /// WebKitGTK's container of a web page's custom clipboard types (see `WebKitCustomData`).
+    public static let webKitCustomDataType = "org.webkitgtk.WebKit.custom-pasteboard-data"
     /// Every browser's container of a web page's own clipboard types: a page marks its copy secret only inside
     /// one (`setData('x-kde-passwordManagerHint', 'secret')`), so the capture engines read these first, and
-    /// nothing else of an offer whose container carries a marker. (WebKitGTK offers a page's custom types as
-    /// types of their own, which `isConcealed(_:)` sees.)
-    public static let customDataContainers: Set<String> = [webCustomDataType, mozCustomClipDataType]
+    /// nothing else of an offer whose container carries a marker.
+    public static let customDataContainers: Set<String> = [
+        webCustomDataType, mozCustomClipDataType, webKitCustomDataType.lowercased(),
+    ]
 
     /// Whether `typeName` names a browser's custom-data container, in any case.
     public static func isCustomDataContainer(_ typeName: String) -> Bool {
@@ -60,11 +64,14 @@ public enum ConcealedMarkers {
     /// among its types. Data that cannot be parsed counts as secret when it mentions a marker anywhere in UTF-16 or
     /// UTF-8 (fail closed).
     public static func isConcealed(customData data: Data, container: String) -> Bool {
-        let entries =
-            container.lowercased() == mozCustomClipDataType
-            ? MozCustomClipData.entries(in: data) : WebCustomData.entries(in: data)
-        guard let entries else { return mentionsMarker(data) }
-        return entries.contains { isMarker($0.type) }
+        let types: [String]?
+        switch container.lowercased() {
+        case mozCustomClipDataType: types = MozCustomClipData.entries(in: data)?.map(\.type)
+        case webKitCustomDataType.lowercased(): types = WebKitCustomData.entries(in: data)?.map(\.type)
+        default: types = WebCustomData.entries(in: data)?.map(\.type)
+        }
+        guard let types else { return mentionsMarker(data) }
+        return types.contains(where: isMarker)
     }
 
     /// Whether Chromium's web custom data carries a marker among its types (see `isConcealed(customData:container:)`).

@@ -90,9 +90,9 @@ public final class CaptureService: CaptureSink {
         }
         // A web page's own types, inside its browser's container, may mark the copy secret.
         let isMarkedInContainer = offer.item.representations.contains { representation in
-            guard let name = representation.type.preferredMIMEType, ConcealedMarkers.isCustomDataContainer(name) else {
-                return false
-            }
+            // WebKitGTK's container is a reverse-DNS name, which no MIME type stands for.
+            let name = representation.type.preferredMIMEType ?? representation.type.identifier
+            guard ConcealedMarkers.isCustomDataContainer(name) else { return false }
             return ConcealedMarkers.isConcealed(customData: representation.data, container: name)
         }
         if isMarkedInContainer {

@@ -64,6 +64,8 @@ class App:
     paste_copy = 1  # the copy whose restored item paste_back pastes
     same_as: dict[int, int] = {}
     secrets: dict[int, str] = {}
+    # The desktops it runs on; None: every one.
+    desktops: tuple[str, ...] | None = None
     quit_chord = "ctrl+q"
     quit_timeout = 15.0
     start_timeout = 30.0
@@ -385,6 +387,43 @@ class Chromium(Browser):
         self.wait_ready("pb-fidelity rich")
 
 
+class Epiphany(Browser):
+    """GNOME Web (Epiphany, WebKitGTK), where a page's own clipboard types go inside
+    `org.webkitgtk.WebKit.custom-pasteboard-data`: rich text, a copy the page marks secret, then an ordinary copy on
+    the next page (its context menus are not driven). On X11 only: its Wayland window gets no keys from a headless
+    seat's virtual keyboard here."""
+
+    name = "epiphany"
+    title = "pb-fidelity"
+    copies = 3
+    secrets = {2: SECRET_TEXT}
+    paste_copy = 3
+    desktops = ("x11",)
+
+    def start(self, desktop: Desktop, workdir: str) -> None:
+        self.desktop, self.workdir = desktop, workdir
+        binary = require_tool("epiphany", "epiphany-browser")
+        self.prepare_pages()
+        profile = self.fresh_dir("epiphany-profile")
+        # WebKit's sandbox (bubblewrap) cannot run as root, and its web process then crashes.
+        env = {"WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS": "1"} if os.geteuid() == 0 else {}
+        env["WEBKIT_DISABLE_COMPOSITING_MODE"] = "1"
+        self.launch([binary, f"--profile={profile}", self.url("rich")], env_extra=env)
+        self.wait_ready("pb-fidelity rich")
+
+    def copy(self, index: int) -> str:
+        if index == 1:
+            self.select_all_and_copy("rich")
+            return "rich text (Select All, Copy)"
+        if index == 2:
+            self.open_page("secret")
+            self.select_all_and_copy("secret")
+            return "a copy the page marks secret (x-kde-passwordManagerHint)"
+        self.open_page("plain")
+        self.select_all_and_copy("plain")
+        return "plain text on the next page (Select All, Copy)"
+
+
 # MARK: - LibreOffice
 
 
@@ -555,5 +594,5 @@ class PCManFM(App):
         return "two files (Select All, Copy)" + (", again" if index > 1 else "")
 
 
-APPS: dict[str, type[App]] = {cls.name: cls for cls in (Gtk4Copier, Qt5Copier, Firefox, Chromium, Writer, Calc,
-                                                         PCManFM)}
+APPS: dict[str, type[App]] = {cls.name: cls for cls in (Gtk4Copier, Qt5Copier, Firefox, Chromium, Epiphany, Writer,
+                                                         Calc, PCManFM)}

@@ -381,11 +381,15 @@ def main() -> int:
             os.makedirs(desktop_dir, exist_ok=True)
             desktop.start(desktop_dir)
             for name in app_names:
+                if apps.APPS[name].desktops is not None and desktop_name not in apps.APPS[name].desktops:
+                    continue  # not part of this desktop's matrix (see the application's docstring)
                 result = run_scenario(desktop, apps.APPS[name], base)
                 scenarios.append(result)
                 report(result)
         except SetupError as error:
             for name in app_names:
+                if apps.APPS[name].desktops is not None and desktop_name not in apps.APPS[name].desktops:
+                    continue
                 if not any(s["desktop"] == desktop_name and s["app"] == name for s in scenarios):
                     result = {"desktop": desktop_name, "app": name, "passed": False, "error": str(error),
                               "problems": [f"setup: {error}"], "seconds": 0}

@@ -197,6 +197,8 @@ VOLATILE_TYPES = [
     ("libreoffice-*", "PIXMAP", False, "the id of an X pixmap the application creates for the copy"),
     ("chromium", "chromium/x-internal-source-rfh-token", False,
      "a token naming the page's frame, new for every page load"),
+    ("epiphany", "org.webkitgtk.WebKit.custom-pasteboard-data", False,
+     "begins with the page's origin, which for a file:// page is 'null:' and a UUID new on every page load"),
 ]
 
 

@@ -161,4 +161,61 @@ import X11Backend
         #expect(VolatileMarkers.isVolatile("Application/X-OpenOffice-Link ; windows_formatname=\"Link\""))
         #expect(!VolatileMarkers.isVolatile("application/x-openoffice-linked"))
     }
+
+    // MARK: - WebKitGTK's custom pasteboard data
+
+    /// The bytes Epiphany 43.1 (WebKitGTK 2.50) offered as `org.webkitgtk.WebKit.custom-pasteboard-data` for a page
+    /// opened from a file whose copy handler set `x-kde-passwordManagerHint` to `secret` and `text/plain` (read with
+    /// xclip under Xvfb): the origin `null:<uuid>`, then `text/plain` → null and the hint → `secret`.
+    static let recordedWebKitCustomData = Data(
+        [
+            0x01, 0x00, 0x00, 0x00, 0x29, 0x00, 0x00, 0x00, 0x01, 0x6E, 0x75, 0x6C, 0x6C, 0x3A, 0x36, 0x31,
+            0x38, 0x36, 0x31, 0x64, 0x39, 0x64, 0x2D, 0x61, 0x34, 0x62, 0x37, 0x2D, 0x34, 0x34, 0x62, 0x33,
+            0x2D, 0x38, 0x31, 0x62, 0x39, 0x2D, 0x34, 0x66, 0x36, 0x66, 0x66, 0x66, 0x61, 0x64, 0x34, 0x62,
+            0x66, 0x34, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x0A, 0x00, 0x00, 0x00, 0x01, 0x74,
+            0x65, 0x78, 0x74, 0x2F, 0x70, 0x6C, 0x61, 0x69, 0x6E, 0xFF, 0xFF, 0xFF, 0xFF, 0x19, 0x00, 0x00,
+            0x00, 0x01, 0x78, 0x2D, 0x6B, 0x64, 0x65, 0x2D, 0x70, 0x61, 0x73, 0x73, 0x77, 0x6F, 0x72, 0x64,
+            0x6D, 0x61, 0x6E, 0x61, 0x67, 0x65, 0x72, 0x68, 0x69, 0x6E, 0x74, 0x06, 0x00, 0x00, 0x00, 0x01,
+            0x73, 0x65, 0x63, 0x72, 0x65, 0x74, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x19, 0x00,
+            0x00, 0x00, 0x01, 0x78, 0x2D, 0x6B, 0x64, 0x65, 0x2D, 0x70, 0x61, 0x73, 0x73, 0x77, 0x6F, 0x72,
+            0x64, 0x6D, 0x61, 0x6E, 0x61, 0x67, 0x65, 0x72, 0x68, 0x69, 0x6E, 0x74, 0x0A, 0x00, 0x00, 0x00,
+            0x01, 0x74, 0x65, 0x78, 0x74, 0x2F, 0x70, 0x6C, 0x61, 0x69, 0x6E,
+        ] as [UInt8])
+
+    @Test func webKitCustomDataIsReadAsWebKitGTKWritesIt() throws {
+        let data = Self.recordedWebKitCustomData
+        let entries = try #require(WebKitCustomData.entries(in: data))
+        #expect(entries.map(\.type) == ["text/plain", "x-kde-passwordmanagerhint"])
+        #expect(entries.map(\.value) == [nil, "secret"])
+        #expect(ConcealedMarkers.isConcealed(customData: data, container: "org.webkitgtk.WebKit.custom-pasteboard-data"))
+        #expect(ConcealedMarkers.isCustomDataContainer("org.webkitgtk.WebKit.custom-pasteboard-data"))
+        let origin = "null:61861d9d-a4b7-44b3-81b9-4f6fffad4bf4"
+        #expect(WebKitCustomData.encode([("text/plain", nil), ("x-kde-passwordmanagerhint", "secret")], origin: origin)
+            .count == data.count)
+    }
+
+    @Test func webKitCustomDataInUTF16WithoutAMarkerIsNotASecret() throws {
+        let data = WebKitCustomData.encode([("application/x-note", "s\u{20AC}cret"), ("text/x-id", "7")], origin: "https://vault")
+        let entries = try #require(WebKitCustomData.entries(in: data))
+        #expect(entries.map(\.value) == ["s\u{20AC}cret", "7"])
+        #expect(!ConcealedMarkers.isConcealed(customData: data, container: "org.webkitgtk.WebKit.custom-pasteboard-data"))
+        var damaged = data
+        damaged[0] = 9  // an unknown version
+        #expect(WebKitCustomData.entries(in: damaged) == nil)
+        var truncated = Self.recordedWebKitCustomData.prefix(120)
+        #expect(WebKitCustomData.entries(in: truncated) == nil)
+        #expect(ConcealedMarkers.isConcealed(customData: truncated, container: "org.webkitgtk.WebKit.custom-pasteboard-data"),
+            "the marker's name is in it: fail closed")
+        truncated = truncated.prefix(60)
+        #expect(!ConcealedMarkers.isConcealed(customData: truncated, container: "org.webkitgtk.WebKit.custom-pasteboard-data"))
+    }
+
+    @Test func webKitsContainerIsFetched() {
+        let offered = ["TARGETS", "UTF8_STRING", "text/plain", "org.webkitgtk.WebKit.custom-pasteboard-data"]
+        guard case .fetch(let types) = TargetPlan.decide(offered) else {
+            Issue.record("nothing fetched of \(offered)")
+            return
+        }
+        #expect(types.contains("org.webkitgtk.WebKit.custom-pasteboard-data"), "\(types)")
+    }
 }
