@@ -35,18 +35,7 @@ extension HistoryStore {
             $0.int("blob_id")
         }
         let oldText = try db.row("SELECT text_blob FROM items WHERE id = ?", id)?.int("text_blob")
-        var blobIDs: [Int64] = []
-        var textBlob: Int64?
-        for (type, blob) in prepared {
-            let blobID = try retainBlob(blob)
-            blobIDs.append(blobID)
-            if type == textType { textBlob = blobID }
-        }
-        if let textBlob {
-            try db.run("UPDATE blobs SET refcount = refcount + 1 WHERE id = ?", textBlob)
-        } else if let derived {
-            textBlob = try retainBlob(derived)
-        }
+        let (blobIDs, textBlob) = try retainBlobs(of: prepared, textType: textType, derived: derived)
         for blobID in oldBlobs { try releaseBlob(blobID) }
         if let oldText { try releaseBlob(oldText) }
         try db.run("DELETE FROM representations WHERE item_id = ?", id)

@@ -64,18 +64,7 @@ extension HistoryStore {
                     metadata.asksBeforePaste, id)
                 return RecordResult(id: id, isNew: false)
             }
-            var textBlob: Int64?
-            var blobIDs: [Int64] = []
-            for (type, blob) in prepared {
-                let blobID = try retainBlob(blob)
-                blobIDs.append(blobID)
-                if type == textType { textBlob = blobID }
-            }
-            if let textBlob {
-                try db.run("UPDATE blobs SET refcount = refcount + 1 WHERE id = ?", textBlob)
-            } else if let derived {
-                textBlob = try retainBlob(derived)
-            }
+            let (blobIDs, textBlob) = try retainBlobs(of: prepared, textType: textType, derived: derived)
             try db.run(
                 """
                 INSERT INTO items(position, identity, created, last_copied, copy_count, pinned, kind, size,
@@ -107,6 +96,26 @@ extension HistoryStore {
             _ = try retire(retention, now: Date())
         }
         return result
+    }
+
+    /// Takes a reference on every prepared payload (in order), and one more on the item's text: the payload of
+    /// `textType`, or `derived` (the text made for an item without one). Inside a write transaction.
+    func retainBlobs(
+        of prepared: [(ContentType, PreparedBlob)], textType: ContentType?, derived: PreparedBlob?
+    ) throws -> (blobIDs: [Int64], textBlob: Int64?) {
+        var textBlob: Int64?
+        var blobIDs: [Int64] = []
+        for (type, blob) in prepared {
+            let blobID = try retainBlob(blob)
+            blobIDs.append(blobID)
+            if type == textType { textBlob = blobID }
+        }
+        if let textBlob {
+            try db.run("UPDATE blobs SET refcount = refcount + 1 WHERE id = ?", textBlob)
+        } else if let derived {
+            textBlob = try retainBlob(derived)
+        }
+        return (blobIDs, textBlob)
     }
 
     /// The update merging a repeat into an existing item. A merge never shortens what the item already had: a pin
