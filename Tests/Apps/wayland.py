@@ -55,6 +55,7 @@ import json
 import os
 import pwd
 import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -472,6 +473,7 @@ class WaylandDesktop(Desktop):
         self.logs: list = []
         self._data_control: DataControl | None = None
         self.keyboard: Keyboard | None = None
+        self.x11_display: str | None = None
 
     def _prepare(self, workdir: str) -> None:
         self.workdir = workdir
@@ -538,6 +540,7 @@ class WaylandDesktop(Desktop):
         if self.private_dir:
             shutil.rmtree(self.private_dir, ignore_errors=True)
             self.private_dir = ""
+        self.x11_display = None
 
     # MARK: Environments
 
@@ -571,6 +574,21 @@ class WaylandDesktop(Desktop):
 
     def pb_backend(self) -> str | None:
         return "wayland"
+
+    def _find_x11_display(self) -> str | None:
+        """The XWayland display (":N") once root's clients may use it; None while it is not ready."""
+        raise NotImplementedError
+
+    def xwayland_env(self) -> dict[str, str] | None:
+        """DISPLAY of the compositor's XWayland, and GDK and Qt on X11 (WAYLAND_DISPLAY stays, as in a user's
+        session): the compositor hands an X11 window's copies on to the Wayland clipboard (sway only while an
+        X11 window has the focus)."""
+        if self.x11_display is None:
+            display = wait_until(self._find_x11_display, 15, interval=0.05)
+            if display is None:
+                raise SetupError(f"the XWayland of {self.compositor} did not accept root's X11 clients within 15 s")
+            self.x11_display = display
+        return {"DISPLAY": self.x11_display, "GDK_BACKEND": "x11", "QT_QPA_PLATFORM": "xcb"}
 
     # MARK: Readers
 
@@ -673,10 +691,18 @@ class SwayDesktop(WaylandDesktop):
     def __init__(self, width: int = 1280, height: int = 800):
         super().__init__(width, height)
         self.ipc_socket = ""
+        self.x11_display_file = ""
+
+    def _find_x11_display(self) -> str | None:
+        try:
+            with open(self.x11_display_file) as file:
+                return file.read().strip() or None
+        except OSError:
+            return None
 
     def start(self, workdir: str) -> None:
         for tool, package in (("sway", "sway"), ("swaymsg", "sway"), ("wl-paste", "wl-clipboard"),
-                              ("dbus-daemon", "dbus")):
+                              ("dbus-daemon", "dbus"), ("Xwayland", "xwayland"), ("xhost", "x11-xserver-utils")):
             require_tool(tool, package)
         self._prepare(workdir)
         try:
@@ -695,9 +721,19 @@ class SwayDesktop(WaylandDesktop):
         sway_runtime = os.path.join(self.private_dir, "run")
         os.makedirs(sway_runtime, mode=0o700)
         config = os.path.join(self.private_dir, "sway.config")
+        # XWayland lets in only sway's user: the script adds root's clients (xhost), then says the display.
+        self.x11_display_file = os.path.join(sway_runtime, "x11-display")
+        ready = os.path.join(self.private_dir, "xwayland-ready.sh")
+        with open(ready, "w") as file:
+            file.write("for attempt in $(seq 150); do xhost +si:localuser:root >/dev/null 2>&1 && break; "
+                       "sleep 0.1; done\n"
+                       f'echo "$DISPLAY" > "{self.x11_display_file}.new" && '
+                       f'mv "{self.x11_display_file}.new" "{self.x11_display_file}"\n')
+        os.chmod(ready, 0o644)
         with open(config, "w") as file:
             file.write("# the fidelity suite's compositor: no bar, no key bindings\n"
-                       "xwayland disable\n"
+                       "xwayland force\n"
+                       f"exec sh {ready}\n"
                        f"output HEADLESS-1 resolution {self.width}x{self.height}\n"
                        "focus_on_window_activation focus\n")
         os.chmod(config, 0o644)
@@ -796,6 +832,29 @@ class SwayDesktop(WaylandDesktop):
     def active_title(self) -> str:
         return next((w["name"] or "" for w in self.windows() if w["focused"]), "")
 
+    def stop(self) -> None:
+        # sway itself first (its id is in its IPC socket's name), so that it stops its XWayland and removes the
+        # display's lock file; killed with runuser's whole group, it leaves a stale lock behind.
+        sway = self.ipc_socket.rsplit(".", 2)[-2] if self.ipc_socket.endswith(".sock") else ""
+        if sway.isdigit():
+            try:
+                os.kill(int(sway), signal.SIGTERM)
+            except OSError:
+                pass
+
+            def gone():
+                try:
+                    os.kill(int(sway), 0)
+                    return False
+                except ProcessLookupError:
+                    return True
+                except OSError:
+                    return False
+
+            wait_until(gone, 3, interval=0.02)
+        self.ipc_socket = ""
+        super().stop()
+
 
 # MARK: - KWin
 
@@ -814,7 +873,7 @@ class KWinDesktop(WaylandDesktop):
 
     def start(self, workdir: str) -> None:
         for tool, package in (("kwin_wayland", "kwin-wayland"), ("wl-paste", "wl-clipboard"),
-                              ("dbus-daemon", "dbus"), ("dbus-send", "dbus")):
+                              ("dbus-daemon", "dbus"), ("dbus-send", "dbus"), ("Xwayland", "xwayland")):
             require_tool(tool, package)
         self._prepare(workdir)
         try:
@@ -851,8 +910,8 @@ class KWinDesktop(WaylandDesktop):
         socket_name = "wayland-pb-" + uuid.uuid4().hex[:8]
         log = self._log(self.kwin_log)
         process = subprocess.Popen(
-            [binary, "--virtual", "--no-lockscreen", "--no-global-shortcuts", "--width", str(self.width),
-             "--height", str(self.height), "--socket", socket_name],
+            [binary, "--virtual", "--no-lockscreen", "--no-global-shortcuts", "--xwayland", "--width",
+             str(self.width), "--height", str(self.height), "--socket", socket_name],
             env=environment, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
         self.processes.append(process)
         self.socket_path = self._wait_socket(kwin_runtime, process, 20, self.kwin_log)
@@ -864,6 +923,27 @@ class KWinDesktop(WaylandDesktop):
             self.keyboard = FakeKeyboard(self.socket_path)
         except WireError as error:
             raise SetupError(f"cannot put a fake keyboard on KWin's seat: {error}") from error
+
+    def _find_x11_display(self) -> str | None:
+        """The display KWin's Xwayland serves: the `:N` argument of KWin's Xwayland child process."""
+        kwin = self.processes[-1].pid if self.processes else 0
+        try:
+            with open(f"/proc/{kwin}/task/{kwin}/children") as file:
+                children = file.read().split()
+        except OSError:
+            return None
+        for child in children:
+            try:
+                with open(f"/proc/{child}/cmdline", "rb") as file:
+                    argv = [part.decode("utf-8", "replace") for part in file.read().split(b"\0")]
+            except OSError:
+                continue
+            if argv and os.path.basename(argv[0]) == "Xwayland":
+                display = next((part for part in argv[1:] if part.startswith(":") and part[1:].isdigit()), None)
+                # KWin lets its own user (root here, as the suite) in; the display answers once it is ready.
+                if display and connectable("\0/tmp/.X11-unix/X" + display[1:]):
+                    return display
+        return None
 
     def _dbus(self, arguments: list[str], timeout: float = 5) -> str | None:
         """dbus-send to org.kde.KWin on the private bus: its printed reply, or None when the call failed."""
