@@ -870,6 +870,7 @@ class KWinDesktop(WaylandDesktop):
         super().__init__(width, height)
         self.kwin_log = "kwin.log"
         self.script_count = 0
+        self.refused: set[tuple[int, str]] = set()  # (selection generation, type) that KWin did not answer
 
     def start(self, workdir: str) -> None:
         for tool, package in (("kwin_wayland", "kwin-wayland"), ("wl-paste", "wl-clipboard"),
@@ -905,7 +906,7 @@ class KWinDesktop(WaylandDesktop):
             "XDG_DATA_DIRS": os.path.join(self.private_dir, "share") + ":" + data_dirs,
             "DBUS_SESSION_BUS_ADDRESS": self.bus_address,
             # A KWin script answers by print() (category js); KWIN_UTILS says which grants KWin found.
-            "QT_LOGGING_RULES": "js.debug=true;KWIN_UTILS.debug=true",
+            "QT_LOGGING_RULES": "js.debug=true;KWIN_UTILS.debug=true;kwin_xwl.debug=true",
         }
         socket_name = "wayland-pb-" + uuid.uuid4().hex[:8]
         log = self._log(self.kwin_log)
@@ -1029,3 +1030,24 @@ class KWinDesktop(WaylandDesktop):
 
     def active_title(self) -> str:
         return next((w["caption"] for w in self.windows() if w["active"]), "")
+
+    # KWin answers a type that an XWayland owner refuses to convert only when its own transfer timer ends it, 5 to
+    # 10 s later, with no bytes (PCManFM's application/x-kde-cutselection); and an exited XWayland owner's offer
+    # stays the selection, every read of it hanging. A read with nothing after REFUSED_AFTER is taken as refused,
+    # and the same type of the same offer is not asked again.
+    REFUSED_AFTER = 3.0
+
+    def read(self, type_name: str, timeout: float = 5) -> bytes | None:
+        try:
+            control = self.data_control()
+            control.types(3)
+            offer = control.generation
+        except WireError:
+            offer = None
+        if offer is not None and (offer, type_name) in self.refused:
+            return None
+        started = time.monotonic()
+        data = super().read(type_name, min(timeout, self.REFUSED_AFTER))
+        if data is None and offer is not None and time.monotonic() - started >= self.REFUSED_AFTER - 0.1:
+            self.refused.add((offer, type_name))
+        return data
