@@ -3,13 +3,14 @@
 // The first byte picks the representation's type; the rest is its bytes. Exercised: `text/uri-list` and URL
 // reading (`URL.parsingTransferred`), UTF-16 text (`String.decodingUTF16`), what the history derives from an
 // item (`ItemText`: kind, preview, HTML tag stripping, URL detection, the case-insensitive byte search), and
-// the Latin-1 conversion the X11 backend serves for `STRING`.
+// the Latin-1 conversion the X11 backend serves for `STRING` (`X11Text`).
 //
 // Built and run by scripts/fuzz.sh; seeds in Fuzz/corpus/text-formats/.
 import Foundation
 
 @testable import PasteboardHistory
 @testable import PasteboardModel
+@testable import ClipboardBackend
 @testable import X11Backend
 
 private let types: [ContentType] = [
@@ -54,7 +55,7 @@ public func fuzzTextFormats(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt
     }
     _ = ItemText.strippingTags(String(decoding: payload, as: UTF8.self))
 
-    let latin1 = Latin1.fromUTF8(payload)
+    let latin1 = X11Text.latin1(fromUTF8: payload)
     precondition(latin1.count == String(decoding: payload, as: UTF8.self).unicodeScalars.count)
     return 0
 }
