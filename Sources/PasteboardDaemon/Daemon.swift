@@ -135,9 +135,11 @@ public final class Daemon {
         if let sync { fds.append(pollfd(fd: sync.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
         let serverStart = fds.count
         fds += server.pollDescriptors
-        let timeout = try millisecondsUntilNextDeadline()
-        // Events the backend already read off its connection would not wake poll: handle them first.
+        // Events the backend already read off its connection would not wake poll: handle them first, and only then
+        // compute how long poll may wait, since they may set a deadline (a take-over after an owner left: computed
+        // before, poll waited forever and the take-over never came).
         backend?.processEvents()
+        let timeout = try millisecondsUntilNextDeadline()
         let ready = poll(&fds, nfds_t(fds.count), timeout)
         if ready < 0 {
             if errno == EINTR { return }
