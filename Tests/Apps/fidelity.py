@@ -149,6 +149,10 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
         record["empty_after_exit_seconds"] = None if not served else round(time.monotonic() - exited, 3)
         after = harness.snapshot(desktop, skip=skip) if served else Snapshot(None, {}, time.time(), 0)
     record["after_exit"] = after
+    if not served:
+        # A second opinion on the empty clipboard, from readers of its own (Desktop.diagnose_empty), for the report.
+        diagnose = getattr(desktop, "diagnose_empty", None)
+        record["empty_diagnosis"] = diagnose() if diagnose else ""
     save_snapshot(after, os.path.join(workdir, "captures", "with-pb", "after-exit"))
     record["after_exit_types"] = after.content_types() if served else None
     return record
@@ -272,8 +276,9 @@ def check(app: apps.App, without: dict, with_pb: dict, pb: PbDaemon, result: dic
     if with_pb["stale_after_exit"]:
         pass  # the same as without pb: nothing any Wayland client can tell from an owner that still serves
     elif with_pb["after_exit_types"] is None:
+        diagnosis = with_pb.get("empty_diagnosis")
         problems.append(f"after {app.name} exited, the clipboard stayed empty with pb "
-                        f"(watched {EXIT_TAKEOVER_TIMEOUT:.0f} s)")
+                        f"(watched {EXIT_TAKEOVER_TIMEOUT:.0f} s)" + (f"; {diagnosis}" if diagnosis else ""))
     else:
         bad = [t for t in exit_results if t.note != "extra" and not t.ok()]
         if bad:

@@ -33,6 +33,20 @@ How each desktop is driven (what was tried, and what works):
   KWin's log (category js). The packaged kwin_wayland carries file capabilities (cap_sys_resource) and exec of it
   fails with EPERM in a container: a plain copy (no extended attributes) runs.
 
+XWayland, for the applications that have no Wayland backend here (LibreOffice without its GTK 3 plugin, PCManFM
+on GTK 2), as a user on sway or KDE runs them: xwayland_env() gives their DISPLAY. sway starts it with
+`xwayland force`; its XWayland lets in only sway's user, so a script run by sway adds root's clients
+(`xhost +si:localuser:root`) and then writes the display's name where this module reads it. KWin starts it with
+`--xwayland` and lets its own user in (root here, as the suite); the display is the `:N` argument of KWin's Xwayland
+child. The same keyboards and focus paths reach an XWayland window (no xdotool is needed). Both compositors hand an
+X11 window's copy on to the Wayland clipboard while an X11 window has the focus, and pb reads it there. KWin 5.27's
+bridge differs from wlroots' in two ways the suite meets: a type the X11 owner refuses is answered only when KWin's
+transfer timer ends it (after 0.4 to 10 s, with no bytes; wlroots closes the pipe at once), and when the X11 owner
+exits its offer stays the Wayland selection, every read of it hanging (wlroots clears the selection). KWin's choice
+of a display number also removes the socket file of an X server that holds that number without a lock file
+(Xvfb -displayfd, as x11.py runs it): clients still reach that server by its abstract socket, but do not run the
+X11 and KWin desktops at once.
+
 Both keyboards speak the raw Wayland wire (WireConnection: no Wayland binding for Python is needed) and send
 evdev key codes through a US keymap, so key() takes X keysym names that EVDEV lists, and type_text() types what a
 US keyboard types (ASCII), on both desktops alike.
@@ -44,8 +58,8 @@ empty, which makes an empty clipboard as quick to see as a full one on both comp
 `wl-paste -n -t TYPE`, as any reader gets them. DataControl.watch() also records when the selection changes, with
 timestamps: the tool used to measure how long an application's own replacement leaves the clipboard empty.
 
-Debian packages: sway wl-clipboard kwin-wayland dbus passwd (useradd) util-linux (runuser), and python3 (the
-standard library only).
+Debian packages: sway wl-clipboard kwin-wayland dbus passwd (useradd) util-linux (runuser), xwayland and
+x11-xserver-utils (xhost), and python3 (the standard library only).
 """
 
 from __future__ import annotations
@@ -629,6 +643,23 @@ class WaylandDesktop(Desktop):
         if result is None or result.returncode != 0:
             return None
         return result.stdout
+
+    def diagnose_empty(self) -> str:
+        """What readers of their own see when the desktop's reader saw an empty clipboard: a new data-control
+        client (and how long the compositor took to answer it), and `wl-paste --list-types`."""
+        started = time.monotonic()
+        try:
+            control = DataControl(self.socket_path)
+            try:
+                fresh = control.types(3)
+            finally:
+                control.close()
+            seen = f"a new reader sees {fresh} (the compositor answered in {time.monotonic() - started:.2f} s)"
+        except WireError as error:
+            seen = f"a new reader failed: {error}"
+        result = run(["wl-paste", "--list-types"], env=self.client_env(), timeout=3)
+        listed = "timed out" if result is None else (result.stdout or result.stderr).decode("utf-8", "replace")
+        return seen + "; wl-paste --list-types: " + " ".join(listed.split())
 
     def watch_selection(self, seconds: float) -> list[tuple[float, list[str] | None]]:
         """Every selection change for `seconds` on a data-control device of its own: (time, types or None)."""
