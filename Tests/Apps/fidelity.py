@@ -177,11 +177,11 @@ def groups_of(app: apps.App) -> list[list[int]]:
 # reported (XFAIL, and in docs/fidelity.md), without failing the suite; one that passes says so (XPASS), so that
 # the entry is removed.
 KNOWN_DEFECTS = {
-    ("kwin", "libreoffice-writer"): "KWin 5.27's XWayland bridge: pb's first read of an X11 application's copy "
-    "stalls (the daemon logs 'the owner stalled on text/plain;charset=utf-8'), and Writer's next copy does not "
-    "land while it does; without pb a reader gets both",
-    ("kwin", "pcmanfm"): "KWin 5.27's XWayland bridge: pb's reads of pcmanfm's text/uri-list stall (the daemon "
-    "logs 'the owner stalled on text/uri-list') and the copy is not recorded; a reader without pb gets it",
+    ("kwin", "pcmanfm"): "KWin 5.27's XWayland bridge answers a type the X11 owner refuses (pcmanfm's "
+    "application/x-kde-cutselection) only when its own transfer timer ends it, 0.4 to 10 s later, and pb gives up "
+    "the whole copy when one of its types stalls for 1.5 s (the daemon logs 'the owner stalled on text/uri-list', "
+    "naming the first type it asked for, which arrived at once): the copy is not recorded, though a reader gets "
+    "every other type",
 }
 
 
