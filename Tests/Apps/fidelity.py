@@ -196,8 +196,12 @@ def run_scenario(desktop: harness.Desktop, app_cls: type[apps.App], base: str) -
     app = app_cls()
     pb = None
     try:
+        # Each pass starts with an empty clipboard: on KWin the last pass's exited XWayland owner leaves an offer
+        # whose reads hang, and LibreOffice, reading it at start, then took its first copy 6 s late.
+        desktop.clear_clipboard()
         without = run_pass(desktop, app, scenario_dir, None)
         app = app_cls()
+        desktop.clear_clipboard()
         pb = PbDaemon(desktop, os.path.join(scenario_dir, "pb"))
         pb.start()
         with_pb = run_pass(desktop, app, scenario_dir, pb, stale=without["after_exit_types"])

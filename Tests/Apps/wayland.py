@@ -229,6 +229,11 @@ class DataControl:
         elif obj == self.device and opcode == 2:            # finished
             raise WireError("the data-control device was cancelled by the compositor")
 
+    def clear(self, timeout: float = 5) -> None:
+        """Empties the clipboard (set_selection with no source, which data-control allows any client)."""
+        self.connection.request(self.device, 0, struct.pack("<I", 0))  # set_selection(null)
+        self.connection.roundtrip(self._event, time.monotonic() + timeout)
+
     def types(self, timeout: float = 5) -> list[str] | None:
         """The clipboard's type names after one round trip; None when nothing is selected (wlroots says so with a
         null selection, KWin by saying nothing)."""
@@ -624,6 +629,12 @@ class WaylandDesktop(Desktop):
                 self._data_control.close()
                 self._data_control = None
             return None
+
+    def clear_clipboard(self) -> None:
+        try:
+            self.data_control().clear()
+        except WireError as error:
+            raise SetupError(f"cannot empty the {self.name} clipboard: {error}") from error
 
     def ownership_marker(self) -> bytes | None:
         """How many selection events the desktop's data-control client has seen: a new owner (an application's new
@@ -1081,10 +1092,14 @@ class KWinDesktop(WaylandDesktop):
 
     # KWin 5.27 answers a type that an XWayland owner refuses to convert only when its own transfer timer (5 s,
     # ending a transfer at its second tick) ends it, with no bytes: seen after 0.4 to 10 s (PCManFM's
-    # application/x-kde-cutselection); and an exited XWayland owner's offer stays the selection, every read of it
-    # hanging. Every other read here took less than 0.25 s. A read with nothing after REFUSED_AFTER is taken as
-    # refused, and the same type of the same offer is not asked again.
+    # application/x-kde-cutselection; every type of Writer's second copy, now and then, with or without pb); and an
+    # exited XWayland owner's offer stays the selection, every read of it hanging. Every answered read here took
+    # less than 0.25 s. So a read with nothing after REFUSED_AFTER, or with no bytes after LATE_EMPTY, is taken as
+    # refused (None, whichever way KWin's timer fell); once one type of an offer was refused, the others get
+    # REFUSED_AFTER_ONE; and a refused type is not asked again for the same offer.
     REFUSED_AFTER = 2.0
+    LATE_EMPTY = 0.3
+    REFUSED_AFTER_ONE = 0.5
 
     def read(self, type_name: str, timeout: float = 5) -> bytes | None:
         try:
@@ -1095,8 +1110,12 @@ class KWinDesktop(WaylandDesktop):
             offer = None
         if offer is not None and (offer, type_name) in self.refused:
             return None
+        limit = self.REFUSED_AFTER_ONE if any(key[0] == offer for key in self.refused) else self.REFUSED_AFTER
         started = time.monotonic()
-        data = super().read(type_name, min(timeout, self.REFUSED_AFTER))
-        if data is None and offer is not None and time.monotonic() - started >= self.REFUSED_AFTER - 0.1:
-            self.refused.add((offer, type_name))
+        data = super().read(type_name, min(timeout, limit))
+        elapsed = time.monotonic() - started
+        if (data is None and elapsed >= limit - 0.1) or (data == b"" and elapsed >= self.LATE_EMPTY):
+            if offer is not None:
+                self.refused.add((offer, type_name))
+            return None
         return data
