@@ -889,7 +889,7 @@ class SwayDesktop(WaylandDesktop):
             # surface. After LibreOffice's start, Ctrl+C now and then filled the X11 CLIPBOARD (xclip read it) and
             # nothing reached Wayland, though sway showed the window focused (3 to 4 starts of 10); taking the
             # focus away and giving it back activated the window again, and the copy landed at once (4 of 4).
-            # Done before every key sent to an X11 window: then 9 starts of 10 copied at once (the runner makes
+            # Done whenever an X11 window is given the focus: then 9 starts of 10 copied at once (the runner makes
             # a first copy that did not land once more, through here).
             self.swaymsg(["focus parent"])
             self.swaymsg([f"[con_id={window['id']}] focus"])
