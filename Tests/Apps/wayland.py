@@ -33,6 +33,20 @@ How each desktop is driven (what was tried, and what works):
   KWin's log (category js). The packaged kwin_wayland carries file capabilities (cap_sys_resource) and exec of it
   fails with EPERM in a container: a plain copy (no extended attributes) runs.
 
+XWayland, for the applications that have no Wayland backend here (LibreOffice without its GTK 3 plugin, PCManFM
+on GTK 2), as a user on sway or KDE runs them: xwayland_env() gives their DISPLAY. sway starts it with
+`xwayland force`; its XWayland lets in only sway's user, so a script run by sway adds root's clients
+(`xhost +si:localuser:root`) and then writes the display's name where this module reads it. KWin starts it with
+`--xwayland` and lets its own user in (root here, as the suite); the display is the `:N` argument of KWin's Xwayland
+child. The same keyboards and focus paths reach an XWayland window (no xdotool is needed). Both compositors hand an
+X11 window's copy on to the Wayland clipboard while an X11 window has the focus, and pb reads it there. KWin 5.27's
+bridge differs from wlroots' in two ways the suite meets: a type the X11 owner refuses is answered only when KWin's
+transfer timer ends it (after 0.4 to 10 s, with no bytes; wlroots closes the pipe at once), and when the X11 owner
+exits its offer stays the Wayland selection, every read of it hanging (wlroots clears the selection). KWin's choice
+of a display number also removes the socket file of an X server that holds that number without a lock file
+(Xvfb -displayfd, as x11.py runs it): clients still reach that server by its abstract socket, but do not run the
+X11 and KWin desktops at once.
+
 Both keyboards speak the raw Wayland wire (WireConnection: no Wayland binding for Python is needed) and send
 evdev key codes through a US keymap, so key() takes X keysym names that EVDEV lists, and type_text() types what a
 US keyboard types (ASCII), on both desktops alike.
@@ -44,8 +58,8 @@ empty, which makes an empty clipboard as quick to see as a full one on both comp
 `wl-paste -n -t TYPE`, as any reader gets them. DataControl.watch() also records when the selection changes, with
 timestamps: the tool used to measure how long an application's own replacement leaves the clipboard empty.
 
-Debian packages: sway wl-clipboard kwin-wayland dbus passwd (useradd) util-linux (runuser), and python3 (the
-standard library only).
+Debian packages: sway wl-clipboard kwin-wayland dbus passwd (useradd) util-linux (runuser), xwayland and
+x11-xserver-utils (xhost), and python3 (the standard library only).
 """
 
 from __future__ import annotations
@@ -214,6 +228,11 @@ class DataControl:
             self.events.append((time.time(), list(self.offers.get(offer, [])) if offer else None))
         elif obj == self.device and opcode == 2:            # finished
             raise WireError("the data-control device was cancelled by the compositor")
+
+    def clear(self, timeout: float = 5) -> None:
+        """Empties the clipboard (set_selection with no source, which data-control allows any client)."""
+        self.connection.request(self.device, 0, struct.pack("<I", 0))  # set_selection(null)
+        self.connection.roundtrip(self._event, time.monotonic() + timeout)
 
     def types(self, timeout: float = 5) -> list[str] | None:
         """The clipboard's type names after one round trip; None when nothing is selected (wlroots says so with a
@@ -611,6 +630,12 @@ class WaylandDesktop(Desktop):
                 self._data_control = None
             return None
 
+    def clear_clipboard(self) -> None:
+        try:
+            self.data_control().clear()
+        except WireError as error:
+            raise SetupError(f"cannot empty the {self.name} clipboard: {error}") from error
+
     def ownership_marker(self) -> bytes | None:
         """How many selection events the desktop's data-control client has seen: a new owner (an application's new
         data source, even with the same content) always sends one."""
@@ -629,6 +654,23 @@ class WaylandDesktop(Desktop):
         if result is None or result.returncode != 0:
             return None
         return result.stdout
+
+    def diagnose_empty(self) -> str:
+        """What readers of their own see when the desktop's reader saw an empty clipboard: a new data-control
+        client (and how long the compositor took to answer it), and `wl-paste --list-types`."""
+        started = time.monotonic()
+        try:
+            control = DataControl(self.socket_path)
+            try:
+                fresh = control.types(3)
+            finally:
+                control.close()
+            seen = f"a new reader sees {fresh} (the compositor answered in {time.monotonic() - started:.2f} s)"
+        except WireError as error:
+            seen = f"a new reader failed: {error}"
+        result = run(["wl-paste", "--list-types"], env=self.client_env(), timeout=3)
+        listed = "timed out" if result is None else (result.stdout or result.stderr).decode("utf-8", "replace")
+        return seen + "; wl-paste --list-types: " + " ".join(listed.split())
 
     def watch_selection(self, seconds: float) -> list[tuple[float, list[str] | None]]:
         """Every selection change for `seconds` on a data-control device of its own: (time, types or None)."""
@@ -806,13 +848,13 @@ class SwayDesktop(WaylandDesktop):
             return None
 
     def windows(self) -> list[dict]:
-        """Every application window: {"id", "name", "focused", "pid", "app_id"}."""
+        """Every application window: {"id", "name", "focused", "pid", "app_id", "shell"}."""
         tree = self.swaymsg(["-t", "get_tree"])
         found = []
 
         def walk(node):
             if node.get("type") in ("con", "floating_con") and node.get("pid"):
-                found.append({key: node.get(key) for key in ("id", "name", "focused", "pid", "app_id")})
+                found.append({key: node.get(key) for key in ("id", "name", "focused", "pid", "app_id", "shell")})
             for child in node.get("nodes", []) + node.get("floating_nodes", []):
                 walk(child)
 
@@ -842,6 +884,15 @@ class SwayDesktop(WaylandDesktop):
             raise SetupError(f"could not give the focus to a window titled '*{title_substring}*' on sway within "
                              f"{timeout:.0f} s (windows: {[w['name'] for w in self.windows()]})")
         self._settle(window["pid"])
+        if window.get("shell") == "xwayland":
+            # wlroots hands an X11 window's copy on to Wayland only while its X11 window manager has an active
+            # surface. After LibreOffice's start, Ctrl+C now and then filled the X11 CLIPBOARD (xclip read it) and
+            # nothing reached Wayland, though sway showed the window focused (3 to 4 starts of 10); taking the
+            # focus away and giving it back activated the window again, and the copy landed at once (4 of 4).
+            # Done whenever an X11 window is given the focus: then 9 starts of 10 copied at once (the runner makes
+            # a first copy that did not land once more, through here).
+            self.swaymsg(["focus parent"])
+            self.swaymsg([f"[con_id={window['id']}] focus"])
 
     def active_title(self) -> str:
         return next((w["name"] or "" for w in self.windows() if w["focused"]), "")
@@ -1050,10 +1101,14 @@ class KWinDesktop(WaylandDesktop):
 
     # KWin 5.27 answers a type that an XWayland owner refuses to convert only when its own transfer timer (5 s,
     # ending a transfer at its second tick) ends it, with no bytes: seen after 0.4 to 10 s (PCManFM's
-    # application/x-kde-cutselection); and an exited XWayland owner's offer stays the selection, every read of it
-    # hanging. Every other read here took less than 0.25 s. A read with nothing after REFUSED_AFTER is taken as
-    # refused, and the same type of the same offer is not asked again.
+    # application/x-kde-cutselection; every type of Writer's second copy, now and then, with or without pb); and an
+    # exited XWayland owner's offer stays the selection, every read of it hanging. Every answered read here took
+    # less than 0.25 s. So a read with nothing after REFUSED_AFTER, or with no bytes after LATE_EMPTY, is taken as
+    # refused (None, whichever way KWin's timer fell); once one type of an offer was refused, the others get
+    # REFUSED_AFTER_ONE; and a refused type is not asked again for the same offer.
     REFUSED_AFTER = 2.0
+    LATE_EMPTY = 0.3
+    REFUSED_AFTER_ONE = 0.5
 
     def read(self, type_name: str, timeout: float = 5) -> bytes | None:
         try:
@@ -1064,8 +1119,12 @@ class KWinDesktop(WaylandDesktop):
             offer = None
         if offer is not None and (offer, type_name) in self.refused:
             return None
+        limit = self.REFUSED_AFTER_ONE if any(key[0] == offer for key in self.refused) else self.REFUSED_AFTER
         started = time.monotonic()
-        data = super().read(type_name, min(timeout, self.REFUSED_AFTER))
-        if data is None and offer is not None and time.monotonic() - started >= self.REFUSED_AFTER - 0.1:
-            self.refused.add((offer, type_name))
+        data = super().read(type_name, min(timeout, limit))
+        elapsed = time.monotonic() - started
+        if (data is None and elapsed >= limit - 0.1) or (data == b"" and elapsed >= self.LATE_EMPTY):
+            if offer is not None:
+                self.refused.add((offer, type_name))
+            return None
         return data
