@@ -23,8 +23,6 @@ public enum VolatileMarkers {
         "application/x-openoffice-link": "reading it makes LibreOffice Writer insert a bookmark into the document",
     ]
 
-    public static var types: Set<String> { Set(reasons.keys) }
-
     /// Whether `typeName` is one of them.
     public static func isVolatile(_ typeName: String) -> Bool {
         let essence = typeName.split(separator: ";", maxSplits: 1).first.map(String.init) ?? typeName
