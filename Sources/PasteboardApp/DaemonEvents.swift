@@ -39,7 +39,7 @@ final class DaemonEvents {
         do {
             socket = try client.connect(timeout: 2)
             socket.setReceiveTimeout(2)
-            try socket.sendAll(ControlProtocol.line(isApproving ? ControlRequest.approve : .watch))
+            try socket.sendAll(ControlProtocol.line(isApproving ? ControlRequest.approve() : .watch()))
             guard let acknowledgement = try socket.readLine() else { return false }
             let reply = try ControlProtocol.decode(ControlReply.self, from: acknowledgement)
             guard reply.ok, reply.watching == true else { return false }

@@ -82,14 +82,30 @@ enum TakeCommand: Command {
 
 enum WatchCommand: Command {
     static let spec = CommandSpec(
-        name: "watch", abstract: "Stream history events (captured, restored, deleted, pinned, cleared) as JSON lines.",
+        name: "watch", abstract: "Stream history events (captured, imported, arrived, deleted, …) as JSON lines.",
+        options: [
+            .init(
+                "since", value: "SEQ",
+                help: "First replay the history's changes after SEQ (a 'seq' an earlier event carried)."),
+        ],
         discussion: "Needs a running 'pb daemon'. Runs until Ctrl-C; when the daemon stops, says so and exits 1.\n"
-            + "A copy (by any application, pb copy included) is 'captured', pb restore is 'restored'.\n\n"
-            + "EXAMPLE:\n  pb watch | jq -c 'select(.event == \"captured\")'")
+            + "Every change of the history is an event with a 'seq', whoever made it: 'captured' (a copy, pb copy\n"
+            + "included), 'restored', 'pinned', 'unpinned', 'deleted', 'cleared', 'imported' (pb import: 'count',\n"
+            + "ids 'id' to 'lastID'), 'expired', 'pruned' (retention), 'arrived' (from another device through\n"
+            + "sync: 'device'), 'moved', 'changed'. With --since, a 'reload' event says the changes after SEQ\n"
+            + "are no longer kept (the newest 10,000 are).\n\n"
+            + "EXAMPLES:\n  pb watch | jq -c 'select(.event == \"captured\")'\n  pb watch --since 1200")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
+        var since: Int64?
+        if let text = arguments.value("since") {
+            guard let number = Int64(text), number >= 0 else {
+                throw UsageError("--since needs a change number ('seq' of an event, 0 or more), not \(quoted(text)).")
+            }
+            since = number
+        }
         do {
-            try context.daemon.watch { line in
+            try context.daemon.watch(since: since) { line in
                 context.stdout.write(line + [0x0A])
                 context.stdout.flush()
                 return true

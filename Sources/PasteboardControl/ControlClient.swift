@@ -70,9 +70,9 @@ public struct ControlClient: Sendable {
     /// Subscribes to events and hands each line to `handle` as the daemon sent it, until the daemon closes the
     /// connection or `handle` returns false. With `approving`, this connection also answers "Allow Paste"
     /// questions (`paste-requested` events; answer with `answerPaste`). Blocks the calling thread.
-    public func watch(approving: Bool = false, _ handle: (Data) -> Bool) throws(ControlError) {
+    public func watch(approving: Bool = false, since: Int64? = nil, _ handle: (Data) -> Bool) throws(ControlError) {
         let socket = try connect()
-        try socket.sendAll(ControlProtocol.line(approving ? ControlRequest.approve : .watch))
+        try socket.sendAll(ControlProtocol.line(approving ? ControlRequest.approve(since: since) : .watch(since: since)))
         guard let acknowledgement = try socket.readLine() else {
             throw ControlError("The daemon closed the connection without answering.", code: .noAnswer)
         }

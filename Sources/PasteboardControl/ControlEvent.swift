@@ -33,12 +33,41 @@ public struct ControlEvent: Codable, Sendable, Equatable {
         public static let pasteRequested: Name = "paste-requested"
         /// An item was pasted, or a paste refused (`outcome`); with `request`, the answer to that question.
         public static let pasted: Name = "pasted"
+        /// Many items were recorded at once (`pb import`): `count`, the new ones with ids `id`...`lastID`.
+        public static let imported: Name = "imported"
+        /// An item's expiry time passed and it was deleted.
+        public static let expired: Name = "expired"
+        /// Retention deleted an item (`id`), or `count` items at once.
+        public static let pruned: Name = "pruned"
+        /// A copy made on another device (`device`) arrived through sync: an item (`id`, `new`) or, with `count`,
+        /// many at once.
+        public static let arrived: Name = "arrived"
+        /// An item moved to the top without being copied (the order sync agreed on).
+        public static let moved: Name = "moved"
+        /// An item's settings changed (whether it asks before it is pasted).
+        public static let changed: Name = "changed"
+        /// The watcher asked for the changes after a `seq` the daemon no longer keeps: reload everything shown.
+        public static let reload: Name = "reload"
+
+        /// The events the daemon makes from the store's change feed, whoever changed the store; a client's
+        /// `notify` with one of these names is not passed on (the change itself is).
+        public static let historyChanges: Set<Name> = [
+            .captured, .restored, .pinned, .unpinned, .deleted, .cleared, .imported, .expired, .pruned, .arrived,
+            .moved, .changed,
+        ]
     }
 
     public var event: Name
     /// Seconds since 1970, fractional; set by the daemon when it sends the event.
     public var time: Double?
+    /// A change of the history: its number in the store's change feed. A watcher that reconnects passes the last
+    /// one it saw (`watch` with `since`) and is sent what it missed.
+    public var seq: Int64?
     public var id: Int64?
+    /// `imported`, `arrived` of many: the last new item's id (the new ones are `id`...`lastID`).
+    public var lastID: Int64?
+    /// A change that came through sync: the device it was made on.
+    public var device: String?
     /// `captured`: false when the copy repeated an existing item.
     public var new: Bool?
     /// `captured`: `clipboard` or `primary`.
@@ -53,7 +82,7 @@ public struct ControlEvent: Codable, Sendable, Equatable {
     public var committed: Double?
     /// `captured`: the backend's time of the owner change (X server time).
     public var ownerTime: UInt?
-    /// `cleared`: how many items went, and whether pinned ones were kept.
+    /// `cleared`, `imported`, `pruned`: how many items; `cleared`: whether pinned ones were kept.
     public var count: Int?
     public var keptPinned: Bool?
     /// `paste-requested`, `pasted`: the question's number, the reading application (when the backend knows it)

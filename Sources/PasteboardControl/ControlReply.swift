@@ -16,6 +16,9 @@ public struct ControlReply: Codable, Sendable, Equatable {
     public var items: Int?
     /// `watch`: events follow on this connection.
     public var watching: Bool?
+    /// `watch`: the newest change of the history before the events that follow (a reconnecting watcher passes
+    /// the last `seq` it saw as `since`).
+    public var seq: Int64?
     /// `forget`: whether a selection held one of the items and was emptied.
     public var cleared: Bool?
     /// `status`: how many connections answer "Allow Paste" questions (running apps).

@@ -18,11 +18,12 @@ public enum ControlRequest: Sendable, Equatable {
     case reschedule
     /// Pass `event` on to every watcher (a client changed the store itself).
     case notify(ControlEvent)
-    /// Send every event on this connection from now on.
-    case watch
+    /// Send every event on this connection from now on; with `since` (the `seq` of the last history event the
+    /// client saw), first every change of the history after it, from the store's change feed.
+    case watch(since: Int64? = nil)
     /// As `watch`, and this connection answers "Allow Paste" questions (`paste-requested` events) with
     /// `answerPaste`: the app. While no connection approves, pastes of items that ask are refused.
-    case approve
+    case approve(since: Int64? = nil)
     /// The user's answer to the `paste-requested` event numbered `request`.
     case answerPaste(request: Int, allow: Bool)
     /// Stop the daemon.
@@ -54,7 +55,7 @@ public enum ControlRequest: Sendable, Equatable {
 
 extension ControlRequest: Codable {
     private enum Keys: String, CodingKey {
-        case command, id, ids, once, expire, event, request, allow
+        case command, id, ids, once, expire, event, request, allow, since
     }
 
     public init(from decoder: any Decoder) throws {
@@ -75,8 +76,8 @@ extension ControlRequest: Codable {
         case "forget": self = .forget(ids: try container.decode([Int64].self, forKey: .ids))
         case "reschedule": self = .reschedule
         case "notify": self = .notify(try container.decode(ControlEvent.self, forKey: .event))
-        case "watch": self = .watch
-        case "approve": self = .approve
+        case "watch": self = .watch(since: try Self.decodeSince(container))
+        case "approve": self = .approve(since: try Self.decodeSince(container))
         case "answer-paste":
             self = .answerPaste(
                 request: try container.decode(Int.self, forKey: .request),
@@ -102,8 +103,27 @@ extension ControlRequest: Codable {
         case .answerPaste(let request, let allow):
             try container.encode(request, forKey: .request)
             try container.encode(allow, forKey: .allow)
-        case .ping, .status, .clear, .reschedule, .watch, .approve, .stop:
+        case .watch(let since), .approve(let since):
+            try container.encodeIfPresent(since, forKey: .since)
+        case .ping, .status, .clear, .reschedule, .stop:
             break
+        }
+    }
+
+    private static func decodeSince(_ container: KeyedDecodingContainer<Keys>) throws -> Int64? {
+        let since = try container.decodeIfPresent(Int64.self, forKey: .since)
+        if let since, since < 0 {
+            throw DecodingError.dataCorruptedError(forKey: .since, in: container, debugDescription: "not a sequence number")
+        }
+        return since
+    }
+
+    /// Whether this request subscribes to events (`watch` or `approve`), and from which change on.
+    public var subscription: (approving: Bool, since: Int64?)? {
+        switch self {
+        case .watch(let since): return (false, since)
+        case .approve(let since): return (true, since)
+        default: return nil
         }
     }
 

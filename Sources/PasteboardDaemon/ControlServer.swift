@@ -25,6 +25,8 @@ final class ControlServer {
     private let listener: UnixSocket
     private let path: String
     private var clients: [Int32: Client] = [:]
+    /// Missed changes to send a reconnecting watcher right after its `watch` reply.
+    private var pendingReplays: [Int32: [ControlEvent]] = [:]
     private let log: (String) -> Void
 
     /// Listens at `path` (the caller holds the instance lock).
@@ -64,10 +66,27 @@ final class ControlServer {
     /// Sends an event to every watcher. A watcher that cannot keep up is dropped rather than blocking the daemon.
     func broadcast(_ event: ControlEvent) {
         let line = ControlProtocol.line(event)
-        for client in clients.values where client.isWatcher {
-            if !client.unsent.isEmpty || client.socket.sendAvailable(line) != line.count { drop(client) }
+        for client in clients.values where client.isWatcher { send(line, to: client) }
+    }
+
+    /// Most bytes of events a watcher may leave unread before it is dropped: a burst (a reconnecting watcher's
+    /// missed changes, an import's deletions) waits for it; a watcher that stopped reading does not hold the daemon.
+    static let maxUnsentEventBytes = 1 << 20
+
+    private func send(_ line: Data, to client: Client) {
+        if client.unsent.isEmpty {
+            guard let sent = client.socket.sendAvailable(line) else { return drop(client) }
+            if sent < line.count { client.unsent = Data(line.dropFirst(sent)) }
+        } else if client.unsent.count + line.count <= Self.maxUnsentEventBytes {
+            client.unsent.append(line)
+        } else {
+            drop(client)
         }
     }
+
+    /// The newest change a new watcher starts after, and the events of those a reconnecting one missed after its
+    /// `since` (nil: too many, or no longer kept: it is told to reload).
+    var changes: (latest: () -> Int64?, missed: (Int64) -> [ControlEvent]?)?
 
     // MARK: - Connections
 
@@ -82,6 +101,7 @@ final class ControlServer {
 
     private func drop(_ client: Client) {
         clients[client.socket.fileDescriptor] = nil
+        pendingReplays[client.socket.fileDescriptor] = nil
     }
 
     private func receive(from client: Client, answer: (ControlRequest) -> ControlReply) {
@@ -117,6 +137,9 @@ final class ControlServer {
                 return
             }
             if sent != reply.count { client.unsent = Data(reply.dropFirst(sent)) }
+            if let missed = pendingReplays.removeValue(forKey: client.socket.fileDescriptor) {
+                for event in missed { send(ControlProtocol.line(event), to: client) }
+            }
         }
     }
 
@@ -127,11 +150,17 @@ final class ControlServer {
         } catch {
             return .failure(error.message)
         }
-        if request == .watch || request == .approve {
+        if let subscription = request.subscription {
             client.isWatcher = true
-            if request == .approve { client.isApprover = true }
+            if subscription.approving { client.isApprover = true }
             var reply = ControlReply()
             reply.watching = true
+            reply.seq = changes?.latest()
+            if let since = subscription.since, let changes {
+                // Sent after the reply (queued behind it), before any live event.
+                let missed = changes.missed(since) ?? [ControlEvent(.reload, time: Date().timeIntervalSince1970)]
+                pendingReplays[client.socket.fileDescriptor] = missed
+            }
             return reply
         }
         return answer(request)

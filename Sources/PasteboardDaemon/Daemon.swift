@@ -25,6 +25,8 @@ public final class Daemon {
     private var server: ControlServer?
     private var pasteApproval: PasteApproval?
     private var sync: SyncService?
+    /// Turns the store's change feed into events, whoever wrote the store.
+    private var follower: ChangeFollower?
     private var running = true
     /// The last failure of a background checkpoint (on its own thread), logged by the loop's next turn.
     private let checkpointFailures = LastFailure()
@@ -85,14 +87,29 @@ public final class Daemon {
         }
         let server = try ControlServer(path: runtime.socketPath, log: log)
         self.server = server
+        let follower = try ChangeFollower(
+            store: store, publish: { [weak server] event in server?.broadcast(event) }, log: log)
+        self.follower = follower
+        server.changes = (
+            latest: { [weak follower] in follower?.lastSequence },
+            missed: { [weak follower] since in follower?.events(after: since, limit: 5_000) }
+        )
+        // The capture service's `captured` event stands for its copy's change in the feed; its other events
+        // (the clipboard emptied, a paste question) are not changes of the history.
+        let publish: (ControlEvent) -> Void = { [weak server, weak follower] event in
+            if event.event == .captured, event.id != nil {
+                follower?.recorded(event)
+            } else {
+                server?.broadcast(event)
+            }
+        }
         // 0.4 s: room within the 1 s promise for a loaded machine to deliver the signal and reap the process.
         let deadline = try StopDeadline(grace: .milliseconds(400))
         defer { withExtendedLifetime(deadline) {} }
         let signals = try SignalPipe()
         if let backend {
             let capture = CaptureService(
-                store: store, rules: configuration.capture, backend: backend, log: log,
-                broadcast: { [weak server] event in server?.broadcast(event) })
+                store: store, rules: configuration.capture, backend: backend, log: log, broadcast: publish)
             capture.pasteApprovalRules = configuration.pasteApproval
             self.capture = capture
             let approval = PasteApproval(
@@ -117,6 +134,7 @@ public final class Daemon {
             pasteApproval = nil
             sync = nil
             capture = nil
+            self.follower = nil
             self.server = nil
             self.store = nil
         }
@@ -133,6 +151,8 @@ public final class Daemon {
         if let backend { fds.append(pollfd(fd: backend.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
         let syncIndex = sync.map { _ in fds.count }
         if let sync { fds.append(pollfd(fd: sync.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
+        let followerIndex = follower.map { _ in fds.count }
+        if let follower { fds.append(pollfd(fd: follower.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
         let serverStart = fds.count
         fds += server.pollDescriptors
         // Events the backend already read off its connection would not wake poll: handle them first, and only then
@@ -161,11 +181,16 @@ public final class Daemon {
         if ready == 0 {
             if !isWaitingForIndexOnly { try runHousekeeping() }
             indexBacklogSlice()
+            follower?.follow()
             return
         }
         if backend != nil && fds[1].revents != 0 { backend?.processEvents() }
         if let syncIndex, fds[syncIndex].revents != 0 { sync?.processEvents() }
+        if let followerIndex, fds[followerIndex].revents != 0 { follower?.processEvents() }
         server.service(fds[serverStart...]) { request in handle(request) }
+        // What this turn changed in the store (a sync arrival, a request's deletion, housekeeping) is published
+        // now; another process's change wakes the loop through the follower's descriptor.
+        follower?.follow()
         // An app that went away leaves its questions to nobody: they are refused now, not at their deadline.
         pasteApproval?.processTimeouts(now: Date())
     }
@@ -240,6 +265,7 @@ public final class Daemon {
             let dropped = try store.applyRetention(retention)
             if dropped > 0 { log("retention removed \(dropped) item\(dropped == 1 ? "" : "s")") }
         }
+        follower?.trim()
         if store.hasUnpurgedDeletions {
             // Another process reading for a long time is no reason to stop: the next round tries again.
             do {
@@ -277,7 +303,11 @@ public final class Daemon {
             }
             return reply
         case .notify(var event):
-            // A client changed the store itself (pin, delete, …): pass the event on to watchers.
+            // A change of the history reaches watchers from the store's change feed, whoever made it (an older
+            // client still announcing its pin or delete would send it twice); other news is passed on.
+            if ControlEvent.Name.historyChanges.contains(event.event) && event.event != .restored {
+                return ControlReply()
+            }
             event.time = Date().timeIntervalSince1970
             server?.broadcast(event)
             return ControlReply()

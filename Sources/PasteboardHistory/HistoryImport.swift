@@ -28,6 +28,9 @@ public final class HistoryImport {
     private let previousCacheSize: Int64
     private var nextPosition: Int64
     private var nextItemID: Int64
+    /// For the change feed's one `imported` row: the first new item's id, and how many lines it took in.
+    private var firstNewItemID: Int64?
+    private var addedLines = 0
     private var nextBlobID: Int64
 
     private let findIdentity: Statement
@@ -181,6 +184,7 @@ public final class HistoryImport {
                 {
                     try replaceRepresentations(id: existing.id, item: item, prepared: prepared)
                 }
+                addedLines += 1
                 return RecordResult(id: existing.id, isNew: false)
             }
             let textType = ItemText.textType(of: item)
@@ -203,6 +207,8 @@ public final class HistoryImport {
                     size: item.byteCount, textBlob: textBlob))
             pendingIdentities.insert(identity)
             identity.withUnsafeBytes { identityFilter?.insert($0) }
+            if firstNewItemID == nil { firstNewItemID = id }
+            addedLines += 1
             nextItemID += 1
             nextPosition += 1
             if pendingItems.count >= Self.batchRows || pendingBlobs.count >= Self.batchRows
@@ -429,6 +435,11 @@ public final class HistoryImport {
                 batchStatements.removeAll()
                 // Every position this import gave out is above the mark, in the backlog.
                 if nextPosition - 1 > indexedThrough { try store.setSearchIndexedThrough(indexedThrough) }
+                if addedLines > 0 {
+                    try store.noteChange(
+                        .imported, itemID: firstNewItemID, lastItemID: firstNewItemID.map { _ in nextItemID - 1 },
+                        count: addedLines)
+                }
                 try db.execute("COMMIT")
                 try db.execute("PRAGMA cache_size = \(previousCacheSize); PRAGMA synchronous = NORMAL")
             }

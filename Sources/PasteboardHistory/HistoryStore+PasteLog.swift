@@ -46,7 +46,10 @@ extension HistoryStore {
         try write {
             let missing = try ids.filter { try db.row("SELECT 1 AS found FROM items WHERE id = ?", $0) == nil }
             if !missing.isEmpty { throw Self.noSuchItems(missing) }
-            for id in ids { try db.run("UPDATE items SET ask_before_paste = ? WHERE id = ?", asks, id) }
+            for id in ids {
+                try db.run("UPDATE items SET ask_before_paste = ? WHERE id = ?", asks, id)
+                try noteChange(.changed, itemID: id)
+            }
         }
     }
 

@@ -62,6 +62,7 @@ extension HistoryStore {
                     Self.mergeSQL, position, date, max(1, metadata.copyCount), metadata.isPinned, metadata.source, metadata.selection,
                     metadata.isPinned, metadata.expiresAt?.timeIntervalSince1970, metadata.expiresAt?.timeIntervalSince1970,
                     metadata.asksBeforePaste, id)
+                try noteChange(.repeated, itemID: id)
                 return RecordResult(id: id, isNew: false)
             }
             let (blobIDs, textBlob) = try retainBlobs(of: prepared, textType: textType, derived: derived)
@@ -89,6 +90,7 @@ extension HistoryStore {
                 }
                 try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
             }
+            try noteChange(.added, itemID: id)
             return RecordResult(id: id, isNew: true)
         }
         if let retention, !retention.isUnlimited, !db.isInTransaction {
@@ -152,7 +154,10 @@ extension HistoryStore {
         try write {
             let missing = try ids.filter { try db.row("SELECT 1 AS found FROM items WHERE id = ?", $0) == nil }
             if !missing.isEmpty { throw Self.noSuchItems(missing) }
-            for id in ids { try db.run("UPDATE items SET pinned = ? WHERE id = ?", isPinned, id) }
+            for id in ids {
+                try db.run("UPDATE items SET pinned = ? WHERE id = ?", isPinned, id)
+                try noteChange(isPinned ? .pinned : .unpinned, itemID: id)
+            }
         }
     }
 
@@ -208,8 +213,11 @@ extension HistoryStore {
     }
 
     /// Deletes items inside the caller's transaction; with `updatingIndex` false the caller empties the search index
-    /// itself.
-    func deleteInTransaction(ids: [Int64], updatingIndex: Bool = true) throws -> Int {
+    /// itself. Each deleted item goes into the change feed as `change` (nil: the caller records the change), or,
+    /// past `changeFeedBulk` items at once, as one row with their count.
+    func deleteInTransaction(
+        ids: [Int64], updatingIndex: Bool = true, change: HistoryChange.Kind? = .deleted
+    ) throws -> Int {
         var deleted = 0
         let indexedThrough = updatingIndex ? try searchIndexedThrough() : nil
         for id in ids {
@@ -232,8 +240,10 @@ extension HistoryStore {
             try db.run("DELETE FROM paste_log WHERE item_id = ?", id)
             try db.run("DELETE FROM items WHERE id = ?", id)
             residue.noteFreedContent()
+            if let change, ids.count <= Self.changeFeedBulk { try noteChange(change, itemID: id) }
             deleted += 1
         }
+        if let change, ids.count > Self.changeFeedBulk, deleted > 0 { try noteChange(change, itemID: nil, count: deleted) }
         return deleted
     }
 
@@ -253,7 +263,7 @@ extension HistoryStore {
                     : "SELECT id FROM items ORDER BY position LIMIT 1000"
                 let ids = try db.rows(sql).compactMap { $0.int("id") }
                 if ids.isEmpty { break }
-                total += try deleteInTransaction(ids: ids, updatingIndex: false)
+                total += try deleteInTransaction(ids: ids, updatingIndex: false, change: nil)
             }
             for row in try db.rows("SELECT position, text_blob FROM items WHERE text_blob IS NOT NULL") {
                 guard let position = row.int("position"), let textBlob = row.int("text_blob") else { continue }
@@ -265,6 +275,7 @@ extension HistoryStore {
             let holdsSomething = try db.row("SELECT 1 FROM pasteboard_items WHERE pasteboard = ? LIMIT 1", general) != nil
             if !keepingClipboard && holdsSomething { try clearPasteboardInTransaction(general) }
             residue.noteFreedContent()
+            try noteChange(.cleared, itemID: nil, count: total, keptPinned: keepPinned)
             return total
         }
         try purge()

@@ -26,7 +26,7 @@ extension HistoryStore {
                     "SELECT id FROM items WHERE NOT pinned AND last_copied < ?", now.timeIntervalSince1970 - maxAge
                 ).compactMap { $0.int("id") }
             }
-            var deleted = try deleteInTransaction(ids: Array(Set(doomed)))
+            var deleted = try deleteInTransaction(ids: Array(Set(doomed)), change: .pruned)
             if let maxBytes = policy.maxBytes {
                 var total = try db.row("SELECT coalesce(sum(size), 0) AS total FROM items WHERE NOT pinned")?.int("total") ?? 0
                 while total > maxBytes {
@@ -37,7 +37,7 @@ extension HistoryStore {
                         batch.append(row.int("id") ?? 0)
                         total -= row.int("size") ?? 0
                     }
-                    deleted += try deleteInTransaction(ids: batch)
+                    deleted += try deleteInTransaction(ids: batch, change: .pruned)
                 }
             }
             return deleted
@@ -69,7 +69,7 @@ extension HistoryStore {
                 try clearPasteboardInTransaction("general")
             }
             let ids = rows.compactMap { $0.int("id") }
-            _ = try deleteInTransaction(ids: ids)
+            _ = try deleteInTransaction(ids: ids, change: .expired)
             return ids
         }
         // An expiring copy is often a secret (a one-time password): nothing of it stays readable.

@@ -97,6 +97,7 @@ extension HistoryStore {
                 }
             }
             try db.run("UPDATE items SET position = ? WHERE id = ?", position, id)
+            try noteChange(.moved, itemID: id)
             return position
         }
     }

@@ -28,6 +28,9 @@ public final class HistoryStore {
     var pendingFileRemovals: [Data] = []
     /// What deleting left behind until `purge()` wipes it (see HistoryStore+Purge.swift).
     var residue = Residue()
+    /// The device whose changes this store is applying (sync arrivals), written into the change feed with them;
+    /// nil for this machine's own changes.
+    public var changeDevice: String?
 
     /// Opens (creating if needed) the store at `location`.
     ///

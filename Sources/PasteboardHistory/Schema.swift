@@ -24,7 +24,7 @@ enum Schema {
     static let knownNames: Set<String> = [
         "blobs", "content_types", "items", "items_pinned", "items_expiry", "representations", "representations_blob",
         "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob", "paste_log", "paste_log_item",
-        "search_backlog",
+        "search_backlog", "changes",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -148,6 +148,22 @@ enum Schema {
                 CREATE TABLE search_backlog(
                     id INTEGER PRIMARY KEY CHECK (id = 1),
                     indexed_through INTEGER NOT NULL
+                );
+                """),
+        // The change feed (see HistoryStore+Changes.swift): one row per change, in the change's own transaction.
+        // AUTOINCREMENT so that a number is never given out twice, even after every row was trimmed.
+        .init(
+            version: 4,
+            sql: """
+                CREATE TABLE changes(
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    kind TEXT NOT NULL,
+                    item_id INTEGER,
+                    last_item_id INTEGER,
+                    count INTEGER,
+                    time REAL NOT NULL,
+                    device TEXT,
+                    detail TEXT
                 );
                 """),
     ])

@@ -13,9 +13,10 @@ import Testing
         (.restore(id: 42, once: true, expire: 30), #"{"command":"restore","expire":30,"id":42,"once":true}"#),
         (.restore(id: 7), #"{"command":"restore","id":7,"once":false}"#),
         (.notify(ControlEvent(.pinned, id: 3)), #"{"command":"notify","event":{"event":"pinned","id":3}}"#),
-        (.watch, #"{"command":"watch"}"#),
+        (.watch(), #"{"command":"watch"}"#),
+        (.watch(since: 42), #"{"command":"watch","since":42}"#),
         (.forget(ids: [3, 9]), #"{"command":"forget","ids":[3,9]}"#),
-        (.approve, #"{"command":"approve"}"#),
+        (.approve(), #"{"command":"approve"}"#),
         (.answerPaste(request: 4, allow: true), #"{"allow":true,"command":"answer-paste","request":4}"#),
     ])
     func requestsEncodeAsDocumented(request: ControlRequest, expected: String) throws {
@@ -26,7 +27,7 @@ import Testing
     @Test func everyCommandRoundTrips() throws {
         let requests: [ControlRequest] = [
             .ping, .status, .restore(id: 1, once: false, expire: 2.5), .clear, .forget(ids: [4, 5]), .reschedule,
-            .notify(ControlEvent("x")), .watch, .approve, .answerPaste(request: 1, allow: false), .stop,
+            .notify(ControlEvent("x")), .watch(since: 7), .approve(), .answerPaste(request: 1, allow: false), .stop,
         ]
         #expect(requests.map(\.command) == ControlRequest.commands)
         for request in requests {
