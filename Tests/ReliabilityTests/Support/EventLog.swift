@@ -7,6 +7,11 @@ struct WatchedEvent: Sendable {
     let id: Int64?
     /// The X server time of the owner change a `captured` event comes from.
     let ownerTime: UInt64?
+    /// A change of the history: its number in the change feed.
+    var seq: Int64? = nil
+    var count: Int? = nil
+    var lastID: Int64? = nil
+    var device: String? = nil
 }
 
 /// A running `pb watch`; its output file is parsed whole on every look (a few thousand lines at most).
@@ -21,7 +26,9 @@ struct EventLog: Sendable {
             events.append(
                 WatchedEvent(
                     event: object["event"] as? String ?? "", id: (object["id"] as? NSNumber)?.int64Value,
-                    ownerTime: (object["ownerTime"] as? NSNumber)?.uint64Value))
+                    ownerTime: (object["ownerTime"] as? NSNumber)?.uint64Value,
+                    seq: (object["seq"] as? NSNumber)?.int64Value, count: (object["count"] as? NSNumber)?.intValue,
+                    lastID: (object["lastID"] as? NSNumber)?.int64Value, device: object["device"] as? String))
         }
         return events
     }

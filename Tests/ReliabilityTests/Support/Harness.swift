@@ -149,8 +149,8 @@ final class Harness: Sendable {
 
     /// Starts `pb watch` and waits until the daemon counts it as a watcher: a `notify` sent through the socket
     /// comes back out of it.
-    func startWatch() async throws -> EventLog {
-        let watch = EventLog(process: try launch(["watch"]))
+    func startWatch(_ arguments: [String] = []) async throws -> EventLog {
+        let watch = EventLog(process: try launch(["watch"] + arguments))
         let probe = "watch-probe-\(UUID().uuidString)"
         let subscribed = try await eventually(within: .seconds(10), every: .milliseconds(20)) {
             _ = RawControlSocket.send(
