@@ -44,11 +44,23 @@ public struct HistoryChange: Sendable, Equatable {
     public let device: String?
     /// `cleared`: pinned items were kept.
     public let keptPinned: Bool
+    /// `deleted`, `expired`, `pruned` of one item: the identity it had (what sync names it by).
+    package let identity: Data?
 
     public init(
         sequence: Int64, kind: Kind, itemID: Int64?, lastItemID: Int64? = nil, count: Int? = nil, time: Date,
         device: String? = nil, keptPinned: Bool = false
     ) {
+        self.init(
+            sequence: sequence, kind: kind, itemID: itemID, lastItemID: lastItemID, count: count, time: time,
+            device: device, keptPinned: keptPinned, identity: nil)
+    }
+
+    package init(
+        sequence: Int64, kind: Kind, itemID: Int64?, lastItemID: Int64?, count: Int?, time: Date, device: String?,
+        keptPinned: Bool, identity: Data?
+    ) {
+        self.identity = identity
         self.keptPinned = keptPinned
         self.sequence = sequence
         self.kind = kind

@@ -13,20 +13,21 @@ extension HistoryStore {
     /// Records a change; inside the caller's write transaction.
     func noteChange(
         _ kind: HistoryChange.Kind, itemID: Int64?, lastItemID: Int64? = nil, count: Int? = nil,
-        keptPinned: Bool = false
+        keptPinned: Bool = false, identity: Data? = nil
     ) throws {
         precondition(db.isInTransaction, "a change is recorded with the mutation, in its transaction")
         try db.run(
-            "INSERT INTO changes(kind, item_id, last_item_id, count, time, device, detail) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO changes(kind, item_id, last_item_id, count, time, device, detail, identity) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             kind.rawValue, itemID, lastItemID, count.map(Int64.init), Date().timeIntervalSince1970, changeDevice,
-            keptPinned ? "kept-pinned" : nil)
+            keptPinned ? "kept-pinned" : nil, identity)
     }
 
     /// Up to `limit` changes after `sequence`, oldest first.
     public func changes(after sequence: Int64, limit: Int = 1_000) throws(HistoryError) -> [HistoryChange] {
         try perform {
             try db.rows(
-                "SELECT seq, kind, item_id, last_item_id, count, time, device, detail FROM changes WHERE seq > ? "
+                "SELECT seq, kind, item_id, last_item_id, count, time, device, detail, identity FROM changes WHERE seq > ? "
                     + "ORDER BY seq LIMIT ?", sequence, Int64(max(1, limit))
             ).compactMap { row -> HistoryChange? in
                 guard let sequence = row.int("seq"), let kind = row.string("kind").flatMap(HistoryChange.Kind.init)
@@ -34,7 +35,8 @@ extension HistoryStore {
                 return HistoryChange(
                     sequence: sequence, kind: kind, itemID: row.int("item_id"), lastItemID: row.int("last_item_id"),
                     count: row.int("count").map(Int.init), time: Date(timeIntervalSince1970: row.double("time") ?? 0),
-                    device: row.string("device"), keptPinned: row.string("detail") == "kept-pinned")
+                    device: row.string("device"), keptPinned: row.string("detail") == "kept-pinned",
+                    identity: row.data("identity"))
             }
         }
     }

@@ -221,7 +221,7 @@ extension HistoryStore {
         var deleted = 0
         let indexedThrough = updatingIndex ? try searchIndexedThrough() : nil
         for id in ids {
-            guard let row = try db.row("SELECT position, text_blob FROM items WHERE id = ?", id),
+            guard let row = try db.row("SELECT position, text_blob, identity FROM items WHERE id = ?", id),
                 let position = row.int("position")
             else { continue }
             if let textBlob = row.int("text_blob") {
@@ -240,7 +240,9 @@ extension HistoryStore {
             try db.run("DELETE FROM paste_log WHERE item_id = ?", id)
             try db.run("DELETE FROM items WHERE id = ?", id)
             residue.noteFreedContent()
-            if let change, ids.count <= Self.changeFeedBulk { try noteChange(change, itemID: id) }
+            if let change, ids.count <= Self.changeFeedBulk {
+                try noteChange(change, itemID: id, identity: row.data("identity"))
+            }
             deleted += 1
         }
         if let change, ids.count > Self.changeFeedBulk, deleted > 0 { try noteChange(change, itemID: nil, count: deleted) }

@@ -61,6 +61,13 @@ extension HistoryStore {
         }
     }
 
+    /// The item with `id`, if the history has it.
+    package func syncRow(id: Int64) throws(HistoryError) -> SyncRow? {
+        try perform {
+            try db.row("SELECT \(Self.syncColumns) FROM items WHERE id = ?", id).flatMap(syncRow)
+        }
+    }
+
     /// The item with `identity`, if the history has it.
     package func syncRow(identity: Data) throws(HistoryError) -> SyncRow? {
         try perform {

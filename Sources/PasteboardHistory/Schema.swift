@@ -163,7 +163,8 @@ enum Schema {
                     count INTEGER,
                     time REAL NOT NULL,
                     device TEXT,
-                    detail TEXT
+                    detail TEXT,
+                    identity BLOB
                 );
                 """),
     ])

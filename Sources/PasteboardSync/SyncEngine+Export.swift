@@ -35,41 +35,27 @@ extension SyncEngine {
                     operations.append(operation)
                     var entry = try state.entry(row.identity) ?? SyncState.Entry(identity: row.identity)
                     entry.apply(operation)
+                    if entry.isPinned != row.isPinned {
+                        // A copy keeps the pin its identity had in an earlier life (pinned, deleted, copied
+                        // again): the copy says what it is now.
+                        let pin = SyncOperation(
+                            kind: row.isPinned ? .pin : .unpin, clock: clock.tick(now: now), identity: Hex.encode(row.identity))
+                        operations.append(pin)
+                        entry.apply(pin)
+                    }
                     entry.position = row.position
                     entry.isPending = false
                     try state.save(entry)
                 }
             }
-            // Pins and deletes: what the history says against what sync last knew.
-            let present = try inStore { () throws(HistoryError) in try store.syncIdentities() }
-            var deletions: [Data] = []
-            for known in try state.liveEntries() {
-                if let item = present[known.identity] {
-                    guard item.isPinned != known.isPinned else { continue }
-                    let operation = SyncOperation(
-                        kind: item.isPinned ? .pin : .unpin, clock: clock.tick(now: now), identity: Hex.encode(known.identity))
-                    operations.append(operation)
-                    try update(known.identity) { $0.apply(operation) }
-                } else if !known.isPending {
-                    deletions.append(known.identity)
-                }
-            }
-            if present.isEmpty && deletions.count > 1 {
-                // The whole history went: one clear says it (and removes what the others copied before it).
-                let operation = SyncOperation(kind: .clear, clock: clock.tick(now: now), keepsPinned: false)
-                operations.append(operation)
-                var clears = try state.clears()
-                _ = clears.apply(operation)
-                try state.save(clears)
+            // Pins and deletes: from the store's change feed since the last export, when it still holds them all
+            // and names every item; otherwise (the first export, a clear, a bulk deletion, a feed trimmed past this
+            // point) from the whole history against what sync last knew.
+            let feedEnd = try inStore { () throws(HistoryError) in try store.latestChangeSequence() }
+            if let changes = try localChangesSinceLastExport(upTo: feedEnd) {
+                try pinsAndDeletes(from: changes, now: now, into: &operations)
             } else {
-                for identity in deletions {
-                    let operation = SyncOperation(kind: .delete, clock: clock.tick(now: now), identity: Hex.encode(identity))
-                    operations.append(operation)
-                    try update(identity) {
-                        $0.apply(operation)
-                        $0.position = nil
-                    }
-                }
+                try pinsAndDeletesByComparison(now: now, into: &operations)
             }
             if !operations.isEmpty {
                 if written.contains(where: { $0.hasPrefix("payloads/") }) { try AtomicFile.flushFileSystem(folder.root) }
@@ -84,8 +70,114 @@ extension SyncEngine {
                 try state.setMeta("watermark", String(newest))
                 try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
             }
+            try state.setMeta("feed", String(feedEnd))
             try saveClock()
             return written
+    }
+
+    /// This device's own changes of pins and single items since the last export, oldest first; nil when the
+    /// feed cannot tell them all (see `writeLocalChangesLocked`). Changes sync itself made (they name a device)
+    /// are what other devices said already.
+    private func localChangesSinceLastExport(upTo end: Int64) throws(SyncError) -> [HistoryChange]? {
+        guard let start = Int64(try state.meta("feed") ?? ""),
+            try inStore({ () throws(HistoryError) in try store.hasChanges(after: start) })
+        else { return nil }
+        var result: [HistoryChange] = []
+        var after = start
+        while after < end {
+            let page = try inStore { () throws(HistoryError) in try store.changes(after: after, limit: 1000) }
+            guard let last = page.last else { break }
+            for change in page where change.sequence <= end && change.device == nil {
+                switch change.kind {
+                case .pinned, .unpinned:
+                    result.append(change)
+                case .deleted, .expired, .pruned, .cleared:
+                    guard change.identity != nil else { return nil }  // many at once: compare the whole history
+                    result.append(change)
+                case .added, .repeated, .restored, .moved, .imported, .changed:
+                    continue  // copies are found by position (above); the rest sync does not carry
+                }
+            }
+            after = last.sequence
+        }
+        return result
+    }
+
+    /// The pin, unpin and delete operations for `changes`, against what sync last knew of each item.
+    private func pinsAndDeletes(from changes: [HistoryChange], now: Date, into operations: inout [SyncOperation])
+        throws(SyncError)
+    {
+        let clears = try state.clears()
+        var done = Set<Data>()
+        // Newest first: an item's latest change decides, and the history is asked what it holds now.
+        for change in changes.reversed() {
+            let row: HistoryStore.SyncRow?
+            let identity: Data
+            if let known = change.identity {
+                identity = known
+                row = try inStore { () throws(HistoryError) in try store.syncRow(identity: known) }
+            } else if let id = change.itemID,
+                let found = try inStore({ () throws(HistoryError) in try store.syncRow(id: id) })
+            {
+                identity = found.identity
+                row = found
+            } else {
+                continue  // deleted since: that change (later in the feed) says so
+            }
+            guard done.insert(identity).inserted,
+                let known = try state.entry(identity, withRecord: false), known.isAlive(clears)
+            else { continue }
+            if let row {
+                guard row.isPinned != known.isPinned else { continue }
+                let operation = SyncOperation(
+                    kind: row.isPinned ? .pin : .unpin, clock: clock.tick(now: now), identity: Hex.encode(identity))
+                operations.append(operation)
+                try update(identity) { $0.apply(operation) }
+            } else if !known.isPending {
+                let operation = SyncOperation(kind: .delete, clock: clock.tick(now: now), identity: Hex.encode(identity))
+                operations.append(operation)
+                try update(identity) {
+                    $0.apply(operation)
+                    $0.position = nil
+                }
+            }
+        }
+    }
+
+    /// The pin, unpin, delete and clear operations found by comparing the whole history with the sync state.
+    private func pinsAndDeletesByComparison(now: Date, into operations: inout [SyncOperation]) throws(SyncError) {
+        // Pins and deletes: what the history says against what sync last knew.
+        let present = try inStore { () throws(HistoryError) in try store.syncIdentities() }
+        var deletions: [Data] = []
+        for known in try state.liveEntries() {
+            if let item = present[known.identity] {
+                guard item.isPinned != known.isPinned else { continue }
+                let operation = SyncOperation(
+                    kind: item.isPinned ? .pin : .unpin, clock: clock.tick(now: now), identity: Hex.encode(known.identity))
+                operations.append(operation)
+                try update(known.identity) { $0.apply(operation) }
+            } else if !known.isPending {
+                deletions.append(known.identity)
+            }
+        }
+        if present.isEmpty && deletions.count > 1 {
+            // The whole history went: one clear says it (and removes what the others copied before it).
+            let operation = SyncOperation(kind: .clear, clock: clock.tick(now: now), keepsPinned: false)
+            operations.append(operation)
+            var clears = try state.clears()
+            _ = clears.apply(operation)
+            try state.save(clears)
+        } else {
+            for identity in deletions {
+                let operation = SyncOperation(kind: .delete, clock: clock.tick(now: now), identity: Hex.encode(identity))
+                operations.append(operation)
+                try update(identity) {
+                    $0.apply(operation)
+                    $0.position = nil
+                }
+            }
+        }
+
     }
 
     /// The position after which items may be new to sync. The store gives a new copy the position after the

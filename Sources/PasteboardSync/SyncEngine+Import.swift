@@ -29,6 +29,8 @@ extension SyncEngine {
         /// Whether the sync state held no entry when the round began (a device joining): an item not taken in this
         /// round is then known to be new, without a look-up.
         var startedEmpty = false
+        /// The devices whose segments or snapshots this round took in: the history's changes name them.
+        var devices = Set<String>()
     }
 
     /// Reads every segment not yet applied (all of them, or only `paths`, in the order given), checks each whole
@@ -73,6 +75,7 @@ extension SyncEngine {
                         continue
                     }
                     try takeIn(read.operations, into: &intake)
+                    if !read.operations.isEmpty { intake.devices.insert(place.device.rawValue) }
                     try state.noteFile(path, url: url, status: "applied", reason: nil, operations: read.operations.count, now: now)
                     if let last = read.operations.map(\.clock).max() { try state.noteDevice(place.device, clock: last, seen: now) }
                     if let from = read.coversFrom, try coverage()[place.device] ?? 0 >= from - 1 {
@@ -85,6 +88,10 @@ extension SyncEngine {
             if intake.operations == 0 && pendingCount == 0 { return arrivals }
             arrivals.operations = intake.operations
             try saveClock()
+            // What the round changes in the history arrived from those devices (the change feed says so: the
+            // daemon's events are `arrived`, and the next export does not send them back).
+            store.changeDevice = intake.devices.isEmpty ? "sync" : intake.devices.sorted().joined(separator: ",")
+            defer { store.changeDevice = nil }
             arrivals.newestCopy = try reconcile(intake, rejected: &arrivals.rejected, now: now)
             try state.forgetDeadRecords()
             return arrivals

@@ -240,6 +240,7 @@ extension SyncEngine {
                 try state.noteFile(candidate.path, url: url, status: "applied", reason: nil, operations: 0, now: now)
                 continue
             }
+            if let device = SyncFolder.parseSnapshotPath(candidate.path)?.device { intake.devices.insert(device.rawValue) }
             let read: (header: SnapshotHeader, operations: [SyncOperation])
             do throws(SyncError) {
                 read = try readSnapshot(candidate.path, body: true)
