@@ -66,22 +66,6 @@ final class ClipboardWorker: Sendable {
         }
     }
 
-    /// Tells the daemon's watchers of a change made to the store (no daemon: nobody to tell). `failed` runs on the
-    /// worker's thread, only when a running daemon could not be told.
-    func announce(_ event: ControlEvent, failed: @escaping @Sendable (AppError) -> Void) {
-        queue.async { [clipboard] in
-            do {
-                try clipboard.daemon.announce(event)
-            } catch let error as ControlError {
-                failed(
-                    AppError(
-                        "The daemon was not told of the change (\(error.message)); other windows may show it late."))
-            } catch {
-                failed(AppError("The daemon was not told of the change (\(error)); other windows may show it late."))
-            }
-        }
-    }
-
     /// Answers the daemon's "Allow Paste" question `request`. `failed` runs on the worker's thread, only when the
     /// answer did not arrive (the question timed out meanwhile, the daemon stopped).
     func answerPaste(_ request: Int, allow: Bool, failed: @escaping @Sendable (AppError) -> Void) {

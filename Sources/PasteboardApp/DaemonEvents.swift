@@ -25,6 +25,9 @@ final class DaemonEvents {
 
     /// With `approving`, the app answers "Allow Paste" questions (`paste-requested` events) too.
     private let isApproving: Bool
+    /// The newest change of the history seen: a subscription after the daemon restarted starts after it, so the
+    /// changes made meanwhile (by `pb`, an import, sync) come as events, or as one `reload`.
+    private(set) var lastSequence: Int64?
 
     init(client: ControlClient, approving: Bool) {
         self.client = client
@@ -39,10 +42,13 @@ final class DaemonEvents {
         do {
             socket = try client.connect(timeout: 2)
             socket.setReceiveTimeout(2)
-            try socket.sendAll(ControlProtocol.line(isApproving ? ControlRequest.approve() : .watch()))
+            let since = lastSequence
+            try socket.sendAll(
+                ControlProtocol.line(isApproving ? ControlRequest.approve(since: since) : .watch(since: since)))
             guard let acknowledgement = try socket.readLine() else { return false }
             let reply = try ControlProtocol.decode(ControlReply.self, from: acknowledgement)
             guard reply.ok, reply.watching == true else { return false }
+            if since == nil { lastSequence = reply.seq }
         } catch {
             return false
         }
@@ -75,11 +81,14 @@ final class DaemonEvents {
                 return false
             }
             // A line that is not an event (from a newer daemon, say) is passed over, as ControlClient.events does.
+            let event: ControlEvent
             do {
-                onEvent?(try ControlProtocol.decode(ControlEvent.self, from: line))
+                event = try ControlProtocol.decode(ControlEvent.self, from: line)
             } catch {
                 continue
             }
+            if let seq = event.seq { lastSequence = max(lastSequence ?? 0, seq) }
+            onEvent?(event)
         }
     }
 

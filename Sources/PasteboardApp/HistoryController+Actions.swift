@@ -129,8 +129,8 @@ extension HistoryController {
         } catch {
             return showError(AppError(error.message))
         }
+        // Watchers (other windows, pb watch) learn of it from the store's change feed, through the daemon.
         let event = ControlEvent(item.isPinned ? .unpinned : .pinned, id: item.id)
-        announce(event)
         log.note("\(event.event) \(item.id)")
         refresh(after: event)
     }
@@ -143,7 +143,6 @@ extension HistoryController {
             return showError(AppError(error.message))
         }
         let event = ControlEvent(.deleted, id: item.id)
-        announce(event)
         log.note("deleted \(item.id)")
         refresh(after: event)
         if rows.count > 0 { ui.listView.focusRow(at: min(position, rows.count - 1), focus: true) }
@@ -184,17 +183,9 @@ extension HistoryController {
         var event = ControlEvent(.cleared)
         event.count = count
         event.keptPinned = true
-        announce(event)
         thumbnails.removeAll()
         log.note("cleared \(count)")
         refresh(after: event)
-    }
-
-    /// Tells the daemon's watchers about a change this window made to the store itself.
-    func announce(_ event: ControlEvent) {
-        worker.announce(event) { [weak self] error in
-            MainLoop.post { self?.showError(error) }
-        }
     }
 
     // MARK: - Layout

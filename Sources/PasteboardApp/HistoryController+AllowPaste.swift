@@ -72,13 +72,6 @@ extension HistoryController {
             return showError(AppError(error.message))
         }
         log.note("\(item.asksBeforePaste ? "stops asking" : "asks") \(item.id)")
-        let event = ControlEvent(.askChanged, id: item.id)
-        announce(event)
-        refresh(after: event)
+        refresh(after: ControlEvent(.changed, id: item.id))
     }
-}
-
-extension ControlEvent.Name {
-    /// An item started or stopped asking before it is pasted (announced by the app; other windows reload it).
-    static let askChanged: ControlEvent.Name = "ask-changed"
 }

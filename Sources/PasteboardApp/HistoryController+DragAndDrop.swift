@@ -59,7 +59,6 @@ extension HistoryController {
         event.types = item.types.map(\.identifier)
         event.size = item.byteCount
         event.source = Self.dropSource
-        announce(event)
         log.note("dropped \(what) \(result.id)")
         refresh(after: event)
         return true

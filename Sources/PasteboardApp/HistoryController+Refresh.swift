@@ -56,7 +56,9 @@ extension HistoryController {
         let hadFocus = ui.listView.containsFocus
         // As many rows as before, give or take the item the event added or removed, so the precise updates below
         // apply to a list that is paged in as to a counted one.
-        let change = name == .deleted ? -1 : (name == .pinned || name == .unpinned || name == .askChanged ? 0 : 1)
+        let removesOne = (name == .deleted || name == .expired || name == .pruned) && event?.count == nil
+        let changesOne = name == .pinned || name == .unpinned || name == .changed
+        let change = removesOne ? -1 : (changesOne ? 0 : 1)
         rows.reload(filter, atLeast: oldCount + change, keepingCount: true)
         if filter.isEmpty { rows.countTotal() }
         // Replacing rows drops their selection for a moment: the preview follows only the final state.
@@ -70,13 +72,12 @@ extension HistoryController {
             selectionChanged(force: event?.id == nil || event?.id == preview.itemID)
             noteRows()
         }
-        if let position = knownPosition, name == .pinned || name == .unpinned || name == .askChanged,
-            rows.count == oldCount {
+        if let position = knownPosition, changesOne, rows.count == oldCount {
             model.itemsChanged(at: position, removed: 1, added: 1)
             if selectedPosition == position { ui.listView.selectedPosition = position }
             return
         }
-        if let position = knownPosition, name == .deleted, rows.count == oldCount - 1 {
+        if let position = knownPosition, removesOne, rows.count == oldCount - 1 {
             model.itemsChanged(at: position, removed: 1, added: 0)
             return
         }

@@ -214,7 +214,6 @@ enum PinCommand: Command {
         let ids = ItemIDs.unique(try arguments.positionals.map(ItemIDs.parse))
         let store = try context.store()
         try store.setPinned(pinned, ids: ids)  // all or nothing: every id is checked first
-        for id in ids { context.announce(ControlEvent(pinned ? .pinned : .unpinned, id: id)) }
         context.stdout.line("\(pinned ? "Pinned" : "Unpinned") \(ItemIDs.list(ids)).")
     }
 }
@@ -240,7 +239,6 @@ enum DeleteCommand: Command {
         // All or nothing: every id is checked first. Headless, the store empties the clipboard itself when it
         // holds a deleted item.
         try store.deleteAll(ids: ids)
-        for id in ids { context.announce(ControlEvent(.deleted, id: id)) }
         if let problem = context.forgetOnDisplay(ids) {
             throw CommandFailure(
                 "Deleted from the history, but it could not be taken off the clipboard (\(problem)). "
@@ -264,11 +262,8 @@ enum ClearCommand: Command {
         let keepClipboard = arguments.flag("keep-clipboard")
         let store = try context.store()
         // Headless, the clipboard is the store's general pasteboard, emptied in the same transaction.
+        // Watchers learn of it (and of pins and deletes) from the store's change feed, through the daemon.
         let count = try store.clear(keepPinned: arguments.flag("keep-pinned"), keepingClipboard: keepClipboard)
-        var event = ControlEvent(.cleared)
-        event.count = count
-        event.keptPinned = arguments.flag("keep-pinned")
-        context.announce(event)
         if !keepClipboard {
             let clipboard = try context.clipboard()
             if clipboard.kind.hasDisplay {

@@ -123,8 +123,13 @@ final class ChangeFollower {
             }
         case .imported:
             event = ControlEvent(change.device == nil ? .imported : .arrived, id: change.itemID)
-            event.lastID = change.lastItemID
-            event.count = change.count
+            if change.device != nil, change.count == 1, change.itemID != nil, change.itemID == change.lastItemID {
+                event.new = true  // one item arrived: said as a copy is
+                describeItem(into: &event)
+            } else {
+                event.lastID = change.lastItemID
+                event.count = change.count
+            }
         case .restored: event = ControlEvent(.restored, id: change.itemID)
         case .moved: event = ControlEvent(.moved, id: change.itemID)
         case .pinned: event = ControlEvent(.pinned, id: change.itemID)

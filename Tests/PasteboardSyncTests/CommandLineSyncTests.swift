@@ -118,6 +118,62 @@ import Testing
         #expect(SyncFolder(root: folder).segmentPaths() == before)
     }
 
+    /// A copy and a pin made on A reach B's `pb watch` as `arrived` and `pinned`, naming A's device; B does not send
+    /// them back (its own log stays empty).
+    @Test func arrivalsAreEventsNamingTheirDeviceAndAreNotSentBack() async throws {
+        let folder = try a.directory("shared")
+        let created = try await a.run(pb, ["sync", "init", "--folder", folder.path])
+        let key = try #require(created.output.split(separator: "\n").last.map(String.init))
+        #expect(try await b.run(pb, ["sync", "join", "--folder", folder.path], stdin: Data((key + "\n").utf8)).status == 0)
+        let daemonA = try a.launch(pb, ["daemon", "--backend", "headless"])
+        let daemonB = try b.launch(pb, ["daemon", "--backend", "headless"])
+        for daemon in [daemonA, daemonB] {
+            let ready = try await eventually(within: .seconds(20)) { String(decoding: daemon.stdout, as: UTF8.self).contains("running") }
+            #expect(ready, "the daemon never started: \(daemon.stderr)")
+        }
+        let watch = try b.launch(pb, ["watch"])
+        let subscribed = try await eventually(within: .seconds(10)) {
+            _ = try await b.run(pb, ["copy", "--local"], stdin: Data("b's own, never synced".utf8))
+            return String(decoding: watch.stdout, as: UTF8.self).contains("\"captured\"")
+        }
+        #expect(subscribed, "\(watch.stderr)")
+        #expect(try await a.run(pb, ["copy"], stdin: Data("copied on A".utf8)).status == 0)
+        let deviceA = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: a.root.appendingPathComponent("data/pasteboard/sync/device.json"))) as? [String: Any]
+        )["device"] as? String
+        func events() -> [[String: Any]] {
+            String(decoding: watch.stdout, as: UTF8.self).split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }
+        }
+        let arrived = try await eventually(within: .seconds(20)) { events().contains { $0["event"] as? String == "arrived" } }
+        #expect(arrived, "\(events()) \(daemonB.stderr)")
+        let event = try #require(events().first { $0["event"] as? String == "arrived" })
+        #expect(event["device"] as? String == deviceA && event["new"] as? Bool == true, "\(event)")
+        let id = try #require((event["id"] as? NSNumber)?.int64Value)
+        #expect(try HistoryStore(location: storeLocation(b)).item(id: id).preview == "copied on A")
+
+        let idOnA = try #require(try HistoryStore(location: storeLocation(a)).items(limit: 1).first?.id)
+        #expect(try await a.run(pb, ["pin", String(idOnA)]).status == 0)
+        let pinned = try await eventually(within: .seconds(20)) {
+            events().contains { $0["event"] as? String == "pinned" && ($0["id"] as? NSNumber)?.int64Value == id }
+        }
+        #expect(pinned, "\(events())")
+        #expect(events().first { $0["event"] as? String == "pinned" }?["device"] as? String == deviceA)
+        // B wrote nothing of its own into the folder: what arrived is not sent back.
+        try await Task.sleep(for: .milliseconds(500))
+        let deviceB = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: b.root.appendingPathComponent("data/pasteboard/sync/device.json"))) as? [String: Any]
+        )["device"] as? String
+        let own = SyncFolder(root: folder).segmentPaths().filter { $0.contains(deviceB ?? "?") }
+        #expect(own.isEmpty, "B sent back: \(own)")
+        watch.send(SIGTERM)
+        daemonA.send(SIGTERM)
+        daemonB.send(SIGTERM)
+    }
+
     /// A history imported on A (more than 5000 operations) makes A's daemon write a snapshot and remove its segments;
     /// B's daemon joins from it. A snapshot damaged in the folder is rejected whole, named in `pb sync status`.
     @Test func aBigHistoryGoesAsASnapshotAndADamagedOneIsNamedInStatus() async throws {
