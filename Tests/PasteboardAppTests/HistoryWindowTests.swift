@@ -108,6 +108,31 @@ import Testing
         try await session.waitForLog(after: mark) { $0 == "daemon lost" }
     }
 
+    /// Whoever changes the store (here `pb import` and `pb delete` in another process), the window shows it at once:
+    /// the daemon follows the store's change feed and tells it, with no polling and no restart.
+    @Test func theWindowShowsImportsAndDeletionsMadeByOtherProcesses() async throws {
+        let session = try await AppSession()
+        try await session.startDaemon()
+        try await session.seed("already there")
+        try await session.launchApp()
+        try await session.waitForLog { $0 == "daemon connected" }
+        try await session.waitForLog { $0 == "rows 1" }
+
+        var mark = session.logLines().count
+        let lines = ["first imported", "second imported", "third imported"].map { #"{"text":"\#($0)"}"# }
+        let file = try session.sandbox.file(Data((lines.joined(separator: "\n") + "\n").utf8), name: "items.jsonl")
+        try await session.pb(["import", file.path])
+        try await session.waitForLog(after: mark) { $0 == "rows 4" }
+
+        mark = session.logLines().count
+        try await session.pb(["delete", String(try await session.newestID())])
+        try await session.waitForLog(after: mark) { $0 == "rows 3" }
+        mark = session.logLines().count
+        try await session.pb(["clear"])
+        try await session.waitForLog(after: mark) { $0 == "rows 0" }
+        #expect(session.gtkComplaints.isEmpty, "\(session.gtkComplaints)")
+    }
+
     @Test func searchFiltersTheHistoryAsYouType() async throws {
         let session = try await AppSession()
         for text in ["apple pie", "banana split", "apple juice", "cherry"] { try await session.seed(text) }

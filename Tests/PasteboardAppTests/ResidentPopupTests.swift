@@ -52,6 +52,14 @@ import Testing
         try await session.waitForLog(after: mark) { $0.hasPrefix("popup refreshed") }
         #expect(!session.logLines().dropFirst(mark).contains("window shown Pasteboard Popup"))
 
+        // Imported by another process while hidden: the daemon's feed event refreshes it too.
+        mark = session.logLines().count
+        let file = try session.sandbox.file(Data(#"{"text":"delta imported"}"#.utf8 + [0x0A]), name: "one.jsonl")
+        try await session.pb(["import", file.path])
+        try await session.waitForLog(after: mark) { $0 == "popup refreshed: imported" }
+        _ = try await session.pb(["delete", String(try await session.newestID())])
+        try await session.waitForLog(after: mark) { $0 == "popup refreshed: deleted" }
+
         // Hidden, it does not wake up: no thread of the process is scheduled at all.
         let pid = try #require(session.appPID)
         try await Task.sleep(for: .milliseconds(500))
