@@ -96,18 +96,6 @@ final class ChangeFollower {
         }
     }
 
-    /// Removes old changes once the feed is well past what it keeps.
-    func trim() {
-        do {
-            if try !store.hasChanges(after: max(0, lastSequence - Int64(HistoryStore.changeFeedKept) - 1_000)) {
-                return  // not that many yet
-            }
-            try store.trimChanges()
-        } catch {
-            log("could not trim the history's change feed: \(error.message)")
-        }
-    }
-
     // MARK: - Events
 
     func event(for change: HistoryChange) -> ControlEvent {

@@ -265,7 +265,6 @@ public final class Daemon {
             let dropped = try store.applyRetention(retention)
             if dropped > 0 { log("retention removed \(dropped) item\(dropped == 1 ? "" : "s")") }
         }
-        follower?.trim()
         if store.hasUnpurgedDeletions {
             // Another process reading for a long time is no reason to stop: the next round tries again.
             do {

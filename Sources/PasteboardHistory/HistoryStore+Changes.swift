@@ -21,6 +21,12 @@ extension HistoryStore {
                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             kind.rawValue, itemID, lastItemID, count.map(Int64.init), Date().timeIntervalSince1970, changeDevice,
             keptPinned ? "kept-pinned" : nil, identity)
+        // Every 1,024th change trims what is older than the newest `changeFeedKept`, whichever process writes: the
+        // feed stays bounded with no daemon running, at the cost of one indexed delete now and then.
+        let sequence = db.lastInsertRowID
+        if sequence % 1_024 == 0 {
+            try db.run("DELETE FROM changes WHERE seq <= ?", sequence - Int64(Self.changeFeedKept))
+        }
     }
 
     /// Up to `limit` changes after `sequence`, oldest first.

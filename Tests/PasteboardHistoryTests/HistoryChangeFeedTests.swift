@@ -125,6 +125,17 @@ import Testing
         #expect(try store.changes(after: 30).map(\.sequence) == [31])
     }
 
+    @Test func theFeedTrimsItselfWhoeverWrites() throws {
+        let id = try store.record(PasteboardItem(string: "pinned again and again")).id
+        let changes = HistoryStore.changeFeedKept + 3_000
+        try store.setPinned(true, ids: Array(repeating: id, count: changes))
+        let kept = try store.changes(after: 0, limit: changes + 10)
+        #expect(kept.count <= HistoryStore.changeFeedKept + 1_024 && kept.count >= HistoryStore.changeFeedKept)
+        #expect(kept.last?.sequence == Int64(changes + 1))
+        #expect(try !store.hasChanges(after: 0))
+        #expect(try store.hasChanges(after: Int64(changes + 1 - HistoryStore.changeFeedKept)))
+    }
+
     @Test func aStoreOfSchemaThreeGainsTheFeed() throws {
         // A store written before the feed existed: the migration adds the table, and numbering starts there.
         let id = try store.record(PasteboardItem(string: "from before")).id
