@@ -9,15 +9,29 @@ extension SyncEngine {
     @discardableResult
     public func writeLocalChanges(now: Date = Date()) throws(SyncError) -> [String] {
         try withLock { () throws(SyncError) -> [String] in
+            var dead = DeadRecords.none
             let written = try batch(includingStore: false) { () throws(SyncError) -> [String] in
-                try writeLocalChangesLocked(now: now)
+                try writeLocalChangesLocked(now: now, dead: &dead)
             }
-            if !written.isEmpty { try state.forgetDeadRecords() }
+            // The copy records of what this round deleted (their inline bytes) go: of those items alone, or after a
+            // clear or a whole comparison, of every entry no longer alive.
+            switch dead {
+            case .none: break
+            case .some(let identities): try state.forgetRecords(of: identities)
+            case .all: try state.forgetDeadRecords()
+            }
             return written
         }
     }
 
-    private func writeLocalChangesLocked(now: Date) throws(SyncError) -> [String] {
+    /// Whose copy records a round of `writeLocalChanges` left dead.
+    enum DeadRecords {
+        case none
+        case some([Data])
+        case all
+    }
+
+    private func writeLocalChangesLocked(now: Date, dead: inout DeadRecords) throws(SyncError) -> [String] {
             var written: [String] = []
             var operations: [SyncOperation] = []
             let watermark = try startingPosition()
@@ -54,8 +68,11 @@ extension SyncEngine {
             let feedEnd = try inStore { () throws(HistoryError) in try store.latestChangeSequence() }
             if let changes = try localChangesSinceLastExport(upTo: feedEnd) {
                 try pinsAndDeletes(from: changes, now: now, into: &operations)
+                let deleted = operations.compactMap { $0.kind == .delete ? $0.identity.flatMap(Hex.decode) : nil }
+                dead = deleted.isEmpty ? .none : .some(deleted)
             } else {
                 try pinsAndDeletesByComparison(now: now, into: &operations)
+                dead = operations.isEmpty ? .none : .all
             }
             if !operations.isEmpty {
                 if written.contains(where: { $0.hasPrefix("payloads/") }) { try AtomicFile.flushFileSystem(folder.root) }

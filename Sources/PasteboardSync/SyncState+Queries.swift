@@ -58,6 +58,24 @@ extension SyncState {
         }
     }
 
+    /// `forgetDeadRecords` for the entries of `identities` alone (what one round deleted), without a pass over
+    /// every entry.
+    func forgetRecords(of identities: [Data]) throws(SyncError) {
+        let clears = try clears()
+        try run {
+            var changed = 0
+            for identity in identities {
+                try db.run(
+                    """
+                    UPDATE entries SET record = NULL WHERE identity = ? AND record IS NOT NULL AND NOT (copy IS NOT NULL
+                        AND (deleted IS NULL OR copy > deleted) AND copy > ? AND (copy > ? OR pinned))
+                    """, identity, clears.all?.text ?? "", clears.unpinned?.text ?? "")
+                changed += db.changes
+            }
+            if changed > 0 && !db.isInTransaction { _ = try db.checkpointAndTruncate() }
+        }
+    }
+
     func save(_ clears: Clears) throws(SyncError) {
         if let all = clears.all { try setMeta("clear-all", all.text) }
         if let unpinned = clears.unpinned { try setMeta("clear-unpinned", unpinned.text) }
