@@ -245,6 +245,9 @@ import Testing
         let oldest = try await session.seed("oldest")
         let middle = try await session.seed("middle")
         let newest = try await session.seed("newest")
+        // What the window does reaches `pb watch` from the store's change feed, through the daemon.
+        try await session.startDaemon()
+        let watch = try session.sandbox.launch(try Product.pb.path(), ["watch"])
         try await session.launchApp()
 
         try await session.key("ctrl+f", "Down")
@@ -272,6 +275,17 @@ import Testing
         try await session.waitForLog { $0 == "cleared 1" }
         ids = try await session.history().compactMap { $0["id"] as? Int }
         #expect(ids == [Int(newest)], "pinned items survive Clear History")
+        let watched = try await eventually(within: .seconds(5)) {
+            String(decoding: watch.stdout, as: UTF8.self).contains(#""event":"cleared""#)
+        }
+        let events = String(decoding: watch.stdout, as: UTF8.self).split(separator: "\n").compactMap {
+            (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+        }
+        #expect(watched, "\(events)")
+        let said = events.map { "\($0["event"] ?? "") \($0["id"] ?? $0["count"] ?? "")" }
+        #expect(said == ["pinned \(newest)", "deleted \(middle)", "cleared 1"], "\(said)")
+        #expect(events.last?["keptPinned"] as? Bool == true)
+        watch.terminate(grace: .milliseconds(200))
 
         try await session.focusWindow()
         try await session.key("ctrl+t")
