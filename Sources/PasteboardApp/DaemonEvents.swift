@@ -20,8 +20,15 @@ final class DaemonEvents {
     private(set) var isSubscribed = false
     /// Each event, on the main actor.
     var onEvent: (@MainActor (ControlEvent) -> Void)?
-    /// The subscription ended or could not start (the reason); call `subscribe()` to try again.
+    /// The subscription ended (the reason). The daemon's return is awaited then, as after a `subscribe()` that
+    /// found none: `onReturn` says when it is followed again.
     var onEnd: (@MainActor (String) -> Void)?
+    /// A daemon started after all (its control socket appeared) and is followed now; the changes made meanwhile
+    /// follow as events (or one `reload`), when the window saw some before.
+    var onReturn: (@MainActor () -> Void)?
+    /// inotify on the runtime directory while no daemon runs: its control socket appearing wakes the loop.
+    private var arrivals: Int32 = -1
+    private var arrivalWatch: MainLoop.FileWatch?
 
     /// With `approving`, the app answers "Allow Paste" questions (`paste-requested` events) too.
     private let isApproving: Bool
@@ -50,8 +57,10 @@ final class DaemonEvents {
             guard reply.ok, reply.watching == true else { return false }
             if since == nil { lastSequence = reply.seq }
         } catch {
+            awaitDaemon()
             return false
         }
+        stopAwaitingDaemon()
         // From now on read only what has arrived, when GLib says something has.
         let flags = fcntl(socket.fileDescriptor, F_GETFL)
         guard flags >= 0, fcntl(socket.fileDescriptor, F_SETFL, flags | O_NONBLOCK) == 0 else { return false }
@@ -98,5 +107,46 @@ final class DaemonEvents {
         socket = nil
         isSubscribed = false
         onEnd?(reason)
+        awaitDaemon()
+    }
+
+    // MARK: - Waiting for a daemon
+
+    /// Watches the runtime directory (inotify: no polling, no wake-up while nothing happens there) for the
+    /// daemon's control socket, and subscribes once it answers.
+    private func awaitDaemon() {
+        guard arrivalWatch == nil else { return }
+        let directory = client.runtime.path
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { return }
+        guard inotify_add_watch(fd, directory, UInt32(IN_CREATE | IN_MOVED_TO)) >= 0 else {
+            close(fd)  // no runtime directory yet: the daemon that makes it starts later than this window
+            return
+        }
+        arrivals = fd
+        arrivalWatch = MainLoop.watch(fd) { [weak self] in
+            guard let self else { return false }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while buffer.withUnsafeMutableBytes({ read(fd, $0.baseAddress, $0.count) }) > 0 {}
+            // The socket file exists a moment before the daemon listens on it: try now and shortly after.
+            self.tryReturn(attempts: 20)
+            return self.arrivalWatch != nil
+        }
+    }
+
+    private func tryReturn(attempts: Int) {
+        guard !isSubscribed, arrivalWatch != nil, attempts > 0 else { return }
+        guard FileManager.default.fileExists(atPath: client.runtime.socketPath), subscribe() else {
+            _ = MainLoop.after(0.1) { [weak self] in self?.tryReturn(attempts: attempts - 1) }
+            return
+        }
+        onReturn?()
+    }
+
+    private func stopAwaitingDaemon() {
+        arrivalWatch?.cancel()
+        arrivalWatch = nil
+        if arrivals >= 0 { close(arrivals) }
+        arrivals = -1
     }
 }

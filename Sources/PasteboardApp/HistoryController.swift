@@ -225,6 +225,12 @@ final class HistoryController {
                 "The daemon stopped (\(reason)). The history still refreshes after this window's own changes.")
             self?.log.note("daemon lost")
         }
+        events.onReturn = { [weak self] in
+            guard let self else { return }
+            self.ui.daemonBanner.isVisible = false
+            self.log.note("daemon connected")
+            self.refresh(after: nil)  // what changed meanwhile follows as events too, when the feed still has it
+        }
     }
 
     // MARK: - Daemon

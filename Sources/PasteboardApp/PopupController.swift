@@ -114,6 +114,7 @@ final class PopupController {
         }
         events?.onEvent = { [weak self] event in self?.historyChanged(event.event.rawValue) }
         events?.onEnd = { [weak self] reason in self?.log.note("popup lost the daemon: \(reason)") }
+        events?.onReturn = { [weak self] in self?.historyChanged("the daemon is back") }
         search.onActivate { [weak self] in self?.copy(at: self?.listView.selectedPosition ?? 0) }
         // Not the search entry's stop-search: GTK 4.8 emitted it by itself when the popup opened over another of
         // its windows. Escape is the window's shortcut.

@@ -130,6 +130,16 @@ import Testing
         mark = session.logLines().count
         try await session.pb(["clear"])
         try await session.waitForLog(after: mark) { $0 == "rows 0" }
+
+        // The daemon stops; an import meanwhile shows once one starts again, without touching the window.
+        mark = session.logLines().count
+        try await session.stopDaemon()
+        try await session.waitForLog(after: mark) { $0 == "daemon lost" }
+        try await session.pb(["import", file.path])
+        mark = session.logLines().count
+        try await session.startDaemon()
+        try await session.waitForLog(after: mark) { $0 == "daemon connected" }
+        try await session.waitForLog(after: mark) { $0 == "rows 3" }
         #expect(session.gtkComplaints.isEmpty, "\(session.gtkComplaints)")
     }
 
