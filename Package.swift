@@ -99,18 +99,21 @@ let package = Package(
                 "PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PatternMatching", "SystemSupport",
                 "TextSupport",
             ]),
+        // The one place that knows every display server's backend (BackendFactory), for the daemon and the clients.
+        .target(name: "DisplayBackends", dependencies: ["ClipboardBackend", "X11Backend", "WaylandBackend"]),
+        // The paste keystroke of pb pick --paste and the popup, on X11 or Wayland (PasteTargets).
+        .target(name: "DisplayPaste", dependencies: ["ClipboardBackend", "DisplayBackends", "X11Paste", "WaylandPaste"]),
         .target(
             name: "PasteboardDaemon",
             dependencies: [
-                "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "PasteboardSystem", "PasteboardSync", "CSystemShim", "SystemSupport", "TextSupport",
+                "ClipboardBackend", "DisplayBackends", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
+                "PasteboardModel", "PasteboardSync", "CSystemShim", "SystemSupport", "TextSupport",
             ]),
         .target(
             name: "PasteboardSystem",
             dependencies: [
-                "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "X11Backend", "X11Paste", "WaylandBackend", "WaylandPaste", "CSystemShim", "SystemSupport",
-                "TextSupport",
+                "ClipboardBackend", "DisplayBackends", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
+                "PasteboardModel", "CSystemShim", "SystemSupport", "TextSupport",
             ]
         ),
         .target(
@@ -122,9 +125,9 @@ let package = Package(
         .target(
             name: "PasteboardCLI",
             dependencies: [
-                "ArgumentParsing", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
-                "PasteboardModel", "PasteboardPicker", "PasteboardSync", "PasteboardSystem", "PatternMatching",
-                "SystemSupport", "TextSupport",
+                "ArgumentParsing", "ClipboardBackend", "DisplayBackends", "DisplayPaste", "PasteboardConfiguration",
+                "PasteboardControl", "PasteboardHistory", "PasteboardModel", "PasteboardPicker", "PasteboardSync",
+                "PasteboardSystem", "PatternMatching", "SystemSupport", "TextSupport",
             ]
         ),
         // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.
@@ -134,8 +137,8 @@ let package = Package(
         .target(
             name: "PasteboardApp",
             dependencies: [
-                "GtkSupport", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "PasteboardSystem", "SystemSupport",
+                "DisplayBackends", "DisplayPaste", "GtkSupport", "PasteboardConfiguration", "PasteboardControl",
+                "PasteboardHistory", "PasteboardModel", "PasteboardSystem", "SystemSupport",
             ]
         ),
         .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp"]),

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import ClipboardBackend
+import DisplayBackends
 import FoundationEssentials
 import PasteboardConfiguration
 import PasteboardControl

@@ -1,4 +1,6 @@
 import ArgumentParsing
+import DisplayBackends
+import DisplayPaste
 import FoundationEssentials
 import PasteboardControl
 import PasteboardHistory
