@@ -95,10 +95,7 @@ let package = Package(
             ]),
         .target(
             name: "PasteboardConfiguration",
-            dependencies: [
-                "PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PatternMatching", "SystemSupport",
-                "TextSupport",
-            ]),
+            dependencies: ["PasteboardModel", "ArgumentParsing", "PatternMatching", "SystemSupport", "TextSupport"]),
         // The one place that knows every display server's backend (BackendFactory), for the daemon and the clients.
         .target(name: "DisplayBackends", dependencies: ["ClipboardBackend", "X11Backend", "WaylandBackend"]),
         // The paste keystroke of pb pick --paste and the popup, on X11 or Wayland (PasteTargets).

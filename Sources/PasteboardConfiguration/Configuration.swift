@@ -1,6 +1,6 @@
 import FoundationEssentials
 import ArgumentParsing
-public import PasteboardHistory
+public import PasteboardModel
 import TextSupport
 import SystemSupport
 
