@@ -73,7 +73,7 @@ let package = Package(
             dependencies: ["ClipboardBackend", "PasteboardModel", "CWayland", "SystemSupport", "TextSupport"]),
         // The C library seen from Swift, for every target: SystemError (the one place strerror text is built), threads.
         .target(name: "SystemSupport", dependencies: ["CSystemShim"]),
-        // String operations FoundationEssentials lacks (trimming, case-blind comparison, printf numbers).
+        // String operations FoundationEssentials lacks (trimming, case-blind comparison, printf numbers), quoted, Suggestion.
         .target(name: "TextSupport"),
         .target(name: "PasteboardModel", dependencies: ["SystemSupport", "TextSupport"]),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
@@ -83,7 +83,7 @@ let package = Package(
             dependencies: [
                 "CSHA256", "CZlib", "PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport",
             ]),
-        .target(name: "ArgumentParsing"),
+        .target(name: "ArgumentParsing", dependencies: ["TextSupport"]),
         .target(name: "PatternMatching"),
         .target(name: "PasteboardControl", dependencies: ["CSystemShim", "SystemSupport", "TextSupport"]),
         // End-to-end encrypted sync through a shared folder (Syncthing or any other folder sync).
@@ -95,7 +95,7 @@ let package = Package(
             ]),
         .target(
             name: "PasteboardConfiguration",
-            dependencies: ["PasteboardModel", "ArgumentParsing", "PatternMatching", "SystemSupport", "TextSupport"]),
+            dependencies: ["PasteboardModel", "PatternMatching", "SystemSupport", "TextSupport"]),
         // The one place that knows every display server's backend (BackendFactory), for the daemon and the clients.
         .target(name: "DisplayBackends", dependencies: ["ClipboardBackend", "X11Backend", "WaylandBackend"]),
         // The paste keystroke of pb pick --paste and the popup, on X11 or Wayland (PasteTargets).
@@ -116,8 +116,7 @@ let package = Package(
         .target(
             name: "PasteboardPicker",
             dependencies: [
-                "ArgumentParsing", "CSystemShim", "CZlib", "PasteboardHistory", "PasteboardModel", "SystemSupport",
-                "TextSupport",
+                "CSystemShim", "CZlib", "PasteboardHistory", "PasteboardModel", "SystemSupport", "TextSupport",
             ]),
         .target(
             name: "PasteboardCLI",
@@ -161,7 +160,7 @@ let package = Package(
                 "PasteboardSync", "PasteboardHistory", "PasteboardModel", "PasteboardConfiguration", "PasteboardTestSupport",
                 "SystemSupport",
             ]),
-        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "TextSupport"]),
         .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching", "PasteboardTestSupport"]),
         .testTarget(name: "PasteboardControlTests", dependencies: ["PasteboardControl"]),
         .testTarget(name: "PasteboardConfigurationTests", dependencies: ["PasteboardConfiguration", "PasteboardModel"]),

@@ -1,3 +1,5 @@
+import TextSupport
+
 /// A command line that does not fit its command's declared shape.
 public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String

@@ -8,6 +8,7 @@ import PasteboardHistory
 import PasteboardModel
 import PasteboardSystem
 import SystemSupport
+import TextSupport
 #if canImport(Glibc)
 import Glibc
 #endif

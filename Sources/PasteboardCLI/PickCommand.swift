@@ -8,6 +8,7 @@ import PasteboardModel
 import PasteboardPicker
 import PasteboardSystem
 import SystemSupport
+import TextSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import ArgumentParsing
 public import PasteboardModel
 import TextSupport
 import SystemSupport
