@@ -183,12 +183,13 @@ let package = Package(
         ),
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
-            name: "PasteboardAppTests", dependencies: ["PasteboardApp", "PasteboardHistory", "PasteboardTestSupport"],
+            name: "PasteboardAppTests",
+            dependencies: ["GtkSupport", "PasteboardApp", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"],
             exclude: ["Support/fetch_server.py", "Support/paste_target.py", "Support/dnd_peer.py"]
         ),
         .testTarget(
             name: "PasteboardSystemTests",
-            dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory", "PasteboardTestSupport"]
+            dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory", "PasteboardControl", "PasteboardTestSupport"]
         ),
     ]
 )
