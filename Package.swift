@@ -49,12 +49,12 @@ let package = Package(
         ),
         // XTest for pb pick --paste, apart from CX11 so that only X11Paste links libXtst (libxtst-dev).
         .target(name: "CXTest", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xtst")]),
-        .target(name: "X11Paste", dependencies: ["CXTest"]),
+        .target(name: "X11Paste", dependencies: ["CXTest", "TextSupport"]),
         // The data-control protocols' interface descriptions and marshalling wrappers (libwayland-dev).
         .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
         // The virtual-keyboard protocol for pb pick --paste on Wayland, apart from the clipboard backend's CWayland.
         .target(name: "CVirtualKeyboard", linkerSettings: [.linkedLibrary("wayland-client")]),
-        .target(name: "WaylandPaste", dependencies: ["CVirtualKeyboard", "SystemSupport"]),
+        .target(name: "WaylandPaste", dependencies: ["CVirtualKeyboard", "SystemSupport", "TextSupport"]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // GTK 4 (libgtk-4-dev) without `pkgConfig:`: see gtkIncludeFlags above.
         .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
@@ -97,7 +97,7 @@ let package = Package(
             name: "PasteboardConfiguration",
             dependencies: ["PasteboardModel", "PatternMatching", "SystemSupport", "TextSupport"]),
         // The one place that knows every display server's backend (BackendFactory), for the daemon and the clients.
-        .target(name: "DisplayBackends", dependencies: ["ClipboardBackend", "X11Backend", "WaylandBackend"]),
+        .target(name: "DisplayBackends", dependencies: ["ClipboardBackend", "X11Backend", "WaylandBackend", "TextSupport"]),
         // The paste keystroke of pb pick --paste and the popup, on X11 or Wayland (PasteTargets).
         .target(name: "DisplayPaste", dependencies: ["ClipboardBackend", "DisplayBackends", "X11Paste", "WaylandPaste"]),
         .target(
@@ -134,7 +134,7 @@ let package = Package(
             name: "PasteboardApp",
             dependencies: [
                 "DisplayBackends", "DisplayPaste", "GtkSupport", "PasteboardConfiguration", "PasteboardControl",
-                "PasteboardHistory", "PasteboardModel", "PasteboardSystem", "SystemSupport",
+                "PasteboardHistory", "PasteboardModel", "PasteboardSystem", "SystemSupport", "TextSupport",
             ]
         ),
         .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp"]),
