@@ -73,6 +73,7 @@ HEAVY_SUITES := ReliabilityTests|PasteboardSystemTests
 test: test-deps
 	$(SWIFT) build --build-tests
 	python3 scripts/check_essentials.py .build/debug/pb
+	python3 scripts/check_layers.py
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
 	$(MAKE) --no-print-directory test-apps

@@ -49,12 +49,12 @@ let package = Package(
         ),
         // XTest for pb pick --paste, apart from CX11 so that only X11Paste links libXtst (libxtst-dev).
         .target(name: "CXTest", linkerSettings: [.linkedLibrary("X11"), .linkedLibrary("Xtst")]),
-        .target(name: "X11Paste", dependencies: ["CXTest"]),
+        .target(name: "X11Paste", dependencies: ["CXTest", "TextSupport"]),
         // The data-control protocols' interface descriptions and marshalling wrappers (libwayland-dev).
         .target(name: "CWayland", linkerSettings: [.linkedLibrary("wayland-client")]),
         // The virtual-keyboard protocol for pb pick --paste on Wayland, apart from the clipboard backend's CWayland.
         .target(name: "CVirtualKeyboard", linkerSettings: [.linkedLibrary("wayland-client")]),
-        .target(name: "WaylandPaste", dependencies: ["CVirtualKeyboard", "SystemSupport"]),
+        .target(name: "WaylandPaste", dependencies: ["CVirtualKeyboard", "SystemSupport", "TextSupport"]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
         // GTK 4 (libgtk-4-dev) without `pkgConfig:`: see gtkIncludeFlags above.
         .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
@@ -73,7 +73,7 @@ let package = Package(
             dependencies: ["ClipboardBackend", "PasteboardModel", "CWayland", "SystemSupport", "TextSupport"]),
         // The C library seen from Swift, for every target: SystemError (the one place strerror text is built), threads.
         .target(name: "SystemSupport", dependencies: ["CSystemShim"]),
-        // String operations FoundationEssentials lacks (trimming, case-blind comparison, printf numbers).
+        // String operations FoundationEssentials lacks (trimming, case-blind comparison, printf numbers), quoted, Suggestion.
         .target(name: "TextSupport"),
         .target(name: "PasteboardModel", dependencies: ["SystemSupport", "TextSupport"]),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
@@ -83,7 +83,7 @@ let package = Package(
             dependencies: [
                 "CSHA256", "CZlib", "PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport",
             ]),
-        .target(name: "ArgumentParsing"),
+        .target(name: "ArgumentParsing", dependencies: ["TextSupport"]),
         .target(name: "PatternMatching"),
         .target(name: "PasteboardControl", dependencies: ["CSystemShim", "SystemSupport", "TextSupport"]),
         // End-to-end encrypted sync through a shared folder (Syncthing or any other folder sync).
@@ -95,36 +95,35 @@ let package = Package(
             ]),
         .target(
             name: "PasteboardConfiguration",
-            dependencies: [
-                "PasteboardModel", "PasteboardHistory", "ArgumentParsing", "PatternMatching", "SystemSupport",
-                "TextSupport",
-            ]),
+            dependencies: ["PasteboardModel", "PatternMatching", "SystemSupport", "TextSupport"]),
+        // The one place that knows every display server's backend (BackendFactory), for the daemon and the clients.
+        .target(name: "DisplayBackends", dependencies: ["ClipboardBackend", "X11Backend", "WaylandBackend", "TextSupport"]),
+        // The paste keystroke of pb pick --paste and the popup, on X11 or Wayland (PasteTargets).
+        .target(name: "DisplayPaste", dependencies: ["ClipboardBackend", "DisplayBackends", "X11Paste", "WaylandPaste"]),
         .target(
             name: "PasteboardDaemon",
             dependencies: [
-                "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "PasteboardSystem", "PasteboardSync", "CSystemShim", "SystemSupport", "TextSupport",
+                "ClipboardBackend", "DisplayBackends", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
+                "PasteboardModel", "PasteboardSync", "CSystemShim", "SystemSupport", "TextSupport",
             ]),
         .target(
             name: "PasteboardSystem",
             dependencies: [
-                "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "X11Backend", "X11Paste", "WaylandBackend", "WaylandPaste", "CSystemShim", "SystemSupport",
-                "TextSupport",
+                "ClipboardBackend", "DisplayBackends", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
+                "PasteboardModel", "CSystemShim", "SystemSupport", "TextSupport",
             ]
         ),
         .target(
             name: "PasteboardPicker",
             dependencies: [
-                "ArgumentParsing", "CSystemShim", "CZlib", "PasteboardHistory", "PasteboardModel", "SystemSupport",
-                "TextSupport",
+                "CSystemShim", "CZlib", "PasteboardHistory", "PasteboardModel", "SystemSupport", "TextSupport",
             ]),
         .target(
             name: "PasteboardCLI",
             dependencies: [
-                "ArgumentParsing", "ClipboardBackend", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
-                "PasteboardModel", "PasteboardPicker", "PasteboardSync", "PasteboardSystem", "PatternMatching",
-                "SystemSupport", "TextSupport",
+                "ArgumentParsing", "ClipboardBackend", "DisplayBackends", "DisplayPaste", "PasteboardConfiguration",
+                "PasteboardControl", "PasteboardHistory", "PasteboardModel", "PasteboardPicker", "PasteboardSync",
+                "PasteboardSystem", "PatternMatching", "SystemSupport", "TextSupport",
             ]
         ),
         // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.
@@ -134,8 +133,8 @@ let package = Package(
         .target(
             name: "PasteboardApp",
             dependencies: [
-                "GtkSupport", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory", "PasteboardModel",
-                "PasteboardSystem", "SystemSupport",
+                "DisplayBackends", "DisplayPaste", "GtkSupport", "PasteboardConfiguration", "PasteboardControl",
+                "PasteboardHistory", "PasteboardModel", "PasteboardSystem", "SystemSupport", "TextSupport",
             ]
         ),
         .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp"]),
@@ -161,7 +160,7 @@ let package = Package(
                 "PasteboardSync", "PasteboardHistory", "PasteboardModel", "PasteboardConfiguration", "PasteboardTestSupport",
                 "SystemSupport",
             ]),
-        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing"]),
+        .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "TextSupport"]),
         .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching", "PasteboardTestSupport"]),
         .testTarget(name: "PasteboardControlTests", dependencies: ["PasteboardControl"]),
         .testTarget(name: "PasteboardConfigurationTests", dependencies: ["PasteboardConfiguration", "PasteboardModel"]),
@@ -184,12 +183,13 @@ let package = Package(
         ),
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
-            name: "PasteboardAppTests", dependencies: ["PasteboardApp", "PasteboardHistory", "PasteboardTestSupport"],
+            name: "PasteboardAppTests",
+            dependencies: ["GtkSupport", "PasteboardApp", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"],
             exclude: ["Support/fetch_server.py", "Support/paste_target.py", "Support/dnd_peer.py"]
         ),
         .testTarget(
             name: "PasteboardSystemTests",
-            dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory", "PasteboardTestSupport"]
+            dependencies: ["PasteboardSystem", "PasteboardKit", "PasteboardHistory", "PasteboardControl", "PasteboardTestSupport"]
         ),
     ]
 )

@@ -1,8 +1,9 @@
+public import TextSupport
+
 /// A command line that does not fit its command's declared shape.
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct UsageError: ActionableError, Equatable {
     public let message: String
     public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }
 
 /// The parsed values of one command line.

@@ -1,5 +1,6 @@
 public import FoundationEssentials
 public import PasteboardModel
+public import TextSupport
 
 /// A display server's clipboard, as the daemon and the client clipboard layer use it: watch selections and hand
 /// what is copied to a sink, own a selection to serve an item, clear it, read it.
@@ -67,7 +68,7 @@ public protocol ClipboardBackend: AnyObject {
 }
 
 /// A backend failure with a message a user can act on, and its cause.
-public struct BackendError: Error, Sendable, CustomStringConvertible {
+public struct BackendError: ActionableError {
     public let message: String
     public let cause: (any Error & Sendable)?
 
@@ -75,6 +76,4 @@ public struct BackendError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.cause = cause
     }
-
-    public var description: String { message }
 }

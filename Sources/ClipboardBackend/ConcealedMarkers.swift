@@ -55,11 +55,6 @@ public enum ConcealedMarkers {
         offeredTypes.contains(where: isMarker)
     }
 
-    /// Whether a value of the password hint marks the copy as secret.
-    public static func isSecretHint(_ value: Data) -> Bool {
-        String(decoding: value.prefix(64), as: UTF8.self).trimmingWhitespaceAndNewlines() == "secret"
-    }
-
     /// Whether a browser's custom-data container (`container`, a name in `customDataContainers`) carries a marker
     /// among its types. Data that cannot be parsed counts as secret when it mentions a marker anywhere in UTF-16 or
     /// UTF-8 (fail closed).

@@ -21,11 +21,6 @@ public final class Box: Widget {
         gtk_box_append(box, child.widget)
     }
 
-    public func prepend(_ child: Widget) {
-        children.insert(child, at: 0)
-        gtk_box_prepend(box, child.widget)
-    }
-
     public func remove(_ child: Widget) {
         children.removeAll { $0 === child }
         gtk_box_remove(box, child.widget)

@@ -20,9 +20,4 @@ public final class Image: Widget {
         self.texture = texture
         gtk_image_set_from_paintable(image, texture.paintable)
     }
-
-    public var pixelSize: Int {
-        get { Int(gtk_image_get_pixel_size(image)) }
-        set { gtk_image_set_pixel_size(image, Int32(newValue)) }
-    }
 }

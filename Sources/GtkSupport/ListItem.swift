@@ -16,9 +16,6 @@ public final class ListItem: Object {
     /// The object `VirtualList`'s `row` closure returned for the row it shows.
     public var payload: AnyObject? { VirtualList.payload(ofRow: gtk_list_item_get_item(item)) }
 
-    /// Whether the row is selected.
-    public var isSelected: Bool { gtk_list_item_get_selected(item) != 0 }
-
     /// Keeps `view` with the slot (released with it); read back with `view`.
     public func attach(_ view: AnyObject) {
         g_object_set_data_full(

@@ -31,10 +31,4 @@ public final class TextView: Widget {
             gtk_text_buffer_set_text(gtk_text_view_get_buffer(view), newValue, -1)
         }
     }
-
-    /// A fixed-width font, for code and logs.
-    public var isMonospace: Bool {
-        get { gtk_text_view_get_monospace(view) != 0 }
-        set { gtk_text_view_set_monospace(view, newValue ? 1 : 0) }
-    }
 }

@@ -30,19 +30,10 @@ public class Widget: Object {
         set { gtk_widget_set_sensitive(widget, newValue ? 1 : 0) }
     }
 
-    /// Whether it has the keyboard focus.
-    public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
-
     /// Whether the keyboard focus is on it or on a widget inside it.
     public var containsFocus: Bool {
         guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root) else { return false }
         return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
-    }
-
-    /// Whether it can take the focus at all.
-    public var isFocusable: Bool {
-        get { gtk_widget_get_focusable(widget) != 0 }
-        set { gtk_widget_set_focusable(widget, newValue ? 1 : 0) }
     }
 
     /// Whether it receives pointer events (false lets clicks through to what is below, such as a list row).
@@ -71,11 +62,6 @@ public class Widget: Object {
     /// The smallest size it asks for (-1: its natural size).
     public func setSizeRequest(width: Int = -1, height: Int = -1) {
         gtk_widget_set_size_request(widget, Int32(width), Int32(height))
-    }
-
-    /// Its allocated width and height, once shown.
-    public var allocatedSize: (width: Int, height: Int) {
-        (Int(gtk_widget_get_width(widget)), Int(gtk_widget_get_height(widget)))
     }
 
     /// Measures and lays the widget out at `width` × `height` now, shown or not: its styles, text layouts (and

@@ -1,4 +1,5 @@
 import Dispatch
+import DisplayBackends
 import Foundation
 import PasteboardConfiguration
 import PasteboardControl

@@ -1,3 +1,4 @@
+import DisplayBackends
 import Foundation
 import GtkSupport
 import PasteboardHistory

@@ -96,19 +96,6 @@ extension HistoryController {
         reselect(selected)
     }
 
-    /// Whether item `id` is still in the store (a failure to tell is shown, and counts as yes).
-    func itemExists(_ id: Int64) -> Bool {
-        do {
-            _ = try store.item(id: id)
-            return true
-        } catch  where error.code == .noSuchItem {
-            return false
-        } catch {
-            showError(AppError(error.message))
-            return true
-        }
-    }
-
     /// Selects item `id` again after the rows were replaced, when it is among the first rows.
     func reselect(_ id: Int64?) {
         guard let id else { return }

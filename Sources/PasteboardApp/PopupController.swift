@@ -1,3 +1,5 @@
+import DisplayBackends
+import DisplayPaste
 import Foundation
 import GtkSupport
 import PasteboardHistory

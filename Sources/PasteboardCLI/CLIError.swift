@@ -1,8 +1,9 @@
 import ArgumentParsing
+import TextSupport
 
 /// A command failed: exit with `status` after printing `message` (prefixed `Error: `) to standard error. `cause` keeps
 /// the error the message was made from, where there was one.
-struct CommandFailure: Error {
+struct CommandFailure: ActionableError {
     let message: String
     let status: Int32
     let cause: (any Error)?
@@ -15,7 +16,7 @@ struct CommandFailure: Error {
 }
 
 /// A usage mistake inside a command (after parsing): reported like a parse error, exit 64.
-struct CommandUsageError: Error {
+struct CommandUsageError: ActionableError {
     let message: String
     init(_ message: String) { self.message = message }
 }

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import DisplayBackends
 import FoundationEssentials
 import PasteboardControl
 import PasteboardHistory

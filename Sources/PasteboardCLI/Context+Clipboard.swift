@@ -1,4 +1,5 @@
 import ClipboardBackend
+import DisplayBackends
 import FoundationEssentials
 import PasteboardConfiguration
 import PasteboardControl

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import ClipboardBackend
+import DisplayBackends
 import FoundationEssentials
 import PasteboardConfiguration
 import PasteboardControl
@@ -7,6 +8,7 @@ import PasteboardHistory
 import PasteboardModel
 import PasteboardSystem
 import SystemSupport
+import TextSupport
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,6 +5,7 @@ import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
 import PatternMatching
+import TextSupport
 
 /// Streams `ID<TAB>preview` lines newest first, straight from one query: a picker gets the first line at once and
 /// the whole list without the history ever sitting in memory.

@@ -2,6 +2,7 @@ import ArgumentParsing
 import FoundationEssentials
 import PasteboardHistory
 import PasteboardModel
+import TextSupport
 
 /// How item lists are printed: a table for people, dmenu lines for pickers, JSON for programs.
 enum ItemFormat: String {

@@ -1,4 +1,6 @@
 import ArgumentParsing
+import DisplayBackends
+import DisplayPaste
 import FoundationEssentials
 import PasteboardControl
 import PasteboardHistory
@@ -6,6 +8,7 @@ import PasteboardModel
 import PasteboardPicker
 import PasteboardSystem
 import SystemSupport
+import TextSupport
 
 #if canImport(Glibc)
     import Glibc

@@ -1,6 +1,5 @@
 import FoundationEssentials
-import ArgumentParsing
-public import PasteboardHistory
+public import PasteboardModel
 import TextSupport
 import SystemSupport
 

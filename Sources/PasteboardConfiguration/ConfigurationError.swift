@@ -1,5 +1,7 @@
+public import TextSupport
+
 /// A mistake in the configuration file, or a file that cannot be read: the message names the file and line.
-public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
+public struct ConfigurationError: ActionableError {
     /// The configuration file.
     public let path: String
     /// The 1-based line, or nil when the whole file is at fault (it cannot be read).
@@ -18,5 +20,4 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
 
     /// `path:line: problem`, as compilers say it.
     public var message: String { line.map { "\(path):\($0): \(problem)" } ?? "\(path): \(problem)" }
-    public var description: String { message }
 }

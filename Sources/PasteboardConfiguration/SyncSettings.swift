@@ -1,4 +1,3 @@
-import ArgumentParsing
 public import FoundationEssentials
 public import PasteboardModel
 import TextSupport

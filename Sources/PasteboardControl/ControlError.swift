@@ -1,5 +1,7 @@
+public import TextSupport
+
 /// A control-protocol failure with a message a user can act on, and its cause.
-public struct ControlError: Error, Sendable, CustomStringConvertible {
+public struct ControlError: ActionableError {
     /// What kind of failure, for code that reacts to one kind.
     public struct Code: Hashable, Sendable {
         let name: String
@@ -24,6 +26,4 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.cause = cause
     }
-
-    public var description: String { message }
 }

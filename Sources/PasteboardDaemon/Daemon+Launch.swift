@@ -2,7 +2,7 @@ public import ClipboardBackend
 public import PasteboardConfiguration
 import PasteboardControl
 import PasteboardHistory
-import PasteboardSystem
+import DisplayBackends
 
 extension Daemon {
     /// Opens the display's backend, then runs a daemon for the user `environment` describes until it is stopped:

@@ -1,5 +1,7 @@
+public import TextSupport
+
 /// A daemon failure with a message a user can act on, and its cause (a failed system call, a store error).
-public struct DaemonError: Error, Sendable, CustomStringConvertible {
+public struct DaemonError: ActionableError {
     public let message: String
     public let cause: (any Error & Sendable)?
 
@@ -7,6 +9,4 @@ public struct DaemonError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.cause = cause
     }
-
-    public var description: String { message }
 }

@@ -60,9 +60,6 @@ final class SyncService {
         if changes.folder || changes.store { run(changes) }
     }
 
-    /// The history changed here (a capture, a request): write it out.
-    func historyChanged() { run(Changes(folder: false, store: true)) }
-
     private func run(_ changes: Changes) {
         guard !hasLeft else { return }
         guard SyncSetup.isJoined(location) else {

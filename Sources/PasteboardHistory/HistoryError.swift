@@ -1,7 +1,8 @@
 import SQLiteSupport
+public import TextSupport
 
 /// An error from the history store, with a message a user can act on.
-public struct HistoryError: Error, Sendable, CustomStringConvertible {
+public struct HistoryError: ActionableError {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
@@ -48,8 +49,6 @@ public struct HistoryError: Error, Sendable, CustomStringConvertible {
         self.underlying = underlying
         self.itemID = itemID
     }
-
-    public var description: String { message }
 
     /// Translates an SQLite error met while using the store at `path`.
     static func from(_ error: SQLiteError, path: String) -> HistoryError {

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+public import PasteboardModel
 import SQLiteSupport
 
 extension HistoryStore {

@@ -1,5 +1,5 @@
 import FoundationEssentials
-import PasteboardModel
+public import PasteboardModel
 import SQLiteSupport
 #if canImport(Glibc)
 import Glibc

@@ -35,9 +35,6 @@ final class SearchIndexWriter {
                 + "DELETE FROM temp.pb_index_text")
     }
 
-    /// Bytes of text queued or staged and not yet in the index.
-    var heldBytes: Int { pendingBytes + stagedBytes }
-
     /// Adds `text` as the entry of `position`, or (`isDeletion`) removes the entry `position` has with that text.
     func queue(isDeletion: Bool, position: Int64, text: String) throws(SQLiteError) {
         pending.append((isDeletion, position, text))

@@ -1,6 +1,8 @@
+public import TextSupport
+
 /// An error from a pasteboard operation, with a message a user can act on and, where another error led to it, that
 /// error as its `cause`.
-public struct PasteboardError: Error, Sendable, CustomStringConvertible, Equatable {
+public struct PasteboardError: ActionableError, Equatable {
     /// What kind of failure this is.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         let name: String
@@ -25,8 +27,6 @@ public struct PasteboardError: Error, Sendable, CustomStringConvertible, Equatab
         self.message = message
         self.cause = cause
     }
-
-    public var description: String { message }
 
     /// Two errors are equal when their code and message are: the cause is not compared (errors are not `Equatable`).
     public static func == (lhs: PasteboardError, rhs: PasteboardError) -> Bool {

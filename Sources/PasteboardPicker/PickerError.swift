@@ -1,5 +1,7 @@
+public import TextSupport
+
 /// Why the picker could not run: no terminal, an unreadable store, a pattern that is not one.
-public struct PickerError: Error, CustomStringConvertible, Sendable {
+public struct PickerError: ActionableError {
     public let message: String
     public let cause: (any Error)?
 
@@ -7,6 +9,4 @@ public struct PickerError: Error, CustomStringConvertible, Sendable {
         self.message = message
         self.cause = cause
     }
-
-    public var description: String { message }
 }

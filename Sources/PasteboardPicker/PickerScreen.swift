@@ -1,4 +1,3 @@
-import ArgumentParsing
 import FoundationEssentials
 import PasteboardHistory
 import TextSupport

@@ -1,4 +1,4 @@
-public import FoundationEssentials
+import FoundationEssentials
 public import PasteboardConfiguration
 public import PasteboardHistory
 import PasteboardModel
@@ -31,9 +31,6 @@ public final class SyncEngine {
         let last = try state.meta("clock").flatMap { text throws(SyncError) in try HybridClock(text: text) }
         self.clock = ClockSource(device: setup.device, last: last)
     }
-
-    /// The folder's root.
-    public var folderURL: URL { folder.root }
 
     var staging: AtomicFile { AtomicFile(staging: directory.appendingPathComponent("staging")) }
 

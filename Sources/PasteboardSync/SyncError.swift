@@ -1,5 +1,7 @@
+public import TextSupport
+
 /// Why a sync step failed: a code to act on, a message a user can follow, and the cause kept.
-public struct SyncError: Error, Sendable, CustomStringConvertible {
+public struct SyncError: ActionableError {
     public struct Code: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
@@ -28,6 +30,4 @@ public struct SyncError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.cause = cause
     }
-
-    public var description: String { message }
 }

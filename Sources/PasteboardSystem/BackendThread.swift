@@ -1,6 +1,7 @@
 import CSystemShim
 import ClipboardBackend
 import Dispatch
+import DisplayBackends
 import FoundationEssentials
 import SystemSupport
 import PasteboardControl

@@ -1,4 +1,5 @@
 import CSystemShim
+public import DisplayBackends
 import FoundationEssentials
 public import PasteboardControl
 import SystemSupport

@@ -1,4 +1,5 @@
 import CSystemShim
+import DisplayBackends
 import FoundationEssentials
 import PasteboardControl
 import SystemSupport

@@ -1,3 +1,4 @@
+public import DisplayBackends
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 public import ClipboardBackend
+public import DisplayBackends
 public import FoundationEssentials
 public import PasteboardControl
 public import PasteboardHistory

@@ -1,3 +1,4 @@
+public import DisplayBackends
 public import FoundationEssentials
 public import PasteboardModel
 import ClipboardBackend

@@ -1,7 +1,8 @@
 public import SystemSupport
+public import TextSupport
 
 /// A Wayland connection or protocol failure, with a message a user can act on.
-public struct WaylandError: Error, Sendable, CustomStringConvertible {
+public struct WaylandError: ActionableError {
     public enum Code: Sendable, Equatable {
         /// No compositor answers on the socket.
         case cannotConnect
@@ -25,6 +26,4 @@ public struct WaylandError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.cause = cause
     }
-
-    public var description: String { message }
 }

@@ -1,5 +1,7 @@
+public import TextSupport
+
 /// Why the paste keystroke could not be typed on Wayland.
-public struct WaylandPasteError: Error, Sendable, CustomStringConvertible {
+public struct WaylandPasteError: ActionableError {
     /// What went wrong, as a code a caller may test.
     public struct Code: Hashable, Sendable {
         let name: String
@@ -23,6 +25,4 @@ public struct WaylandPasteError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.cause = cause
     }
-
-    public var description: String { message }
 }

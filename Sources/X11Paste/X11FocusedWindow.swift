@@ -1,4 +1,5 @@
 internal import CXTest
+public import TextSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -141,12 +142,10 @@ public struct X11FocusedWindow: Sendable, Equatable {
 }
 
 /// Why the paste keystroke could not be sent.
-public struct X11PasteError: Error, Sendable, CustomStringConvertible {
+public struct X11PasteError: ActionableError {
     public let message: String
 
     public init(_ message: String) {
         self.message = message
     }
-
-    public var description: String { message }
 }

@@ -1,5 +1,6 @@
 import ArgumentParsing
 import Testing
+import TextSupport
 
 @Suite struct ArgumentParserTests {
     let spec = CommandSpec(

@@ -1,5 +1,7 @@
+public import TextSupport
+
 /// A failure of the system clipboard, with a message a user can act on and its cause.
-public struct ClipboardError: Error, Sendable, CustomStringConvertible {
+public struct ClipboardError: ActionableError {
     public let message: String
     public let cause: (any Error & Sendable)?
 
@@ -7,6 +9,4 @@ public struct ClipboardError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.cause = cause
     }
-
-    public var description: String { message }
 }

@@ -1,4 +1,5 @@
 import ClipboardBackend
+public import DisplayBackends
 import WaylandPaste
 import X11Paste
 
