@@ -87,12 +87,16 @@ class Desk:
 
 
 def timed(argv, env, stdin=None):
-    """Milliseconds from spawn to exit; fails loudly when the command fails."""
-    start = time.perf_counter()
-    result = subprocess.run(argv, env=env, stdin=stdin, capture_output=True, timeout=120)
-    elapsed = (time.perf_counter() - start) * 1000
-    if result.returncode != 0:
-        raise SystemExit("%s failed (%d): %s" % (" ".join(argv), result.returncode, result.stderr.decode()[-2000:]))
+    """Milliseconds from spawn to exit; fails loudly when the command fails. Its output goes to a file, not a pipe: the
+    owner xclip forks keeps the descriptors open long after the timed process has exited."""
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        status = subprocess.run(argv, env=env, stdin=stdin, stdout=subprocess.DEVNULL, stderr=errors,
+                                timeout=120).returncode
+        elapsed = (time.perf_counter() - start) * 1000
+        if status != 0:
+            errors.seek(0)
+            raise SystemExit("%s failed (%d): %s" % (" ".join(argv), status, errors.read().decode()[-2000:]))
     return elapsed
 
 
@@ -164,7 +168,7 @@ def main():
         times = {(build.label, which): [] for build in builds for which in ("word", "large")}
         times.update({("xclip", "word"): [], ("xclip", "large"): []})
         log("%d rounds: %s, and xclip" % (args.runs, ", ".join(build.label for build in builds)))
-        for round in range(args.runs):
+        for _ in range(args.runs):
             for build in builds:
                 for which in ("word", "large"):
                     times[(build.label, which)].append(build.restore(which))
