@@ -2,8 +2,9 @@ public import FoundationEssentials
 public import PasteboardModel
 import SQLiteSupport
 import SystemSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Restoring: a past item put back on the clipboard moves to the top of the history and counts a copy, as copying
@@ -28,7 +29,9 @@ extension HistoryStore {
     /// throws `missingPayload` or `damagedPayload` and nothing changes. Whether its bytes still match their hash is
     /// checked when they are served (`restorableItem(id:onDamage:)`, `pasteboardContents(_:)`).
     @discardableResult
-    public func restore(id: Int64, onto pasteboard: String? = nil, date: Date = Date()) throws(HistoryError) -> Restoration {
+    public func restore(id: Int64, onto pasteboard: String? = nil, date: Date = Date()) throws(HistoryError)
+        -> Restoration
+    {
         var mark = residue.generation
         let restoration = try write { () throws -> Restoration in
             guard let row = try db.row("SELECT ask_before_paste FROM items WHERE id = ?", id) else {
@@ -76,7 +79,8 @@ extension HistoryStore {
                 guard payload.isFile else {
                     item.setRepresentation(
                         try verifiedRepresentation(
-                            hash: payload.hash, size: payload.size, inline: payload.inline, type: payload.type, of: .item(id)))
+                            hash: payload.hash, size: payload.size, inline: payload.inline, type: payload.type,
+                            of: .item(id)))
                     continue
                 }
                 let url = files.url(forHash: payload.hash)
@@ -127,11 +131,13 @@ extension HistoryStore {
             let blobID = row.int("blob_id") ?? 0
             let type = try type(forID: typeID)
             guard let hash = row.data("hash") else {
-                throw PayloadOwner.item(id).error(.missingPayload, type: type, "is missing from the store (payload \(blobID))")
+                throw PayloadOwner.item(id).error(
+                    .missingPayload, type: type, "is missing from the store (payload \(blobID))")
             }
             let inline: Data? = if case .blob(let data) = row["data"] { data } else { nil }
             return StoredPayload(
-                typeID: typeID, type: type, blobID: blobID, hash: hash, size: Int(row.int("size") ?? -1), inline: inline)
+                typeID: typeID, type: type, blobID: blobID, hash: hash, size: Int(row.int("size") ?? -1), inline: inline
+            )
         }
     }
 
@@ -142,7 +148,9 @@ extension HistoryStore {
             let oldPosition = row.int("position")
         else { throw Self.noSuchItems([id]) }
         let position = try nextPosition()
-        if position == oldPosition + 1, try db.row("SELECT 1 AS above FROM items WHERE position > ?", oldPosition) == nil {
+        if position == oldPosition + 1,
+            try db.row("SELECT 1 AS above FROM items WHERE position > ?", oldPosition) == nil
+        {
             return oldPosition  // already the newest
         }
         if let textBlob = row.int("text_blob") {

@@ -1,5 +1,5 @@
-public import PasteboardHistory
 import PasteboardControl
+public import PasteboardHistory
 import PasteboardModel
 
 extension SystemClipboard {

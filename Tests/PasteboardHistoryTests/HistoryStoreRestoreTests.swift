@@ -114,11 +114,14 @@ import Testing
         #expect(contents.changeCount == count + 2)
         #expect(blobFiles(in: location).count == 1, "one payload file, shared by the item and the pasteboard")
         let db = try rawConnection(location)
-        #expect(try db.row("SELECT count(*) AS n FROM blobs WHERE data = CAST('held before' AS BLOB)")?.int("n") == 0,
+        #expect(
+            try db.row("SELECT count(*) AS n FROM blobs WHERE data = CAST('held before' AS BLOB)")?.int("n") == 0,
             "what the pasteboard held before is released")
         // The clipboard is known to hold the item: deleting it empties the clipboard, as after a copy.
         try store.delete(id: id)
-        #expect(try store.pasteboardContents(PasteboardName.general.rawValue).items.isEmpty, "the deleted item is still pasted")
+        #expect(
+            try store.pasteboardContents(PasteboardName.general.rawValue).items.isEmpty,
+            "the deleted item is still pasted")
         #expect(blobFiles(in: location).isEmpty)
     }
 
