@@ -49,19 +49,11 @@ final class ClipboardWorker: Sendable {
             completion(
                 Result { () throws(AppError) in
                     let store = try self.box.store()
-                    do {
-                        let item = try store.pasteboardItem(id: id)
-                        // No source: the item keeps the application it was first copied from.
-                        try self.clipboard.copy(
-                            item, metadata: CaptureMetadata(selection: "clipboard"), store: store,
-                            announcing: .restored,
-                            fallback: Self.ownerFallback)
-                    } catch let error as HistoryError {
-                        throw AppError(error.message)
-                    } catch let error as ClipboardError {
-                        throw AppError(error.message)
+                    do throws(ClipboardError) {
+                        // A move to the top: no payload is read here (whoever serves the item reads it when pasted).
+                        try self.clipboard.restore(id: id, store: store, fallback: Self.ownerFallback)
                     } catch {
-                        throw AppError("\(error)")
+                        throw AppError(error.message)
                     }
                 })
         }

@@ -29,7 +29,8 @@ enum ServeCommand: Command {
             }
             item = PasteboardItem(data: context.readInput(), type: type)
         } else {
-            item = try context.store().pasteboardItem(id: try ItemIDs.parse(arguments.positionals[0]))
+            // Its payload files are read (and checked against their hashes) when a reader asks, not now.
+            item = try context.store().restorableItem(id: try ItemIDs.parse(arguments.positionals[0]))
         }
         var expiry: Date?
         if let text = arguments.value("expire") {

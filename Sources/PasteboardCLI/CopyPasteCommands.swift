@@ -293,13 +293,11 @@ enum RestoreCommand: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let id = try ItemIDs.parse(arguments.positionals[0])
         let store = try context.store()
-        let item = try store.pasteboardItem(id: id)
+        let clipboard = try context.clipboard()
         do {
-            // No source: the item keeps the application it was first copied from.
-            try context.clipboard().copy(
-                item, metadata: CaptureMetadata(selection: "clipboard"), store: store, announcing: .restored,
-                fallback: context.ownerFallback(once: false, expire: nil))
-        } catch let error as ClipboardError {
+            // A move to the top, not a new copy: no payload is read here (the daemon reads them as they are pasted).
+            try clipboard.restore(id: id, store: store, fallback: context.ownerFallback(once: false, expire: nil))
+        } catch {
             throw error.failure
         }
     }

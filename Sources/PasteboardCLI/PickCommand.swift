@@ -112,8 +112,21 @@ enum PickCommand: Command {
         }
         // Quitting is not an error to report: status 130 and nothing printed, as fzf does.
         guard case .picked(let ids, let plainText) = result else { throw CommandFailure("", status: 130) }
+        let single = ids.count == 1 && !plainText
+        if single && !arguments.flag("print") {
+            // The item itself goes back: a restore, which moves it to the top without reading its payloads.
+            let clipboard = try context.clipboard()
+            do {
+                try clipboard.restore(
+                    id: ids[0], store: store, fallback: context.ownerFallback(once: false, expire: nil))
+            } catch {
+                throw error.failure
+            }
+            try paste(into: target, keystroke: keystroke, context: context)
+            return
+        }
         let chosen: PasteboardItem
-        if ids.count == 1 && !plainText {
+        if single {
             chosen = try store.pasteboardItem(id: ids[0])
         } else {
             var texts: [String] = []
@@ -129,30 +142,36 @@ enum PickCommand: Command {
             try PasteCommand.writeBest(of: chosen, wanted: nil, context: context, what: "Item \(ids[0])")
             return
         }
-        let single = ids.count == 1 && !plainText
+        // Several items (or one as text only) make a new text: a copy.
         let clipboard = try context.clipboard()
         do {
             try clipboard.copy(
-                chosen, metadata: CaptureMetadata(source: single ? nil : "pb", selection: "clipboard"), store: store,
-                announcing: single ? .restored : .captured, fallback: context.ownerFallback(once: false, expire: nil))
+                chosen, metadata: CaptureMetadata(source: "pb", selection: "clipboard"), store: store,
+                fallback: context.ownerFallback(once: false, expire: nil))
         } catch {
             throw error.failure
         }
-        if let target {
-            do {
-                if target.needsFocusBack {
-                    // The picker's terminal has the focus until it closes, after pb exits: type from a process
-                    // that waits for that.
-                    try DeferredPaste.start(
-                        executable: "/proc/self/exe", arguments: [DeferredPasteCommand.spec.name, keystroke.rawValue],
-                        environment: context.environment,
-                        runtime: RuntimeDirectory.standard(environment: context.environment))
-                } else {
-                    try target.paste(keystroke)
-                }
-            } catch {
-                throw CommandFailure("The item is on the clipboard, but it was not pasted: \(error.message)", cause: error)
+        try paste(into: target, keystroke: keystroke, context: context)
+    }
+
+    /// With `--paste`, types the paste keystroke into `target`, the window focused when the picker started.
+    private static func paste(
+        into target: (any PasteTarget)?, keystroke: PasteKeystroke, context: Context
+    ) throws {
+        guard let target else { return }
+        do {
+            if target.needsFocusBack {
+                // The picker's terminal has the focus until it closes, after pb exits: type from a process
+                // that waits for that.
+                try DeferredPaste.start(
+                    executable: "/proc/self/exe", arguments: [DeferredPasteCommand.spec.name, keystroke.rawValue],
+                    environment: context.environment,
+                    runtime: RuntimeDirectory.standard(environment: context.environment))
+            } else {
+                try target.paste(keystroke)
             }
+        } catch {
+            throw CommandFailure("The item is on the clipboard, but it was not pasted: \(error.message)", cause: error)
         }
     }
 }

@@ -215,11 +215,13 @@ public final class CaptureService: CaptureSink {
     // MARK: - Serving
 
     /// Puts history item `id` on the clipboard with all its representations; with `once`, only for the first
-    /// paste; with `expireAfter`, for that long.
+    /// paste; with `expireAfter`, for that long. Its payload files are not read now: the backend reads each when a
+    /// reader asks for it, after checking it once against its hash (a damaged one is refused, and logged).
     public func restore(id: Int64, once: Bool, expireAfter: TimeInterval?) throws(DaemonError) {
         let item: PasteboardItem
+        let loopLog = LoopLog(write: log)
         do {
-            item = try store.pasteboardItem(id: id)
+            item = try store.restorableItem(id: id) { problem in loopLog.write("clipboard: not served: \(problem.message)") }
         } catch {
             throw DaemonError(error.message, cause: error)
         }
@@ -230,8 +232,7 @@ public final class CaptureService: CaptureSink {
         currentIDs[.clipboard] = id
         expiries.removeAll { $0.selection == .clipboard }
         if let expireAfter { expiries.append((Date().addingTimeInterval(expireAfter), .clipboard)) }
-        // No event here: the client that asked says what it did (a copy is `captured`, a restore `restored`),
-        // once; the daemon announcing too sent each restore twice.
+        // No event here: the store's change feed says it (`restored`), once, whoever restored the item.
     }
 
     /// The history item on `selection` while this process owns it (what a reader would paste), else nil.
@@ -288,4 +289,11 @@ public final class CaptureService: CaptureSink {
             log("\(expiry.selection.name): expired item cleared")
         }
     }
+}
+
+/// The service's log, for the payload checks of a restored item. They run when a reader asks for the item's bytes,
+/// inside the backend's serving code, which runs on the loop that drives the service (see `CaptureService`): the
+/// closure is only ever called on the thread that made it.
+private struct LoopLog: @unchecked Sendable {
+    let write: (String) -> Void
 }

@@ -304,7 +304,7 @@ public final class Daemon {
         case .notify(var event):
             // A change of the history reaches watchers from the store's change feed, whoever made it (an older
             // client still announcing its pin or delete would send it twice); other news is passed on.
-            if ControlEvent.Name.historyChanges.contains(event.event) && event.event != .restored {
+            if ControlEvent.Name.historyChanges.contains(event.event) {
                 return ControlReply()
             }
             event.time = Date().timeIntervalSince1970

@@ -86,25 +86,9 @@ extension HistoryStore {
     @discardableResult
     package func moveToTop(id: Int64) throws(HistoryError) -> Int64 {
         try write { () throws -> Int64 in
-            guard let row = try db.row("SELECT position, text_blob FROM items WHERE id = ?", id),
-                let oldPosition = row.int("position")
-            else { throw Self.noSuchItems([id]) }
-            let position = try nextPosition()
-            if position == oldPosition + 1, try db.row("SELECT 1 AS above FROM items WHERE position > ?", oldPosition) == nil {
-                return oldPosition  // already the newest
-            }
-            if let textBlob = row.int("text_blob") {
-                let indexedThrough = try searchIndexedThrough()
-                if try removeFromSearchIndex(position: oldPosition, textBlob: textBlob, indexedThrough: indexedThrough) {
-                    residue.noteIndexTombstone()
-                }
-                if indexedThrough == nil {  // otherwise the new position joins the backlog
-                    let text = ItemText.indexString(try blobIndexBytes(textBlob))
-                    try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
-                }
-            }
-            try db.run("UPDATE items SET position = ? WHERE id = ?", position, id)
-            try noteChange(.moved, itemID: id)
+            let before = try db.row("SELECT position FROM items WHERE id = ?", id)?.int("position")
+            let position = try moveToTopInTransaction(id: id)
+            if position != before { try noteChange(.moved, itemID: id) }
             return position
         }
     }

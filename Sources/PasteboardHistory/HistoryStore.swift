@@ -290,21 +290,30 @@ public final class HistoryStore {
             return PasteboardItem.Representation(type: type, data: data)
         }
         let url = files.url(forHash: hash)
-        switch files.check(hash: hash, size: size) {
-        case .intact: break
-        case .missing: throw owner.error(.missingPayload, type: type, "file \(url.path) is missing")
-        case .damaged:
-            throw owner.error(
-                .damagedPayload, type: type, "file \(url.path) is damaged: its bytes no longer match their SHA-256")
-        case .notAFile:
-            throw owner.error(.damagedPayload, type: type, "file \(url.path) is not a regular file (a symbolic link?)")
-        case .unreadable(let reason):
-            throw owner.error(.missingPayload, type: type, "file \(url.path) cannot be read (\(reason))")
+        if let problem = Self.problem(files.check(hash: hash, size: size), url: url, type: type, of: owner) {
+            throw problem
         }
         do {
             return try PasteboardItem.Representation(type: type, fileURL: url)
         } catch {
             throw owner.error(.missingPayload, type: type, "file \(url.path) is missing")
+        }
+    }
+
+    /// The error for a payload file in `state` (nil when it is intact), naming `owner`.
+    static func problem(
+        _ state: BlobFiles.FileState, url: URL, type: ContentType, of owner: PayloadOwner
+    ) -> HistoryError? {
+        switch state {
+        case .intact: return nil
+        case .missing: return owner.error(.missingPayload, type: type, "file \(url.path) is missing")
+        case .damaged:
+            return owner.error(
+                .damagedPayload, type: type, "file \(url.path) is damaged: its bytes no longer match their SHA-256")
+        case .notAFile:
+            return owner.error(.damagedPayload, type: type, "file \(url.path) is not a regular file (a symbolic link?)")
+        case .unreadable(let reason):
+            return owner.error(.missingPayload, type: type, "file \(url.path) cannot be read (\(reason))")
         }
     }
 

@@ -36,11 +36,14 @@ public struct PasteboardItem: Sendable, Hashable {
 
         public let type: ContentType
         let storage: Storage
+        /// For a file the store has not hashed yet: run before the bytes are first read (see `PayloadVerifier`).
+        let check: PayloadVerifier?
 
         /// A representation holding `data` in memory.
         public init(type: ContentType, data: Data) {
             self.type = type
             self.storage = .bytes(data)
+            self.check = nil
         }
 
         /// A representation whose bytes are the file at `fileURL` (not read now).
@@ -56,6 +59,21 @@ public struct PasteboardItem: Sendable, Hashable {
             }
             self.type = type
             self.storage = .file(fileURL, size: attributes.fileSize)
+            self.check = nil
+        }
+
+        /// A representation whose bytes are the file at `fileURL`, of `size` bytes, which `check` vouches for when
+        /// they are first read (`contents()`, `verify()`); nothing is read now.
+        public init(type: ContentType, fileURL: URL, size: Int, check: PayloadVerifier) {
+            self.type = type
+            self.storage = .file(fileURL, size: size)
+            self.check = check
+        }
+
+        /// Runs the representation's payload check, if it has one (once for every copy of it): throws when the file
+        /// no longer holds the bytes it was stored with. A reader that streams `fileURL` itself calls this first.
+        public func verify() throws(PasteboardError) {
+            try check?.verify()
         }
 
         /// The bytes (read from the file for a file-backed representation; empty if the file cannot be read:
@@ -73,6 +91,7 @@ public struct PasteboardItem: Sendable, Hashable {
             switch storage {
             case .bytes(let data): return data
             case .file(let url, _):
+                try verify()
                 do {
                     return try Data(contentsOf: url)
                 } catch {
@@ -95,7 +114,8 @@ public struct PasteboardItem: Sendable, Hashable {
             }
         }
 
-        /// At most the first `count` bytes, reading no more of a file than that.
+        /// At most the first `count` bytes, reading no more of a file than that (and not running the payload check,
+        /// which reads the whole file: for previews, never for what is served).
         public func prefix(_ count: Int) -> Data {
             switch storage {
             case .bytes(let data): return data.prefix(count)

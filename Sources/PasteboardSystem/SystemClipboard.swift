@@ -140,7 +140,7 @@ public struct SystemClipboard: Sendable {
     @discardableResult
     public func copy(
         _ item: PasteboardItem, metadata: CaptureMetadata, once: Bool = false, expire: TimeInterval? = nil,
-        store: HistoryStore, announcing event: ControlEvent.Name = .captured, fallback: (Int64) -> Fallback
+        store: HistoryStore, fallback: (Int64) -> Fallback
     ) throws(ClipboardError) -> Int64 {
         do {
             let record: RecordResult
@@ -154,7 +154,7 @@ public struct SystemClipboard: Sendable {
                 else { return 0 }
                 record = written
             }
-            announce(event, record: record, item: item, metadata: metadata)
+            // Watchers hear of it from the store's change feed (`captured`), through the daemon.
             return record.id
         } catch let error as ClipboardError {
             throw error
@@ -162,23 +162,6 @@ public struct SystemClipboard: Sendable {
             throw ClipboardError(error.message, cause: error)
         } catch {
             throw ClipboardError("\(error)")
-        }
-    }
-
-    /// Tells watchers, through the daemon when it runs; a client's copy must not fail because nobody listens.
-    func announce(_ name: ControlEvent.Name, record: RecordResult, item: PasteboardItem, metadata: CaptureMetadata) {
-        var event = ControlEvent(name, id: record.id)
-        if name == .captured {
-            event.new = record.isNew
-            event.selection = "clipboard"
-            event.types = item.types.map(\.identifier)
-            event.size = item.byteCount
-            event.source = metadata.source
-        }
-        do {
-            try daemon.announce(event)
-        } catch {
-            // Announcing is best effort: the copy itself has succeeded, and the history holds it.
         }
     }
 

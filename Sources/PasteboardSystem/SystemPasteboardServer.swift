@@ -76,8 +76,8 @@ public final class SystemPasteboardServer: PasteboardServer {
             let metadata = CaptureMetadata(source: ProcessInfo.processInfo.processName, selection: "clipboard")
             let record = try history.record(item, metadata: metadata)
             do {
+                // Watchers hear of the copy from the store's change feed.
                 try clipboard.daemon.perform(.restore(id: record.id), timeout: 5)
-                clipboard.announce(.captured, record: record, item: item, metadata: metadata)
                 return display.waitForChange(after: before)
             } catch {
                 // The daemon went away meanwhile: own the clipboard here instead.

@@ -6,9 +6,10 @@ import PasteboardModel
 final class OwnedSource {
     let proxy: OpaquePointer
     let item: PasteboardItem
-    /// What is served for one MIME type: a representation's bytes, converted for X11's text targets.
+    /// What is served for one MIME type: a representation (its file, if it has one, is read when a reader asks),
+    /// converted for X11's text targets.
     struct Payload {
-        let data: Data
+        let representation: PasteboardItem.Representation
         let conversion: TargetPlan.ServedTarget.Conversion?
     }
 

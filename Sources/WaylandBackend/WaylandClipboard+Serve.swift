@@ -19,7 +19,7 @@ extension WaylandClipboard {
         var data: [String: OwnedSource.Payload] = [:]
         for target in served where data[target.name] == nil {
             data[target.name] = OwnedSource.Payload(
-                data: item.representations[target.representation].data, conversion: target.conversion)
+                representation: item.representations[target.representation], conversion: target.conversion)
         }
         return (order, data)
     }
@@ -87,7 +87,16 @@ extension WaylandClipboard {
             close(fd)
             return
         }
-        let data = payload.conversion.map { $0.apply(to: payload.data) } ?? payload.data
+        // A stored payload file is read now, for this reader, once it is known to be intact (checked against its
+        // hash by the first reader); one that is not gets nothing.
+        let bytes: Data
+        do {
+            bytes = try payload.representation.contents()
+        } catch {
+            close(fd)
+            return
+        }
+        let data = payload.conversion.map { $0.apply(to: bytes) } ?? bytes
         outgoing[fd] = OutgoingTransfer(
             fd: fd, data: data, deadline: Date().addingTimeInterval(limits.stallTimeout * 4), source: source)
         writePipe(fd)

@@ -135,9 +135,15 @@ extension X11Clipboard {
         default:
             guard let (representation, conversion) = owned.targets[target] else { return false }
             if representation.byteCount > x.maxPropertyBytes, conversion == nil, let file = representation.fileURL {
-                // A stored payload goes out of its file a chunk at a time.
+                // A stored payload goes out of its file a chunk at a time, once it is known to be intact (checked
+                // against its hash by the first reader).
                 let payload: OutgoingPayload
-                do { payload = try OutgoingPayload(file: file) } catch { return false }
+                do {
+                    try representation.verify()
+                    payload = try OutgoingPayload(file: file)
+                } catch {
+                    return false
+                }
                 startIncr(payload, size: representation.byteCount, property: property, type: atom, requestor: requestor,
                     selection: selection)
                 return true
@@ -170,10 +176,10 @@ extension X11Clipboard {
             deadline: Date().addingTimeInterval(limits.stallTimeout * 4), selection: selection))
     }
 
-    /// A representation's bytes, or nil when its file can no longer be read (the reader is then refused).
+    /// A representation's bytes, or nil when its file can no longer be read or fails its check (the reader is then
+    /// refused).
     private static func bytes(of representation: PasteboardItem.Representation) -> Data? {
-        guard let file = representation.fileURL else { return representation.data }
-        do { return try Data(contentsOf: file) } catch { return nil }
+        do { return try representation.contents() } catch { return nil }
     }
 
     /// Answers the SAVE_TARGETS requests held back while the clipboard was being read, once it no longer is.

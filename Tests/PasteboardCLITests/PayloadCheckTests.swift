@@ -3,7 +3,9 @@ import PasteboardTestSupport
 import Testing
 
 /// A payload that no longer matches its content hash (a flipped bit on disk, a file someone edited or removed) is
-/// reported by `pb doctor --check` and `pb stats`, and never pasted, restored or shown as if it were good.
+/// reported by `pb doctor --check` and `pb stats`, and never pasted or shown as if it were good. A restore reads no
+/// payload: it refuses a payload file that is missing or of another size, and the paste that follows it checks the
+/// bytes.
 @Suite struct PayloadCheckTests {
     let sandbox: Sandbox
 
@@ -57,14 +59,24 @@ import Testing
         #expect(json["missingPayloads"] as? Int == 0, "\(json)")
         #expect(try await sandbox.succeed(["stats"]).output.contains("PROBLEM: 0 missing, 1 damaged"))
 
-        for arguments in [["paste"], ["restore", String(id)], ["decode", String(id)], ["show", String(id)]] {
+        for arguments in [["paste"], ["decode", String(id)], ["show", String(id)]] {
             let result = try await sandbox.run(arguments)
             #expect(result.status == 1 && !result.wasSignalled, "pb \(arguments): \(result)")
             #expect(result.stdout.range(of: Data("a large text".utf8)) == nil, "pb \(arguments) served it: \(result)")
             #expect(result.errorLines.count == 1 && result.stderr.contains("is damaged"), "pb \(arguments): \(result)")
         }
+        // A restore reads no payload (it is a move), so it cannot see a flipped byte; what pastes the item can.
+        try await sandbox.succeed(["restore", String(id)])
+        let paste = try await sandbox.run(["paste"])
+        #expect(paste.status == 1 && paste.stdout.isEmpty, "\(paste)")
+        #expect(paste.stderr.hasPrefix("Error: The clipboard's public.utf8-plain-text payload file"), "\(paste)")
+        #expect(paste.stderr.contains("is damaged"), "\(paste)")
+        // A file cut short is seen without reading it: the restore refuses.
+        try Data(contentsOf: file).dropLast(10).write(to: file)
         let restore = try await sandbox.run(["restore", String(id)])
+        #expect(restore.status == 1, "\(restore)")
         #expect(restore.stderr.hasPrefix("Error: Item \(id)'s public.utf8-plain-text payload file"), "\(restore)")
+        #expect(restore.errorLines.count == 1 && restore.stderr.contains("is damaged"), "\(restore)")
         // The intact neighbour is still served.
         let neighbour = try #require(try await sandbox.history().last?.id)
         #expect(try await sandbox.succeed(["decode", String(neighbour)]).stdout == Data("an intact neighbour".utf8))

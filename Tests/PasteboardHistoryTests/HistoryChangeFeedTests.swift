@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardHistory
+@testable import PasteboardHistory
 import PasteboardModel
 import SQLiteSupport
 import Testing
@@ -39,6 +39,24 @@ import Testing
         #expect(cleared.kind == .cleared && cleared.count == 1 && cleared.keptPinned && cleared.itemID == nil)
         let sequences = try store.changes(after: 0).map(\.sequence)
         #expect(sequences == sequences.sorted() && Set(sequences).count == sequences.count)
+    }
+
+    @Test func aRestoreIsOneChangeAndAMoveIsAnother() throws {
+        let old = try store.record(PasteboardItem(string: "old")).id
+        try store.record(PasteboardItem(string: "new"))
+        let before = try store.latestChangeSequence()
+        try store.restore(id: old)
+        #expect(try changes(after: before) == ["restored \(old)"])
+        let afterRestore = try store.latestChangeSequence()
+        try store.restore(id: old)  // already on top: still a copy counted
+        #expect(try changes(after: afterRestore) == ["restored \(old)"])
+        #expect(try store.item(id: old).copyCount == 3)
+        let newer = try store.record(PasteboardItem(string: "newer")).id
+        let beforeMoves = try store.latestChangeSequence()
+        try store.moveToTop(id: old)
+        try store.moveToTop(id: old)  // already the newest: nothing moved
+        #expect(try changes(after: beforeMoves) == ["moved \(old)"])
+        #expect(newer != old)
     }
 
     @Test func aFailedMutationRecordsNothing() throws {
