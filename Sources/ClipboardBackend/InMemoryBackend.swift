@@ -41,6 +41,9 @@ public final class InMemoryBackend: ClipboardBackend {
     public var stalling: Set<String> = []
     /// Every type fetched from another application's offer, in the order asked for: what the capture pipeline read.
     public private(set) var fetched: [String] = []
+    /// Whether an owner may change what it offers without taking the selection again (as on X11): see
+    /// `changeSilently(_:in:)`.
+    public var ownersChangeSilently = false
     /// Whether `own` succeeds (a display server can refuse).
     public var refusesOwnership = false
     /// Whether another program is the clipboard manager already.
@@ -159,7 +162,19 @@ public final class InMemoryBackend: ClipboardBackend {
         selections[selection] = holder
         guard watched.contains(selection) else { return }
         if wasOurs { observer?.lostOwnership(selection) }
-        observer?.ownerChanged(OwnerChange(selection, owner: .application, time: changes))
+        observer?.ownerChanged(
+            OwnerChange(selection, owner: .application, time: changes, changesSilently: ownersChangeSilently))
+    }
+
+    /// The application owning `selection` changes what it offers to `item` without taking the selection again
+    /// (a GTK entry whose selection grows, on X11): nobody is told.
+    public func changeSilently(_ item: PasteboardItem, in selection: Selection = .clipboard) {
+        guard var holder = selections[selection], !holder.isOurs else { return }
+        holder.offeredTypes = []
+        holder.served = [:]
+        Self.offer(item, in: &holder)
+        holder.item = item
+        selections[selection] = holder
     }
 
     /// The application owning `selection` exits (`clientExited`), or only empties it: the selection is left
