@@ -198,7 +198,7 @@ public final class CaptureRun {
 
     /// Hands the outcome on, once the backend has stopped its transfers for this run.
     public func deliver() {
-        guard let _ = outcome, !isDelivered else { return }
+        guard outcome != nil, !isDelivered else { return }
         isDelivered = true
         ended(self)
     }
