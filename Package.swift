@@ -160,6 +160,7 @@ let package = Package(
                 "PasteboardSync", "PasteboardHistory", "PasteboardModel", "PasteboardConfiguration", "PasteboardTestSupport",
                 "SystemSupport",
             ]),
+        .testTarget(name: "ClipboardBackendTests", dependencies: ["ClipboardBackend", "PasteboardModel"]),
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "TextSupport"]),
         .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching", "PasteboardTestSupport"]),
         .testTarget(name: "PasteboardControlTests", dependencies: ["PasteboardControl"]),

@@ -1,5 +1,5 @@
-/// Where a backend delivers what happens on the selections it watches. The daemon's capture service is one;
-/// a program that only counts changes is another.
+/// Where the capture pipeline (`CapturePipeline`) delivers what happens on the selections it watches, and where it
+/// asks for the rules only the sink knows. The daemon's capture service is one.
 ///
 /// Every call comes from the thread that drives the backend.
 public protocol CaptureSink: AnyObject {

@@ -2,8 +2,10 @@ public import FoundationEssentials
 public import PasteboardModel
 public import TextSupport
 
-/// A display server's clipboard, as the daemon and the client clipboard layer use it: watch selections and hand
-/// what is copied to a sink, own a selection to serve an item, clear it, read it.
+/// A display server's clipboard, as the daemon and the client clipboard layer use it: primitives only. It reports
+/// who owns the watched selections, reads an owner's offer as a `CaptureRun` asks, owns a selection to serve an
+/// item, and clears it. What a capture reads and keeps is decided above it, once for every backend
+/// (`CapturePipeline`, `CaptureRun`); a client's read is `read(_:timeout:choose:)`, built on the same run.
 ///
 /// A backend is single-threaded and event-driven: its owner polls `fileDescriptor` for input, calls
 /// `processEvents()` when it is readable (and before every poll, for input already buffered), and calls
@@ -27,14 +29,18 @@ public protocol ClipboardBackend: AnyObject {
     /// it works. Default: nil.
     var problem: String? { get }
 
-    /// Starts reporting changes of `selections` to `sink`; with `capturing`, each new owner's offer is admitted
-    /// through the sink, read and delivered. The sink is held weakly.
-    func watch(_ selections: Set<Selection>, capturing: Bool, sink: any CaptureSink)
+    /// Starts reporting owner changes of `selections` to `observer` (held weakly). Nothing is read on its own: the
+    /// capture pipeline reads each new owner's offer through `startReading`.
+    func watch(_ selections: Set<Selection>, observer: any SelectionObserver)
     /// Becomes the display's clipboard manager where it has one (X11 `CLIPBOARD_MANAGER`), so applications hand
     /// their clipboard over when they exit. False when another program holds the role.
     func becomeClipboardManager() -> Bool
-    /// Captures what `selection` holds now, as if its owner had just changed.
-    func captureCurrent(_ selection: Selection)
+
+    /// Starts reading the offer `selection` holds now into `run`, without waiting: the backend lists the owner's
+    /// types and who the owner is, fetches the types `run` asks for (each bounded by its `CaptureLimits` in bytes
+    /// and time), and reports each to `run` (see `CaptureRun` for the order). It decides nothing itself. A newer
+    /// read of the same selection may end an older one (`superseded`) where the transport cannot carry both.
+    func startReading(_ selection: Selection, into run: CaptureRun) -> ReadStart
 
     /// Takes `selection` with `item`: readers then get any of its representations, byte-exact. With `once`, the
     /// selection is given up after the first paste. False when the display server refused.
@@ -45,17 +51,8 @@ public protocol ClipboardBackend: AnyObject {
     func disown(_ selection: Selection)
     /// Leaves `selection` empty, whoever owns it, so pastes get nothing.
     func clear(_ selection: Selection)
-
-    /// Reads `selection` now, waiting up to `timeout`. `choose` picks which offered types to read (default:
-    /// everything worth keeping; a secret reads nothing).
-    func read(_ selection: Selection, timeout: TimeInterval, choose: (([String]) -> FetchDecision)?) -> ReadResult
     /// When the current owner of `selection` took it, in the backend's clock (the same in every process), or nil.
     func currentOwnerTime(_ selection: Selection) -> UInt?
-    /// The content type a representation offered under `typeName` is stored as, or nil for meta types.
-    func contentType(forOfferedType typeName: String) -> ContentType?
-    /// What of an offer is worth keeping, by this display's conventions: one text type first, then every other
-    /// distinct type; `secret` when the offer carries a secret marker.
-    func fetchPlan(for offeredTypes: [String]) -> FetchDecision
 
     // MARK: Allow Paste (defaults in PasteGate.swift: no gating)
 

@@ -1,65 +1,135 @@
 public import FoundationEssentials
 public import PasteboardModel
 
-/// A clipboard that lives in this process, driven by hand: for unit tests of what sits above a backend (the
-/// capture service, the client layer), in the spirit of swift-nio's `EmbeddedChannel`. Integration tests use the
-/// real X11 or Wayland backend instead.
+/// A clipboard that lives in this process, driven by hand, with a clock of its own: for unit tests of what sits
+/// above a backend (the capture pipeline and service, the client layer), in the spirit of swift-nio's
+/// `EmbeddedChannel`. Integration tests use the real X11 or Wayland backend instead.
+///
+/// Another application's copy is offered as a display would offer it (every name of `TargetPlan.servedTargets`),
+/// and read through the same `CaptureRun` as on X11 and Wayland: `fetched` shows what was asked for. A type in
+/// `stalling` is never answered; `advance(by:)` moves the clock, and past `CaptureLimits.stallTimeout` the read
+/// reports the stall.
 ///
 /// ```swift
 /// let backend = InMemoryBackend()
-/// backend.watch([.clipboard], capturing: true, sink: service)
+/// let service = CaptureService(store: store, rules: rules, backend: backend, clock: { backend.now }, …)
+/// service.start()
 /// backend.copy(PasteboardItem(string: "hello"), source: SourceApplication(name: "Editor"))  // captured
-/// backend.ownerExits(.clipboard)                                                            // take-over
+/// backend.ownerExits(.clipboard)                                                            // the owner goes
+/// backend.advance(by: 1)                                                                    // the clock moves
 /// ```
 public final class InMemoryBackend: ClipboardBackend {
     /// What another application put on a selection, or what this process owns.
     public struct Holder: Sendable {
         public var item: PasteboardItem
+        /// The names the item is offered under, in order.
         public var offeredTypes: [String]
         public var source: SourceApplication
         public var isOurs: Bool
         public var once: Bool
         public var time: UInt
+        /// What each offered name answers with.
+        var served: [String: Data] = [:]
     }
 
     public let name = "memory"
+    public var limits = CaptureLimits()
     public private(set) var selections: [Selection: Holder] = [:]
-    private var watched: Set<Selection> = []
-    private var capturing = false
-    private weak var sink: (any CaptureSink)?
-    private var clock: UInt = 0
+    /// The clock: it moves only with `advance(by:)`.
+    public private(set) var now: Date
+    /// Types another application never answers (a stalled owner).
+    public var stalling: Set<String> = []
+    /// Every type fetched from another application's offer, in the order asked for: what the capture pipeline read.
+    public private(set) var fetched: [String] = []
+    /// Whether an owner may change what it offers without taking the selection again (as on X11): see
+    /// `changeSilently(_:in:)`.
+    public var ownersChangeSilently = false
     /// Whether `own` succeeds (a display server can refuse).
     public var refusesOwnership = false
     /// Whether another program is the clipboard manager already.
     public var hasOtherClipboardManager = false
 
-    public init() {}
+    private var watched: Set<Selection> = []
+    private weak var observer: (any SelectionObserver)?
+    private var changes: UInt = 0
+    /// Reads waiting on stalled types: the run, what it reads, the types not answered yet, and since when.
+    private var waiting: [(run: CaptureRun, holder: Holder, pending: [String], since: Date)] = []
+
+    public init(now: Date = Date()) {
+        self.now = now
+    }
 
     public var fileDescriptor: Int32 { -1 }
-    public var nextDeadline: Date? { nil }
+    public var nextDeadline: Date? { waiting.map { $0.since.addingTimeInterval(limits.stallTimeout) }.min() }
     public func processEvents() {}
-    public func processTimeouts(now: Date) {}
 
-    public func watch(_ selections: Set<Selection>, capturing: Bool, sink: any CaptureSink) {
+    /// Reports the stalls whose time has come.
+    public func processTimeouts(now: Date) {
+        for index in waiting.indices.reversed() where now.timeIntervalSince(waiting[index].since) >= limits.stallTimeout {
+            let (run, holder, pending, _) = waiting.remove(at: index)
+            for type in pending where !run.stalled(type) { break }
+            if run.hasEnded {
+                run.deliver()
+            } else {
+                fetch(run.batchDone(), for: run, from: holder)
+            }
+        }
+    }
+
+    /// Moves the clock on by `seconds` and handles what is then due.
+    public func advance(by seconds: TimeInterval) {
+        now = now.addingTimeInterval(seconds)
+        processTimeouts(now: now)
+    }
+
+    public func watch(_ selections: Set<Selection>, observer: any SelectionObserver) {
         watched = selections
-        self.capturing = capturing
-        self.sink = sink
+        self.observer = observer
     }
 
     public func becomeClipboardManager() -> Bool { !hasOtherClipboardManager }
 
-    public func captureCurrent(_ selection: Selection) {
-        guard let holder = selections[selection], !holder.isOurs else { return }
-        deliver(selection, holder)
+    public func startReading(_ selection: Selection, into run: CaptureRun) -> ReadStart {
+        guard let holder = selections[selection] else { return .empty }
+        if holder.isOurs {
+            if holder.once && run.isRequest { pastedOnce(selection) }
+            return .ours(holder.item, offered: holder.offeredTypes)
+        }
+        run.ownerTime = holder.time
+        run.abandon = { [weak self, weak run] in self?.waiting.removeAll { $0.run === run } }
+        fetch(run.listed(holder.offeredTypes, source: holder.source, limits: limits), for: run, from: holder)
+        return .reading
+    }
+
+    /// Answers `types` at once, but those in `stalling`; reports the batch done when nothing is left waiting.
+    private func fetch(_ types: [String], for run: CaptureRun, from holder: Holder) {
+        var pending: [String] = []
+        for type in types where !run.hasEnded {
+            fetched.append(type)
+            if stalling.contains(type) {
+                pending.append(type)
+            } else if let data = holder.served[type], !data.isEmpty {
+                run.received(type, data)
+            }
+        }
+        if run.hasEnded { return run.deliver() }
+        if !pending.isEmpty {
+            waiting.append((run, holder, pending, now))
+            return
+        }
+        let next = run.batchDone()
+        if run.hasEnded { return run.deliver() }
+        fetch(next, for: run, from: holder)
     }
 
     public func own(_ selection: Selection, item: PasteboardItem, once: Bool) -> Bool {
         if refusesOwnership { return false }
-        clock += 1
-        selections[selection] = Holder(
-            item: item, offeredTypes: item.types.map(\.identifier), source: SourceApplication(), isOurs: true, once: once,
-            time: clock)
-        if watched.contains(selection) { sink?.ownerChanged(selection, time: clock) }
+        changes += 1
+        var holder = Holder(
+            item: item, offeredTypes: [], source: SourceApplication(), isOurs: true, once: once, time: changes)
+        Self.offer(item, in: &holder)
+        selections[selection] = holder
+        if watched.contains(selection) { observer?.ownerChanged(OwnerChange(selection, owner: .thisProcess, time: changes)) }
         return true
     }
 
@@ -74,50 +144,37 @@ public final class InMemoryBackend: ClipboardBackend {
         selections[selection] = nil
     }
 
-    public func read(_ selection: Selection, timeout: TimeInterval, choose: (([String]) -> FetchDecision)?) -> ReadResult {
-        guard let holder = selections[selection] else { return .empty }
-        let decision = choose?(holder.offeredTypes) ?? fetchPlan(for: holder.offeredTypes)
-        switch decision {
-        case .secret: return .failed(.secret)
-        case .nothing: return .failed(.empty)
-        case .fetch(let names):
-            var item = PasteboardItem()
-            for representation in holder.item.representations where names.contains(representation.type.identifier) {
-                item.setData(representation.data, forType: representation.type)
-            }
-            if holder.isOurs && holder.once { pastedOnce(selection) }
-            return item.isEmpty ? .failed(.empty) : .item(item, offered: holder.offeredTypes)
-        }
-    }
-
     public func currentOwnerTime(_ selection: Selection) -> UInt? { selections[selection]?.time }
-
-    public func contentType(forOfferedType typeName: String) -> ContentType? { ContentType(typeName) }
-
-    public func fetchPlan(for offeredTypes: [String]) -> FetchDecision {
-        if ConcealedMarkers.isConcealed(offeredTypes) { return .secret }
-        let kept = ConcealedMarkers.withoutMarkers(offeredTypes)
-        return kept.isEmpty ? .nothing : .fetch(kept)
-    }
 
     // MARK: - Driving it
 
-    /// Another application copies `item` (offering `extraTypes` besides its representations, e.g. secret
-    /// markers): the sink sees the change, admits it and receives it, as from a real display.
+    /// Another application copies `item` (offering `extraTypes` besides, e.g. secret markers, which answer
+    /// nothing): the observer sees the change and reads it, as from a real display.
     public func copy(
         _ item: PasteboardItem, to selection: Selection = .clipboard, extraTypes: [String] = [],
         source: SourceApplication = SourceApplication()
     ) {
-        clock += 1
+        changes += 1
         let wasOurs = owns(selection)
-        let holder = Holder(
-            item: item, offeredTypes: item.types.map(\.identifier) + extraTypes, source: source, isOurs: false,
-            once: false, time: clock)
+        var holder = Holder(item: item, offeredTypes: [], source: source, isOurs: false, once: false, time: changes)
+        Self.offer(item, in: &holder)
+        holder.offeredTypes += extraTypes
         selections[selection] = holder
         guard watched.contains(selection) else { return }
-        if wasOurs { sink?.lostOwnership(selection) }
-        sink?.ownerChanged(selection, time: clock)
-        if capturing { deliver(selection, holder) }
+        if wasOurs { observer?.lostOwnership(selection) }
+        observer?.ownerChanged(
+            OwnerChange(selection, owner: .application, time: changes, changesSilently: ownersChangeSilently))
+    }
+
+    /// The application owning `selection` changes what it offers to `item` without taking the selection again
+    /// (a GTK entry whose selection grows, on X11): nobody is told.
+    public func changeSilently(_ item: PasteboardItem, in selection: Selection = .clipboard) {
+        guard var holder = selections[selection], !holder.isOurs else { return }
+        holder.offeredTypes = []
+        holder.served = [:]
+        Self.offer(item, in: &holder)
+        holder.item = item
+        selections[selection] = holder
     }
 
     /// The application owning `selection` exits (`clientExited`), or only empties it: the selection is left
@@ -125,7 +182,7 @@ public final class InMemoryBackend: ClipboardBackend {
     public func ownerExits(_ selection: Selection, clientExited: Bool = false) {
         guard let holder = selections[selection], !holder.isOurs else { return }
         selections[selection] = nil
-        if watched.contains(selection) { sink?.ownerGone(selection, clientExited: clientExited) }
+        if watched.contains(selection) { observer?.ownerGone(selection, clientExited: clientExited) }
     }
 
     /// A reader pastes from a selection this process owns; returns what it got.
@@ -138,26 +195,15 @@ public final class InMemoryBackend: ClipboardBackend {
 
     private func pastedOnce(_ selection: Selection) {
         selections[selection] = nil
-        sink?.lostOwnership(selection)
+        observer?.lostOwnership(selection)
     }
 
-    private func deliver(_ selection: Selection, _ holder: Holder) {
-        let announcement = OfferAnnouncement(selection: selection, offeredTypes: holder.offeredTypes, source: holder.source)
-        if let reason = sink?.admit(announcement) {
-            sink?.skipped(selection, reason)
-            return
+    /// Offers `item` under every name a display offers it under, each answering what a display would serve.
+    private static func offer(_ item: PasteboardItem, in holder: inout Holder) {
+        for target in TargetPlan.servedTargets(for: item) where holder.served[target.name] == nil {
+            let data = item.representations[target.representation].data
+            holder.offeredTypes.append(target.name)
+            holder.served[target.name] = target.conversion?.apply(to: data) ?? data
         }
-        var item = PasteboardItem()
-        for representation in holder.item.representations
-        where sink?.drops(representation.type.identifier, of: announcement) != true {
-            item.setRepresentation(representation)
-        }
-        if item.isEmpty {
-            sink?.skipped(selection, .empty)
-            return
-        }
-        sink?.captured(CapturedOffer(
-            selection: selection, item: item, offeredTypes: holder.offeredTypes, source: holder.source,
-            ownerChangeTime: holder.time, observedAt: Date()))
     }
 }

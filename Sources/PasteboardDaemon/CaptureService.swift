@@ -5,9 +5,10 @@ public import PasteboardControl
 public import PasteboardHistory
 import PasteboardModel
 
-/// Decides what becomes history, whatever the display: secrets and user rules, PRIMARY coalescing, recording,
-/// events, keeping the clipboard alive when its owner exits, and serving items back. A backend only reports
-/// what happens on its selections (as a `CaptureSink`) and does what it is told.
+/// Decides what becomes history, whatever the display: user rules, PRIMARY coalescing, recording, events, keeping
+/// the clipboard alive when its owner exits, and serving items back. What is read of a copy (secret markers,
+/// volatile types, browser containers, the item) is the backend-neutral `CapturePipeline`'s, which asks this
+/// service's rules (as its `CaptureSink`) and hands it what it captured; the backend only supplies primitives.
 ///
 /// Single-threaded: every call comes from the loop that drives the backend.
 public final class CaptureService: CaptureSink {
@@ -16,6 +17,10 @@ public final class CaptureService: CaptureSink {
     /// Which captured copies ask before they are pasted (`ask-app`, `ask-type`).
     public var pasteApprovalRules = PasteApprovalRules()
     public let backend: any ClipboardBackend
+    /// Reads each copy through the backend, and decides what of it is read.
+    private lazy var pipeline = CapturePipeline(backend: backend, sink: self, clock: clock)
+    /// The time the service goes by: `Date.init`, or a test's clock.
+    private let clock: () -> Date
     private let log: (String) -> Void
     private let broadcast: (ControlEvent) -> Void
     /// The last item seen on each selection: what is served when its owner goes away.
@@ -44,14 +49,15 @@ public final class CaptureService: CaptureSink {
 
 
     public init(
-        store: HistoryStore, rules: CaptureRules, backend: any ClipboardBackend, log: @escaping (String) -> Void,
-        broadcast: @escaping (ControlEvent) -> Void
+        store: HistoryStore, rules: CaptureRules, backend: any ClipboardBackend, clock: @escaping () -> Date = Date.init,
+        log: @escaping (String) -> Void, broadcast: @escaping (ControlEvent) -> Void
     ) {
         self.store = store
         self.rules = rules
         self.backend = backend
         self.log = log
         self.broadcast = broadcast
+        self.clock = clock
         takeOverGrace = rules.takeOverDelay
     }
 
@@ -59,12 +65,12 @@ public final class CaptureService: CaptureSink {
     public func start() {
         var selections: Set<Selection> = [.clipboard]
         if rules.capturesPrimary { selections.insert(.primary) }
-        backend.watch(selections, capturing: true, sink: self)
+        pipeline.start(selections)
         if !backend.becomeClipboardManager() {
             log("another clipboard manager holds CLIPBOARD_MANAGER; continuing without it")
         }
         // What is on the clipboard right now counts as the first copy.
-        backend.captureCurrent(.clipboard)
+        pipeline.captureCurrent(.clipboard)
     }
 
     // MARK: - CaptureSink
@@ -72,42 +78,19 @@ public final class CaptureService: CaptureSink {
     public func admit(_ offer: OfferAnnouncement) -> CaptureSkip? {
         if ConcealedMarkers.isConcealed(offer.offeredTypes) { return .secret }
         if let reason = rules.rejection(ofApplication: offer.source.name) { return .ignored(reason) }
-        let offeredTypes = offer.offeredTypes.compactMap(backend.contentType(forOfferedType:))
+        let offeredTypes = offer.offeredTypes.compactMap(TargetPlan.contentType(forTarget:))
         if let reason = rules.rejection(ofOfferedTypes: offeredTypes) { return .ignored(reason) }
         return nil
     }
 
     public func drops(_ typeName: String, of offer: OfferAnnouncement) -> Bool {
         if VolatileMarkers.isVolatile(typeName) { return true }
-        return backend.contentType(forOfferedType: typeName).map(rules.drops) ?? false
+        return TargetPlan.contentType(forTarget: typeName).map(rules.drops) ?? false
     }
 
     public func captured(_ offer: CapturedOffer) {
-        // Fail closed: a backend that read a marked offer anyway still records nothing of it.
-        if let reason = admit(OfferAnnouncement(selection: offer.selection, offeredTypes: offer.offeredTypes, source: offer.source)) {
-            skipped(offer.selection, reason)
-            return
-        }
-        // A web page's own types, inside its browser's container, may mark the copy secret.
-        let isMarkedInContainer = offer.item.representations.contains { representation in
-            // WebKitGTK's container is a reverse-DNS name, which no MIME type stands for.
-            let name = representation.type.preferredMIMEType ?? representation.type.identifier
-            guard ConcealedMarkers.isCustomDataContainer(name) else { return false }
-            return ConcealedMarkers.isConcealed(customData: representation.data, container: name)
-        }
-        if isMarkedInContainer {
-            skipped(offer.selection, .secret)
-            return
-        }
-        // Volatile markers and dropped types, in case the backend read them.
-        let item = PasteboardItem(
-            rules.keepingWanted(of: offer.item).representations.filter {
-                !VolatileMarkers.isVolatile($0.type.preferredMIMEType ?? $0.type.identifier)
-            })
-        if item.isEmpty {
-            skipped(offer.selection, .ignored("every type it offered is dropped by a drop-type rule"))
-            return
-        }
+        // Secret markers, volatile and dropped types were decided before anything was read (`CaptureRun`).
+        let item = offer.item
         if let reason = rules.rejection(of: item, application: offer.sourceApplication) {
             skipped(offer.selection, .ignored(reason))
             return
@@ -190,7 +173,7 @@ public final class CaptureService: CaptureSink {
         if clientExited || takeOverGrace == 0 {
             takeOver(selection)
         } else {
-            pendingTakeOvers[selection] = Date().addingTimeInterval(takeOverGrace)
+            pendingTakeOvers[selection] = clock().addingTimeInterval(takeOverGrace)
         }
     }
 
@@ -231,7 +214,7 @@ public final class CaptureService: CaptureSink {
         lastItem[.clipboard] = once ? nil : item
         currentIDs[.clipboard] = id
         expiries.removeAll { $0.selection == .clipboard }
-        if let expireAfter { expiries.append((Date().addingTimeInterval(expireAfter), .clipboard)) }
+        if let expireAfter { expiries.append((clock().addingTimeInterval(expireAfter), .clipboard)) }
         // No event here: the store's change feed says it (`restored`), once, whoever restored the item.
     }
 
@@ -272,10 +255,14 @@ public final class CaptureService: CaptureSink {
     // MARK: - Time
 
     /// The next moment `processTimeouts(now:)` has work.
-    public var nextDeadline: Date? { (expiries.map(\.deadline) + pendingTakeOvers.values).min() }
+    public var nextDeadline: Date? {
+        (expiries.map(\.deadline) + pendingTakeOvers.values + [pipeline.nextDeadline].compactMap { $0 }).min()
+    }
 
-    /// Takes over selections whose grace has passed, and gives up selections whose expiry has come.
+    /// Takes over selections whose grace has passed, gives up selections whose expiry has come, and starts the
+    /// pipeline's re-reads that are due.
     public func processTimeouts(now: Date) {
+        pipeline.processTimeouts(now: now)
         for (selection, deadline) in pendingTakeOvers where deadline <= now {
             pendingTakeOvers[selection] = nil
             takeOver(selection)

@@ -51,7 +51,7 @@ final class BackendThread: @unchecked Sendable {
                 return
             }
             let counter = ChangeCounter { [weak self] time in self?.noteChange(Int(time)) }
-            backend.watch([.clipboard], capturing: false, sink: counter)
+            backend.watch([.clipboard], observer: counter)
             if let current = backend.currentOwnerTime(.clipboard) { self.noteChange(Int(current)) }
             ready.signal()
             withExtendedLifetime(counter) { self.loop(backend) }
@@ -79,11 +79,11 @@ final class BackendThread: @unchecked Sendable {
     }
 
     /// Counts owner changes of the clipboard.
-    private final class ChangeCounter: CaptureSink {
+    private final class ChangeCounter: SelectionObserver {
         let changed: (UInt) -> Void
         init(_ changed: @escaping (UInt) -> Void) { self.changed = changed }
-        func ownerChanged(_ selection: Selection, time: UInt) {
-            if selection == .clipboard { changed(time) }
+        func ownerChanged(_ change: OwnerChange) {
+            if change.selection == .clipboard { changed(change.time) }
         }
     }
 

@@ -52,7 +52,7 @@ public struct SystemClipboard: Sendable {
         case .failed(let reason):
             if offered.isEmpty { throw ClipboardError("Could not read the clipboard: \(reason).") }
         }
-        return offered.map { ($0, backend.contentType(forOfferedType: $0)) }
+        return offered.map { ($0, TargetPlan.contentType(forTarget: $0)) }
     }
 
     /// The clipboard's item. With `wanted`, only a representation conforming to it is read; without, its text,
@@ -65,11 +65,11 @@ public struct SystemClipboard: Sendable {
             offered = types
             let readable = ConcealedMarkers.withoutMarkers(types)
             guard let wanted else {
-                guard case .fetch(let plan) = backend.fetchPlan(for: readable), let first = plan.first else { return .nothing }
+                guard case .fetch(let plan) = TargetPlan.decide(readable), let first = plan.first else { return .nothing }
                 return .fetch([first])
             }
             let matching = readable.filter { name in
-                guard let type = backend.contentType(forOfferedType: name) else { return false }
+                guard let type = TargetPlan.contentType(forTarget: name) else { return false }
                 return type.conforms(to: wanted) || type.canonicalType.conforms(to: wanted)
             }
             return matching.isEmpty ? .nothing : .fetch([matching[0]])

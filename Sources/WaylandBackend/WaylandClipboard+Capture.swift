@@ -1,5 +1,5 @@
 import CWayland
-import ClipboardBackend
+public import ClipboardBackend
 import FoundationEssentials
 import PasteboardModel
 #if canImport(Glibc)
@@ -19,15 +19,11 @@ extension WaylandClipboard {
         let isWatched = watched.contains(selection)
         guard let offer else {
             if owned[selection] != nil { return }  // from before we took the selection
-            if let job = captures[selection] {
-                // The source left while its types are read: what it already wrote still arrives, and the read
-                // ends there; then the selection is taken over.
-                job.sourceWentAway = true
-                return
-            }
+            // A read of the source that left goes on: what it already wrote still arrives.
+            captures[selection]?.sourceWentAway = true
             if isWatched {
-                sink?.ownerChanged(selection, time: clock)
-                sink?.ownerGone(selection, clientExited: false)
+                observer?.ownerChanged(OwnerChange(selection, owner: .nobody, time: clock))
+                observer?.ownerGone(selection, clientExited: false)
             }
             return
         }
@@ -35,13 +31,11 @@ extension WaylandClipboard {
             // Our own source, as every data-control client sees it. (A newer copy by another client cancels our
             // source first: the compositor sends `cancelled` before the selection that replaced it.)
             destroyOffer(offer)
-            if isWatched { sink?.ownerChanged(selection, time: clock) }
+            if isWatched { observer?.ownerChanged(OwnerChange(selection, owner: .thisProcess, time: clock)) }
             return
         }
         current[selection] = offer
-        guard isWatched else { return }
-        sink?.ownerChanged(selection, time: clock)
-        if capturesOnChange { startCapture(selection, offer: offer, isRequest: false) }
+        if isWatched { observer?.ownerChanged(OwnerChange(selection, owner: .application, time: clock)) }
     }
 
     func destroyOffer(_ offer: OpaquePointer) {
@@ -52,65 +46,53 @@ extension WaylandClipboard {
 
     // MARK: - Reading an offer
 
-    /// Reads what `offer` holds: every type worth keeping (or what `chooser` picks), all at once, each through
-    /// a pipe of its own.
-    func startCapture(
-        _ selection: Selection, offer: OpaquePointer, isRequest: Bool, chooser: (([String]) -> FetchDecision)? = nil
-    ) {
+    /// Starts reading the offer `selection` holds into `run`: the types it asks for, all at once, each through a
+    /// pipe of its own.
+    public func startReading(_ selection: Selection, into run: CaptureRun) -> ReadStart {
+        if run.isRequest {
+            guard isConnected else {
+                run.fail(.ownerRefused("the Wayland connection"))
+                return .reading
+            }
+            // The latest state: events the compositor sent before now.
+            roundtrip()
+        }
+        if let owned = owned[selection] { return .ours(owned.item, offered: owned.order) }
+        guard let offer = current[selection] else { return .empty }
         if let previous = captures.removeValue(forKey: selection) {
-            if previous.isRequest || isRequest {
+            if previous.run.isRequest || run.isRequest {
                 closePipes(of: previous)
-                report(previous, .failed(.superseded))
+                previous.run.fail(.superseded)
             } else {
+                // Its source may still write what was asked for (wl-copy does, once asked): it goes on.
                 previous.wasReplaced = true
                 replaced.append(previous)
             }
         }
-        let offered = offers[offer] ?? []
-        let job = CaptureJob(selection: selection, offered: offered, time: clock, isRequest: isRequest, now: Date())
-        nextSequence += 1
-        job.sequence = nextSequence
-        if offered.count > limits.maxOfferedTypes {
-            return report(job, .failed(.tooLarge("the list of offered types")))
-        }
-        let announcement = OfferAnnouncement(selection: selection, offeredTypes: offered, source: SourceApplication())
-        if !isRequest, let reason = sink?.admit(announcement) {
-            return report(job, .failed(reason))
-        }
-        let sink = isRequest ? nil : self.sink
-        let decision = chooser?(offered) ?? TargetPlan.decide(offered) { sink?.drops($0, of: announcement) ?? false }
-        switch decision {
-        case .secret:
-            return report(job, .failed(.secret))
-        case .nothing:
-            let wasDropped = chooser == nil && TargetPlan.decide(offered) != .nothing
-            let reason = CaptureSkip.ignored("every type it offered is dropped by a drop-type rule")
-            return report(job, .failed(wasDropped ? reason : .empty))
-        case .fetch(let types):
-            job.preference = Array(types.prefix(limits.maxFetchedTypes))
-        }
-        // A browser's custom-data container first, alone: a web page marks its copy secret only inside it, and
-        // then nothing else of the offer is read.
-        let containers = job.preference.filter(ConcealedMarkers.isCustomDataContainer)
-        job.offer = offer
-        if !containers.isEmpty && !isRequest {
-            job.deferred = job.preference.filter { !ConcealedMarkers.isCustomDataContainer($0) }
+        run.ownerTime = clock
+        let job = CaptureJob(run: run, offer: offer, now: Date())
+        run.abandon = { [weak self, weak job] in if let self, let job { endCapture(job) } }
+        let first = run.listed(offers[offer] ?? [], source: SourceApplication(), limits: limits)
+        if run.hasEnded {
+            run.deliver()
+            return .reading
         }
         captures[selection] = job
-        receive(job.deferred.isEmpty ? job.preference : containers, for: job, from: offer)
+        receive(first, for: job)
+        return .reading
     }
 
-    /// Asks the source of `offer` for `types`, each through a pipe of its own.
-    private func receive(_ types: [String], for job: CaptureJob, from offer: OpaquePointer) {
+    /// Asks the source of `job`'s offer for `types`, each through a pipe of its own.
+    private func receive(_ types: [String], for job: CaptureJob) {
         for type in types {
             let pipe: (read: Int32, write: Int32)
             do {
                 pipe = try Descriptors.pipe()
             } catch {
                 endCapture(job)
-                return report(job, .failed(.ownerRefused(type)))
+                return job.run.fail(.ownerRefused(type))
             }
-            pb_dc_offer_receive(offer, type, pipe.write)
+            pb_dc_offer_receive(job.offer, type, pipe.write)
             // libwayland keeps a duplicate of the descriptor until the request is sent.
             close(pipe.write)
             job.pending[pipe.read] = CaptureJob.Incoming(type: type)
@@ -120,32 +102,27 @@ extension WaylandClipboard {
         flush()
     }
 
-    /// The containers of `job` have arrived: a secret marker in one ends the capture; otherwise the rest is read
-    /// (when its offer still lives: a newer copy or a source that left ends the read there).
-    private func containersArrived(_ job: CaptureJob) {
-        let types = job.deferred
-        job.deferred = []
-        for (type, data) in job.received where ConcealedMarkers.isCustomDataContainer(type) {
-            if ConcealedMarkers.isConcealed(customData: data, container: type) {
-                endCapture(job)
-                return report(job, .failed(.secret))
-            }
+    /// Every type asked for has arrived or been given up: the run's next types are asked for (when its offer still
+    /// lives: a newer copy or a source that left ends the read there), or the run has ended.
+    private func batchDone(_ job: CaptureJob) {
+        let next = job.run.batchDone()
+        if job.run.hasEnded {
+            endCapture(job)
+            return job.run.deliver()
         }
         // The offer object is destroyed once the selection changes (its address may then be reused): only the
         // current, unreplaced offer is asked again.
-        guard let offer = job.offer, !job.wasReplaced, !job.sourceWentAway, current[job.selection] == offer else {
+        guard !job.wasReplaced, !job.sourceWentAway, current[job.selection] == job.offer else {
             endCapture(job)
-            return report(job, .failed(job.wasReplaced ? .superseded : .ownerRefused(types.first ?? "?")))
+            return job.run.fail(job.wasReplaced ? .superseded : .ownerRefused(next.first ?? "?"))
         }
-        receive(types, for: job, from: offer)
+        receive(next, for: job)
     }
 
     /// Reads what arrived on one of a capture's pipes.
     func readPipe(_ fd: Int32, for job: CaptureJob, hungUp: Bool) {
         guard job.pending[fd] != nil else {
-            descriptors.forget(fd)
-            captureFDs[fd] = nil
-            close(fd)
+            forgetPipe(fd)
             return
         }
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -160,35 +137,47 @@ extension WaylandClipboard {
                 if job.pending[fd]!.data.count > limits.maxRepresentationBytes || job.totalBytes > limits.maxItemBytes {
                     let type = job.pending[fd]!.type
                     endCapture(job)
-                    return report(job, .failed(.tooLarge(type)))
+                    return job.run.fail(.tooLarge(type))
                 }
                 continue
             }
             if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
             // End of data (or a broken pipe): this type is complete.
             let incoming = job.pending.removeValue(forKey: fd)!
-            descriptors.forget(fd)
-            captureFDs[fd] = nil
-            close(fd)
-            job.received[incoming.type] = incoming.data
+            forgetPipe(fd)
             job.lastProgress = Date()
-            if job.pending.isEmpty { job.deferred.isEmpty ? finish(job) : containersArrived(job) }
+            job.run.received(incoming.type, incoming.data)
+            if job.run.hasEnded {
+                endCapture(job)
+                return job.run.deliver()
+            }
+            if job.pending.isEmpty { batchDone(job) }
             return
         }
     }
 
-    /// Every type has arrived: the item, in the plan's order of preference.
-    private func finish(_ job: CaptureJob) {
-        endCapture(job)
-        let item = TargetPlan.item(from: job.preference.compactMap { type in job.received[type].map { (type, $0) } })
-        if item.isEmpty {
-            report(job, .failed(.empty))
-        } else {
-            report(job, .item(item, offered: job.offered))
+    /// The source wrote nothing for `stallTimeout`: the run decides, type by type, whether the read goes on without
+    /// the types still pending (KWin's clients never answer a type they refuse) or ends.
+    func stalled(_ job: CaptureJob) {
+        for (fd, incoming) in job.pending.sorted(by: { $0.value.type < $1.value.type }) {
+            job.pending[fd] = nil
+            forgetPipe(fd)
+            if !job.run.stalled(incoming.type) {
+                endCapture(job)
+                return job.run.deliver()
+            }
         }
+        job.lastProgress = Date()
+        batchDone(job)
     }
 
-    /// Stops `job` (already reported or about to be).
+    private func forgetPipe(_ fd: Int32) {
+        descriptors.forget(fd)
+        captureFDs[fd] = nil
+        close(fd)
+    }
+
+    /// Stops `job` (its run has ended or is about to).
     func endCapture(_ job: CaptureJob) {
         if captures[job.selection] === job { captures[job.selection] = nil }
         replaced.removeAll { $0 === job }
@@ -196,50 +185,7 @@ extension WaylandClipboard {
     }
 
     func closePipes(of job: CaptureJob) {
-        for fd in job.pending.keys {
-            descriptors.forget(fd)
-            captureFDs[fd] = nil
-            close(fd)
-        }
+        for fd in job.pending.keys { forgetPipe(fd) }
         job.pending = [:]
-    }
-
-    /// Ends `job`: to the client that asked, or to the sink. A read a newer copy replaced counts only with an item,
-    /// and only while no newer read of its selection has ended.
-    func report(_ job: CaptureJob, _ outcome: ReadResult) {
-        var outcome = outcome
-        let isReplaced = job.wasReplaced
-        if isReplaced {
-            if case .item = outcome, (newestReported[job.selection] ?? 0) < job.sequence {
-                // Recorded: it is older than the current copy, which is read and reported after it.
-            } else {
-                outcome = .failed(.superseded)
-            }
-        }
-        // Any end of a current read counts (a secret too: an older item must not come back after it), and an
-        // item of a replaced one.
-        var counts = !job.isRequest && !isReplaced
-        if case .item = outcome, !job.isRequest { counts = true }
-        if counts { newestReported[job.selection] = max(newestReported[job.selection] ?? 0, job.sequence) }
-        if job.isRequest {
-            requestResult?(job.selection, outcome)
-        } else {
-            switch outcome {
-            case .item(let item, let offered):
-                sink?.captured(CapturedOffer(
-                    selection: job.selection, item: item, offeredTypes: offered, source: SourceApplication(),
-                    ownerChangeTime: job.time, observedAt: job.observedAt))
-            case .failed(let reason):
-                sink?.skipped(job.selection, reason)
-            case .empty:
-                sink?.skipped(job.selection, .empty)
-            }
-        }
-        if !isReplaced && job.sourceWentAway && owned[job.selection] == nil && current[job.selection] == nil
-            && watched.contains(job.selection)
-        {
-            sink?.ownerChanged(job.selection, time: clock)
-            sink?.ownerGone(job.selection, clientExited: false)
-        }
     }
 }

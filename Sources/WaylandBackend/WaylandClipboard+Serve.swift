@@ -74,7 +74,7 @@ extension WaylandClipboard {
         destroySource(proxy)
         guard let selection else { return }
         owned[selection] = nil
-        if watched.contains(selection) { sink?.lostOwnership(selection) }
+        if watched.contains(selection) { observer?.lostOwnership(selection) }
     }
 
     // MARK: - Answering readers
@@ -149,7 +149,7 @@ extension WaylandClipboard {
         for (selection, owner) in owned {
             guard let due = owner.withdrawAt, due <= now else { continue }
             disown(selection)
-            if watched.contains(selection) { sink?.lostOwnership(selection) }
+            if watched.contains(selection) { observer?.lostOwnership(selection) }
         }
     }
 

@@ -10,7 +10,7 @@ import SystemSupport
 
 /// The Wayland clipboard engine, over a compositor's data-control protocol (`ext_data_control_manager_v1` where
 /// offered, else `zwlr_data_control_manager_v1`): it watches a seat's selections without a window or focus,
-/// reads every MIME type a source offers through pipes, and sets sources of its own to serve items back.
+/// reads the MIME types a `CaptureRun` asks for through pipes, and sets sources of its own to serve items back.
 ///
 /// Single-threaded and event-driven, like the X11 engine: the caller polls `fileDescriptor` (an epoll instance
 /// holding the compositor's socket and every pipe in use), then calls `processEvents()`, and calls
@@ -76,16 +76,10 @@ public final class WaylandClipboard {
     var replaced: [CaptureJob] = []
     /// Pipe read end → the capture reading it.
     var captureFDs: [Int32: CaptureJob] = [:]
-    /// Numbers captures in the order they started, and the newest that ended with an item, per selection.
-    var nextSequence = 0
-    var newestReported: [Selection: Int] = [:]
     var owned: [Selection: OwnedSource] = [:]
     var outgoing: [Int32: OutgoingTransfer] = [:]
     var watched: Set<Selection> = []
-    var capturesOnChange = true
-    weak var sink: (any CaptureSink)?
-    /// Where a client's `read` gets its answer instead of the sink.
-    var requestResult: ((Selection, ReadResult) -> Void)?
+    weak var observer: (any SelectionObserver)?
     /// Counts selection changes: Wayland has no server time, so this stands in for one (per process).
     var clock: UInt = 0
 
@@ -333,10 +327,12 @@ public final class WaylandClipboard {
     /// Abandons stalled captures and readers that stopped reading.
     public func processTimeouts(now: Date) {
         for job in Array(captures.values) + replaced {
-            let isOverCap = now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap
-            guard isOverCap || now.timeIntervalSince(job.lastProgress) >= limits.stallTimeout else { continue }
-            endCapture(job)
-            report(job, .failed(isOverCap ? .tookTooLong(job.currentType) : .timedOut(job.currentType)))
+            if now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap {
+                endCapture(job)
+                job.run.fail(.tookTooLong(job.currentType))
+            } else if now.timeIntervalSince(job.lastProgress) >= limits.stallTimeout {
+                stalled(job)
+            }
         }
         for (fd, transfer) in outgoing where transfer.deadline <= now {
             finishTransfer(fd)

@@ -1,15 +1,9 @@
 import CX11
 import FoundationEssentials
-import ClipboardBackend
+public import ClipboardBackend
 import PasteboardModel
 
 extension X11Clipboard {
-    /// How a capture ended.
-    enum CaptureOutcome {
-        case captured(CapturedOffer)
-        case skipped(CaptureSkip)
-    }
-
     /// Gives up a capture whose owner may still answer a request in flight: its property is kept out of use for
     /// a while, so a late reply cannot land in the next capture's property.
     ///
@@ -21,43 +15,67 @@ extension X11Clipboard {
         quarantine.append((job.property, Date().addingTimeInterval(limits.stallTimeout * 2)))
     }
 
-    func startCapture(
-        _ selection: Selection, owner: Window, time: Time, isRequest: Bool = false, isReread: Bool = false,
-        chooser: (([String]) -> FetchDecision)? = nil
-    ) {
-        if let previous = captures[selection] {
-            captures[selection] = nil
+    /// Starts reading `selection`'s owner into `run`: its TARGETS first.
+    public func startReading(_ selection: Selection, into run: CaptureRun) -> ReadStart {
+        var owner: Window
+        var time: Time
+        if run.mode == .watch, let change = announcedChanges.removeValue(forKey: selection) {
+            // The change XFixes just reported: read that owner, asking with the time it took the selection.
+            (owner, time) = (change.owner, change.time)
+        } else {
+            owner = XGetSelectionOwner(x.handle, x.atom(selection.rawValue))
+            if owner == 0 { return .empty }
+            if owner == x.window {
+                guard let owned = owned[selection] else { return .empty }
+                return .ours(owned.item, offered: ["TARGETS", "TIMESTAMP", "MULTIPLE"] + owned.targetOrder)
+            }
+            if run.mode == .reread {
+                // The same owner, asked with the time it took the selection; another owner is not re-read.
+                guard let last = lastOwners[selection], last.owner == owner else { return .empty }
+                time = last.time
+            } else {
+                var deferred: [XEvent] = []
+                time = x.serverTime(otherEvents: &deferred)
+                for var event in deferred { handle(&event) }
+            }
+        }
+        if let previous = captures.removeValue(forKey: selection) {
+            // One property, one conversion at a time: a newer read ends the older one.
             abandon(previous)
-            report(previous, .skipped(.superseded))
+            ended(previous, .superseded)
+        }
+        run.ownerTime = UInt(time)
+        run.abandon = { [weak self, weak run] in
+            guard let self, let job = captures[selection], job.run === run else { return }
+            captures[selection] = nil
+            abandon(job)
+            if selection == .clipboard { answerPendingSaves() }
         }
         let property = acquireProperty()
         let now = Date()
         var job = CaptureJob(
-            selection: selection, owner: owner, time: time, property: property, observedAt: now,
+            run: run, owner: owner, time: time, property: property, observedAt: now,
             deadline: now.addingTimeInterval(limits.stallTimeout))
-        job.isRequest = isRequest
-        job.isReread = isReread
-        job.chooser = chooser
         job.ownerPID = x.clientPID(of: owner)
         sampleOwner(&job, now: now)
         captures[selection] = job
         XConvertSelection(x.handle, x.atom(selection.rawValue), x.atom("TARGETS"), property, x.window, time)
+        x.flush()
+        return .reading
     }
 
-    /// Ends `job` (already removed from `captures`): tells the sink, or for a re-read only what is new.
-    func report(_ job: CaptureJob, _ outcome: CaptureOutcome) {
-        if job.isReread {
-            rereadFinished(job, outcome)
-        } else {
-            switch outcome {
-            case .captured(let offer):
-                onCapture?(offer)
-                if !job.isRequest { scheduleRereads(after: offer, owner: job.owner) }
-            case .skipped(let reason):
-                onSkip?(job.selection, reason)
-            }
-        }
+    /// Ends `job` (already removed from `captures`, its property released or abandoned) with `reason`, or with the
+    /// outcome its run decided.
+    func ended(_ job: CaptureJob, _ reason: CaptureSkip? = nil) {
+        if let reason { job.run.fail(reason) } else { job.run.deliver() }
         if job.selection == .clipboard { answerPendingSaves() }
+    }
+
+    /// Ends the capture of `selection` once its run has ended by its own decision.
+    private func finish(_ selection: Selection) {
+        guard let job = captures.removeValue(forKey: selection) else { return }
+        release(job.property)
+        ended(job)
     }
 
     // MARK: - Patience with slow owners
@@ -77,6 +95,22 @@ extension X11Clipboard {
 
     func sampleOwner(_ job: inout CaptureJob, now: Date) {
         job.cpuSample = job.ownerPID.flatMap(OwnerProcess.cpuSeconds).map { ($0, now) }
+    }
+
+    /// The owner made no progress on the target in flight: the run decides whether the capture goes on without it
+    /// (then with a fresh property, the stalled one being abandoned) or ends.
+    func stalled(_ selection: Selection, now: Date) {
+        guard var job = captures.removeValue(forKey: selection) else { return }
+        abandon(job)
+        guard let target = job.currentTarget, case .target(let index) = job.step, job.run.stalled(target) else {
+            return ended(job, .timedOut(job.currentTarget ?? "TARGETS"))
+        }
+        job.property = acquireProperty()
+        job.incoming = nil
+        job.step = .target(index: index + 1)
+        madeProgress(&job)
+        captures[selection] = job
+        advance(selection)
     }
 
     // MARK: - Replies
@@ -99,21 +133,21 @@ extension X11Clipboard {
             } else {
                 captures[selection] = nil
                 release(job.property)
-                report(job, .skipped(.ownerRefused(target)))
+                ended(job, .ownerRefused(target))
             }
             return
         }
         guard let property = x.property(job.property, of: x.window, delete: true, limit: byteBudget(of: job)) else {
             captures[selection] = nil
             release(job.property)
-            report(job, .skipped(.ownerRefused(target)))
+            ended(job, .ownerRefused(target))
             return
         }
         if property.isOverLimit {
             // Never read into memory: an owner can build a property of any size in the X server.
             captures[selection] = nil
             abandon(job)
-            report(job, .skipped(.tooLarge(target)))
+            ended(job, .tooLarge(target))
             return
         }
         madeProgress(&job)
@@ -123,7 +157,7 @@ extension X11Clipboard {
             if let announced = property.longs.first, announced > UInt(byteBudget(of: job)) {
                 captures[selection] = nil
                 abandon(job, isIncremental: true)
-                report(job, .skipped(.tooLarge(target)))
+                ended(job, .tooLarge(target))
                 return
             }
             job.incoming = Data()
@@ -152,7 +186,7 @@ extension X11Clipboard {
         guard let chunk = x.property(event.atom, of: x.window, delete: true, limit: max(0, budget)) else { return true }
         if chunk.isOverLimit, let job = captures.removeValue(forKey: selection) {
             abandon(job)
-            report(job, .skipped(.tooLarge(job.currentTarget ?? "?")))
+            ended(job, .tooLarge(job.currentTarget ?? "?"))
             return true
         }
         let now = Date()
@@ -193,62 +227,22 @@ extension X11Clipboard {
         guard var job = captures[selection] else { return }
         switch job.step {
         case .targets:
-            let atoms = DataAtoms.values(data, format: format)
-            job.offered = atoms.compactMap { x.name(of: $0) }
-            if !job.isRequest { job.source = OwnerInfo.lookup(window: job.owner, display: x, serverPID: job.ownerPID) }
-            let announcement = OfferAnnouncement(selection: selection, offeredTypes: job.offered, source: job.source)
-            if !job.isRequest, let reason = admits?(announcement) {
-                // Not to be read at all (a secret, an ignored application or type): nothing of it is fetched.
-                captures[selection] = nil
-                release(job.property)
-                report(job, .skipped(reason))
-                return
-            }
-            // A user's drop-type rules shape what the watcher records, not what a client reads.
-            let rule = job.isRequest ? nil : drops
-            let dropped: (String) -> Bool = { rule?($0, announcement) ?? false }
-            switch job.chooser?(job.offered) ?? TargetPlan.decide(job.offered, drops: dropped) {
-            case .secret:
-                captures[selection] = nil
-                release(job.property)
-                report(job, .skipped(.secret))
-                return
-            case .nothing:
-                captures[selection] = nil
-                release(job.property)
-                let wasDropped = job.chooser == nil && TargetPlan.decide(job.offered) != .nothing
-                let reason = CaptureSkip.ignored("every type it offered is dropped by a drop-type rule")
-                report(job, .skipped(wasDropped ? reason : .empty))
-                return
-            case .fetch(let targets):
-                job.preference = Array(targets.prefix(limits.maxFetchedTypes))
-                // A browser's custom-data container first: a secret marker in it ends the capture before anything
-                // else is read.
-                let isContainer = ConcealedMarkers.isCustomDataContainer
-                job.wanted = job.preference.filter(isContainer) + job.preference.filter { !isContainer($0) }
-                job.step = .target(index: 0)
-            }
+            let offered = DataAtoms.values(data, format: format).compactMap { x.name(of: $0) }
+            let source =
+                job.run.isRequest
+                ? SourceApplication() : OwnerInfo.lookup(window: job.owner, display: x, serverPID: job.ownerPID)
+            job.wanted = job.run.listed(offered, source: source, limits: limits)
+            if job.run.hasEnded { return finish(selection) }
+            job.step = .target(index: 0)
         case .target(let index):
             let target = job.wanted[index]
-            if ConcealedMarkers.isCustomDataContainer(target)
-                && ConcealedMarkers.isConcealed(customData: data, container: target)
-            {
-                // A web page's own types carry a secret marker: nothing more is read, nothing is kept.
-                captures[selection] = nil
-                release(job.property)
-                report(job, .skipped(.secret))
-                return
-            }
             if target == "TIMESTAMP" {
                 lastTimestampReply = DataAtoms.values(data, format: format).first
-            } else if TargetPlan.contentType(forTarget: target) != nil, format == 8, !data.isEmpty {
+            } else if format == 8 {
                 // Content is bytes (format 8). Xlib hands 16- and 32-bit data out widened to C shorts and longs,
-                // which are not the bytes the owner sent: such a reply is not stored. Nor is an empty one: GTK
-                // answers a conversion it failed (an ICO of a picture larger than 256 pixels) with no bytes.
-                job.totalBytes += data.count
-                if data.count <= limits.maxRepresentationBytes && job.totalBytes <= limits.maxItemBytes {
-                    job.replies.append((target, data))
-                }
+                // which are not the bytes the owner sent: such a reply is not content.
+                job.run.received(target, data)
+                if job.run.hasEnded { return finish(selection) }
             }
             job.step = .target(index: index + 1)
         }
@@ -256,30 +250,21 @@ extension X11Clipboard {
         advance(selection)
     }
 
-    /// Requests the next wanted target, or finishes.
+    /// Requests the next target the run wants, or asks it for more, or finishes.
     private func advance(_ selection: Selection) {
         guard var job = captures[selection], case .target(var index) = job.step else { return }
-        // An alias of a large text is not read: it would not be kept apart.
-        while index < job.wanted.count && !TargetPlan.reads(job.wanted[index], after: job.replies) { index += 1 }
+        while true {
+            while index < job.wanted.count && !job.run.wants(job.wanted[index]) { index += 1 }
+            if index < job.wanted.count || job.run.hasEnded { break }
+            job.wanted = job.run.batchDone()
+            index = 0
+            if job.wanted.isEmpty { break }
+        }
+        if job.run.hasEnded { return finish(selection) }
         job.step = .target(index: index)
-        if index < job.wanted.count {
-            sampleOwner(&job, now: Date())
-            captures[selection] = job
-            XConvertSelection(x.handle, x.atom(selection.rawValue), x.atom(job.wanted[index]), job.property, x.window, job.time)
-            x.flush()
-            return
-        }
-        captures[selection] = nil
-        release(job.property)
-        // The representations in the plan's order of preference, not the order they were read in.
-        let rank = Dictionary(job.preference.enumerated().map { ($1, $0) }, uniquingKeysWith: min)
-        let item = TargetPlan.item(from: job.replies.sorted { (rank[$0.target] ?? .max) < (rank[$1.target] ?? .max) })
-        if item.isEmpty {
-            report(job, .skipped(.empty))
-            return
-        }
-        report(job, .captured(CapturedOffer(
-            selection: selection, item: item, offeredTypes: job.offered, source: job.source,
-            ownerChangeTime: job.time, observedAt: job.isReread ? Date() : job.observedAt)))
+        sampleOwner(&job, now: Date())
+        captures[selection] = job
+        XConvertSelection(x.handle, x.atom(selection.rawValue), x.atom(job.wanted[index]), job.property, x.window, job.time)
+        x.flush()
     }
 }

@@ -7,37 +7,6 @@ import Glibc
 #endif
 
 extension X11Clipboard {
-    /// Reads the selection now. `choose` picks which of the offered targets to fetch (default: all worth keeping;
-    /// secrets are read too when the caller asks for them explicitly).
-    public func read(_ selection: Selection, timeout: TimeInterval = 3, choose: (([String]) -> FetchDecision)? = nil) -> ReadResult {
-        let owner = XGetSelectionOwner(x.handle, x.atom(selection.rawValue))
-        if owner == 0 { return .empty }
-        if owner == x.window, let owned = owned[selection] {
-            return .item(owned.item, offered: ["TARGETS", "TIMESTAMP", "MULTIPLE"] + owned.targetOrder)
-        }
-        var result: ReadResult?
-        let previousCapture = onCapture
-        let previousSkip = onSkip
-        onCapture = { offer in if offer.selection == selection { result = .item(offer.item, offered: offer.offeredTypes) } }
-        onSkip = { skipped, reason in if skipped == selection { result = .failed(reason) } }
-        defer {
-            onCapture = previousCapture
-            onSkip = previousSkip
-        }
-        var deferred: [XEvent] = []
-        let time = x.serverTime(otherEvents: &deferred)
-        for var event in deferred { handle(&event) }
-        startCapture(selection, owner: owner, time: time, isRequest: true, chooser: choose)
-        x.flush()
-        let finished = run(until: { result != nil }, deadline: Date().addingTimeInterval(timeout))
-        if !finished {
-            if let job = captures[selection] { abandon(job) }
-            captures[selection] = nil
-            return .failed(.timedOut("the selection owner did not answer"))
-        }
-        return result ?? .failed(.empty)
-    }
-
     /// Owns `selection` with `item` and serves readers until another client takes the selection
     /// (or, with `once`, until the first paste). Returns when ownership is lost.
     public func serve(_ selection: Selection, item: PasteboardItem, once: Bool = false, ready: () -> Void = {}) throws(X11Error) {
@@ -46,19 +15,6 @@ extension X11Clipboard {
         }
         ready()
         run(until: { !owns(selection) && outgoing.isEmpty })
-    }
-}
-
-extension X11Clipboard {
-    /// Starts capturing what `selection` holds now, as if its owner had just changed.
-    public func captureCurrent(_ selection: Selection) {
-        let owner = XGetSelectionOwner(x.handle, x.atom(selection.rawValue))
-        guard owner != 0, owner != x.window else { return }
-        var deferred: [XEvent] = []
-        let time = x.serverTime(otherEvents: &deferred)
-        for var event in deferred { handle(&event) }
-        startCapture(selection, owner: owner, time: time)
-        x.flush()
     }
 }
 

@@ -56,7 +56,7 @@ extension X11Clipboard {
         let property = request.property != 0 ? request.property : request.target  // obsolete clients send None
         if request.selection == x.atom("CLIPBOARD_MANAGER") {
             let target = x.name(of: request.target)
-            if target == "SAVE_TARGETS", let job = captures[.clipboard], !job.isRequest, !job.isReread {
+            if target == "SAVE_TARGETS", let job = captures[.clipboard], job.run.mode == .watch {
                 // The application is exiting while its clipboard is still being read: it keeps serving until it
                 // gets this answer, so the answer waits for the capture to end.
                 pendingSaves.append(request)
@@ -219,7 +219,7 @@ extension X11Clipboard {
 
     private func disownAfterOnce(_ selection: Selection) {
         disown(selection)
-        onLostOwnership?(selection)
+        observer?.lostOwnership(selection)
     }
 
     // MARK: - INCR, sending side
@@ -247,6 +247,6 @@ extension X11Clipboard {
     func handleSelectionClear(_ event: XSelectionClearEvent) {
         guard let selection = selection(for: event.selection), owned[selection] != nil else { return }
         owned[selection] = nil
-        onLostOwnership?(selection)
+        observer?.lostOwnership(selection)
     }
 }

@@ -3,36 +3,25 @@ import PasteboardModel
 public import ClipboardBackend
 import CX11
 
-/// The X11 clipboard engine: watches selections through XFixes, reads every representation an owner offers
-/// (with INCR), and owns selections to serve items back (TARGETS, TIMESTAMP, MULTIPLE, INCR).
+/// The X11 clipboard engine: watches selections through XFixes, reads the targets a `CaptureRun` asks for (with
+/// INCR), and owns selections to serve items back (TARGETS, TIMESTAMP, MULTIPLE, INCR).
 ///
 /// Single-threaded and event-driven: the caller polls `fileDescriptor`, then calls `processEvents()`, and calls
 /// `processTimeouts()` at `nextDeadline`. Nothing blocks on another client.
 public final class X11Clipboard {
     let x: XDisplay
     public var limits = CaptureLimits()
-    /// Decides, once an owner's targets are known and before anything is read, whether to read its offer: nil
-    /// reads it, a reason skips it. Only for captures of a watched change, not for `read`.
-    public var admits: ((OfferAnnouncement) -> CaptureSkip?)?
-    /// Whether to leave one offered type of an admitted offer unread (a `drop-type` rule). Only for captures of a
-    /// watched change.
-    public var drops: ((String, OfferAnnouncement) -> Bool)?
-    /// A capture finished with an item.
-    public var onCapture: ((CapturedOffer) -> Void)?
-    /// A capture produced nothing (secret, refused, stalled, …).
-    public var onSkip: ((Selection, CaptureSkip) -> Void)?
-    /// A selection lost its owner — time to take it over; true when the owning client exited (not only its window).
-    public var onOwnerGone: ((Selection, Bool) -> Void)?
-    /// We owned a selection and another client took it.
-    public var onLostOwnership: ((Selection) -> Void)?
+    /// Hears of owner changes of the watched selections (see `watch(_:observer:)`).
+    weak var observer: (any SelectionObserver)?
     /// A reader fetched `target` from an item we serve.
     public var onServed: ((Selection, String) -> Void)?
-    /// Any change of a watched selection's owner (ours included), with the X server time of the change.
-    public var onOwnerChange: ((Selection, UInt) -> Void)?
-    /// Whether an owner change starts a capture (the daemon); a client that only counts changes turns it off.
-    public var capturesOnChange = true
 
+    /// The read of each selection in progress (one property, one conversion at a time).
     var captures: [Selection: CaptureJob] = [:]
+    /// The owner change XFixes just reported, for the read it starts.
+    var announcedChanges: [Selection: (owner: Window, time: Time)] = [:]
+    /// The last owner of each selection that XFixes reported, for a re-read of it.
+    var lastOwners: [Selection: (owner: Window, time: Time)] = [:]
     /// The value of the last TIMESTAMP conversion read.
     var lastTimestampReply: UInt?
     var owned: [Selection: OwnedItem] = [:]
@@ -45,8 +34,6 @@ public final class X11Clipboard {
     /// SAVE_TARGETS requests of applications that exit while their clipboard is still being read: answered when
     /// the capture ends, so that they keep serving until then (Qt waits 5 s, GTK 3 10 s).
     var pendingSaves: [XSelectionRequestEvent] = []
-    /// Re-reads of selections whose owner may change their content without taking them again.
-    var rereads: [Selection: Reread] = [:]
     /// Asked before data of an owned selection goes to a reader ("Allow Paste"); see X11Clipboard+PasteGate.swift.
     weak var pasteGate: (any PasteGate)?
     /// Readers' requests the gate holds, and its recent answers (one question per paste, not per target).
@@ -79,7 +66,6 @@ public final class X11Clipboard {
         deadlines += captures.values.map { $0.lastProgress.addingTimeInterval($0.nudgeDelay) }
         deadlines += captures.values.map { $0.observedAt.addingTimeInterval(limits.slowOwnerCap) }
         deadlines += quarantine.map(\.until)
-        deadlines += rereads.values.map(\.due)
         return deadlines.min()
     }
 
@@ -107,17 +93,19 @@ public final class X11Clipboard {
             guard var job = captures[selection],
                 job.deadline <= now || now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap
             else { continue }
-            if job.deadline <= now && isWorking(&job, now: now) {
+            if now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap {
+                captures[selection] = nil
+                abandon(job)
+                ended(job, .tookTooLong(job.currentTarget ?? "TARGETS"))
+                continue
+            }
+            if isWorking(&job, now: now) {
                 // Slow, not stalled: it is busy producing the answer.
                 job.deadline = now.addingTimeInterval(limits.stallTimeout)
                 captures[selection] = job
                 continue
             }
-            captures[selection] = nil
-            abandon(job)
-            let target = job.currentTarget ?? "TARGETS"
-            let isOverCap = now.timeIntervalSince(job.observedAt) >= limits.slowOwnerCap
-            report(job, .skipped(isOverCap ? .tookTooLong(target) : .timedOut(target)))
+            stalled(selection, now: now)
         }
         // An owner's answer can already have been read off the socket and still not be reported by XPending
         // (seen with libX11 1.8.4 about once in 250 captures). A round trip makes Xlib queue everything it has.
@@ -134,7 +122,6 @@ public final class X11Clipboard {
             }
             processEvents()
         }
-        processRereads(now: now)
         answerPendingSaves()
         let reusable = quarantine.filter { $0.until <= now }
         quarantine.removeAll { $0.until <= now }
@@ -169,23 +156,31 @@ public final class X11Clipboard {
 
     private func handleOwnerChange(_ event: XFixesSelectionNotifyEvent) {
         guard let selection = selection(for: event.selection) else { return }
-        rereads[selection] = nil
-        onOwnerChange?(selection, UInt(event.selection_timestamp))
+        let time = UInt(event.selection_timestamp)
         switch Int32(event.subtype) {
         case XFixesSetSelectionOwnerNotify:
-            if event.owner == x.window || event.owner == 0 { return }  // our own ownership, or cleared
-            if !capturesOnChange { return }
-            startCapture(selection, owner: event.owner, time: event.selection_timestamp)
+            let owner: OwnerChange.Owner = event.owner == x.window ? .thisProcess : event.owner == 0 ? .nobody : .application
+            if owner == .application {
+                announcedChanges[selection] = (event.owner, event.selection_timestamp)
+                lastOwners[selection] = (event.owner, event.selection_timestamp)
+            } else {
+                lastOwners[selection] = nil
+            }
+            // XFixes reports only XSetSelectionOwner: an owner may change what it offers without it.
+            observer?.ownerChanged(OwnerChange(selection, owner: owner, time: time, changesSilently: true))
+            announcedChanges[selection] = nil
         default:
+            lastOwners[selection] = nil
+            observer?.ownerChanged(OwnerChange(selection, owner: .nobody, time: time))
             // The owner's window was destroyed or its client closed: the selection has no owner now. A capture still
             // reading from that owner (XFixes reports this only for the current owner) will get no more answers.
             if let job = captures[selection] {
                 captures[selection] = nil
                 abandon(job)
-                report(job, .skipped(.ownerRefused(job.currentTarget ?? "TARGETS")))
+                ended(job, .ownerRefused(job.currentTarget ?? "TARGETS"))
             }
             if event.owner != x.window && owned[selection] == nil {
-                onOwnerGone?(selection, Int32(event.subtype) == XFixesSelectionClientCloseNotify)
+                observer?.ownerGone(selection, clientExited: Int32(event.subtype) == XFixesSelectionClientCloseNotify)
             }
         }
     }

@@ -176,13 +176,7 @@ def groups_of(app: apps.App) -> list[list[int]]:
 # Scenarios that fail with pb today for a reason known and not fixed yet, each with the evidence: they run and are
 # reported (XFAIL, and in docs/fidelity.md), without failing the suite; one that passes says so (XPASS), so that
 # the entry is removed.
-KNOWN_DEFECTS = {
-    ("kwin", "pcmanfm"): "KWin 5.27's XWayland bridge answers a type the X11 owner refuses (pcmanfm's "
-    "application/x-kde-cutselection) only when its own transfer timer ends it, 0.4 to 10 s later, and pb gives up "
-    "the whole copy when one of its types stalls for 1.5 s (the daemon logs 'the owner stalled on text/uri-list', "
-    "naming the first type it asked for, which arrived at once): the copy is not recorded, though a reader gets "
-    "every other type",
-}
+KNOWN_DEFECTS: dict[tuple[str, str], str] = {}
 
 
 def run_scenario(desktop: harness.Desktop, app_cls: type[apps.App], base: str) -> dict:
