@@ -87,9 +87,12 @@ import Testing
             let reply = client.request(bad)
             #expect(reply?.contains(#""ok":false"#) == true, "\(bad): \(reply ?? "no reply")")
         }
+        // A name of a client's own is passed on (a change of the history, such as "pinned", comes from the store's
+        // change feed instead, never from a client's word).
         #expect(client.request(#"{"command":"notify","event":{"event":"pinned","id":1}}"#) == #"{"ok":true}"#)
+        #expect(client.request(#"{"command":"notify","event":{"event":"my-news","id":1}}"#) == #"{"ok":true}"#)
         let event = try #require(watcher.readLine(), "the watcher got nothing")
-        #expect(event.contains(#""event":"pinned""#), "the first event a watcher gets is the named one: \(event)")
+        #expect(event.contains(#""event":"my-news""#), "the first event a watcher gets is the named one: \(event)")
     }
 
     /// Fuzz/control-protocol.swift: replies that did not fit in the client's socket at once were dropped, so a
