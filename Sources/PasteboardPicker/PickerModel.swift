@@ -106,6 +106,12 @@ struct PickerModel {
         }
         scrollToSelection()
         if !isSearching { loadMoreIfNeeded(from: source) }
+        // The keys that waited for these rows.
+        isReplaying = true
+        while !isSearching, outcome == nil, !deferredKeys.isEmpty {
+            handle(deferredKeys.removeFirst(), source: source)
+        }
+        isReplaying = false
     }
 
     /// Loads the next window when the selection comes near the end of what is loaded.
@@ -138,6 +144,18 @@ struct PickerModel {
         if keys.isEmpty { loadMoreIfNeeded(from: source) }
     }
 
+    /// Keys that wait for rows on their way (`handle`), in order.
+    private var deferredKeys: [Key] = []
+    /// Set while those keys are applied.
+    private var isReplaying = false
+
+    private static func quits(_ key: Key) -> Bool {
+        switch key {
+        case .escape, .control("c"), .control("g"), .control("q"): return true
+        default: return false
+        }
+    }
+
     private static func editsFilter(_ key: Key) -> Bool {
         switch key {
         case .character, .backspace, .control("u"), .control("w"): return true
@@ -147,6 +165,13 @@ struct PickerModel {
 
     /// Applies one key, querying `source` again when the filter changed.
     mutating func handle(_ key: Key, source: any PickerSource) {
+        // While rows are on their way, keys that act on them wait for them (and every key after one that waits), so
+        // each key sees the rows of the filter typed before it, as if the rows were read at once. Typing goes on (a
+        // new filter cancels the search under way), and so does quitting.
+        if !isReplaying, isSearching && !Self.editsFilter(key) || !deferredKeys.isEmpty, !Self.quits(key) {
+            deferredKeys.append(key)
+            return
+        }
         if case .control("d") = key {} else if key != .delete { pendingDelete = nil }
         switch key {
         case .character(let character):

@@ -122,16 +122,20 @@ import Testing
 
     @Test func aCancelledPageStopsWithCancelled() throws {
         let store = try store()
-        let checks = Atomic<Int>(0)
+        let checks = Counter()
         // Cancelled after a few checks: SQLite's progress handler, or the scan's own check, stops it.
         #expect {
             _ = try store.page(HistoryFilter(text: "nothing holds this"), limit: 10) {
-                checks.add(1, ordering: .relaxed).newValue > 3
+                checks.value.add(1, ordering: .relaxed).newValue > 3
             }
         } throws: { ($0 as? HistoryError)?.code == .cancelled }
-        #expect(checks.load(ordering: .relaxed) > 3)
+        #expect(checks.value.load(ordering: .relaxed) > 3)
         // The connection is usable afterwards, without the check.
         #expect(try store.page(HistoryFilter(text: "apple"), limit: 3).items.count == 3)
+    }
+
+    final class Counter: Sendable {
+        let value = Atomic<Int>(0)
     }
 
     /// The updates a model delivers, as they come.
@@ -191,7 +195,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         let settled = updates.received.withLock { $0 }
         #expect(settled.count == all.count, "nothing came after the newer query's last rows")
-        #expect(settled.filter { $0.generation == older }.allSatisfy(\.isSearching), "the older query never finished")
+        #expect(settled.filter { $0.generation == older }.allSatisfy { $0.isSearching }, "the older query never finished")
         #expect(model.generation == newer)
         #expect(
             settled.filter { $0.generation == newer }.flatMap(\.items).map(\.id)
@@ -208,7 +212,7 @@ import Testing
         let reload = model.reload(limit: 8)
         let after = try await updates.wait { $0.contains { $0.generation == reload && !$0.isSearching } }
         let rows = after.filter { $0.generation == reload }
-        #expect(rows.allSatisfy(\.isReload))
+        #expect(rows.allSatisfy { $0.isReload })
         #expect(rows.flatMap(\.items).first?.preview == "kiwi, copied just now")
         #expect(rows.flatMap(\.items).count == 8)
     }
