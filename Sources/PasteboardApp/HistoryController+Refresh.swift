@@ -31,8 +31,8 @@ extension HistoryController {
         rows.search(filter)
     }
 
-    /// The rows of the filter asked for last arrived (its first ones, or all of them).
-    func rowsReplaced(removed: Int, added: Int) {
+    /// The rows of the filter asked for last arrived (its first ones, or all of them); a reload's after a change.
+    func rowsReplaced(removed: Int, added: Int, isReload: Bool) {
         let selected = selectedBeforeSearch
         selectedBeforeSearch = nil
         // The selection is lost with the rows and found again below: the preview follows only the final state (a
@@ -43,6 +43,12 @@ extension HistoryController {
             selectionChanged()
         }
         model.itemsChanged(at: 0, removed: removed, added: added)
+        if isReload {
+            reselect(selected)
+            noteRows()
+            log.note("search refreshed \(rows.filter.text)")
+            return
+        }
         ui.listScroller.scrollToStart()
         reselect(selected)
         noteRows()
@@ -56,6 +62,16 @@ extension HistoryController {
     /// Reads the store again after `event` (from the daemon) or after this window's own change (nil), telling the
     /// list only what changed where that is known: a new item at the top, a row pinned or deleted.
     func refresh(after event: ControlEvent?) {
+        // A search or a kind filter is read again off the main thread (a letter few items hold reads the whole
+        // history), keeping the selection; the unfiltered list's first rows are read now, each change in its place.
+        if !filter.isEmpty, rows.searchesInBackground {
+            if selectedBeforeSearch == nil {
+                selectedBeforeSearch = ui.listView.selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
+            }
+            rows.refreshInBackground()
+            if event?.id == preview.itemID { selectionChanged(force: true) }
+            return
+        }
         let oldCount = rows.count
         let oldHead = rows.cachedItem(at: 0)?.id
         let selectedPosition = ui.listView.selectedPosition

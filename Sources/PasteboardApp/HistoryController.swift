@@ -134,7 +134,9 @@ final class HistoryController {
             self?.model.itemsChanged(at: position, removed: 0, added: added)
             self?.noteRows()
         }
-        rows.onReplace = { [weak self] removed, added in self?.rowsReplaced(removed: removed, added: added) }
+        rows.onReplace = { [weak self] removed, added, isReload in
+            self?.rowsReplaced(removed: removed, added: added, isReload: isReload)
+        }
         rows.onSearchEnd = { [weak self] in
             guard let self else { return }
             self.noteRows()

@@ -66,7 +66,7 @@ final class HistoryRows {
     /// More matches were found: `added` rows at `position` (tell the list).
     var onGrow: (@MainActor (_ position: Int, _ added: Int) -> Void)?
     /// A search asked for with `search(_:)` replaced the rows: `removed` old, `added` new (tell the list).
-    var onReplace: (@MainActor (_ removed: Int, _ added: Int) -> Void)?
+    var onReplace: (@MainActor (_ removed: Int, _ added: Int, _ isReload: Bool) -> Void)?
     /// The search asked for last has found all the rows it looks for (its first window, or the rows `loadMore()`
     /// asked for), or every match.
     var onSearchEnd: (@MainActor () -> Void)?
@@ -139,7 +139,7 @@ final class HistoryRows {
         guard let list else {
             let old = count
             reload(filter)
-            onReplace?(old, count)
+            onReplace?(old, count, false)
             onSearchEnd?()
             return
         }
@@ -147,6 +147,26 @@ final class HistoryRows {
         isGrowing = false
         isSearching = true
         awaited = list.search(filter.history, limit: max(1, firstWindow))
+    }
+
+    /// Whether searches run on a list model's thread (`search`, `refreshInBackground`).
+    var searchesInBackground: Bool { list != nil }
+
+    /// Reads the rows of the listed filter again on the list model's thread, as many as the list has (a first window at
+    /// least, `cachedPages` pages at most): the history changed under a search. They replace the rows when they come
+    /// (`onReplace`, a reload). Without a list model, reads now.
+    func refreshInBackground() {
+        guard let list else {
+            let old = count
+            reload(filter, atLeast: count)
+            onReplace?(old, count, true)
+            onSearchEnd?()
+            return
+        }
+        isGrowing = false
+        isSearching = true
+        awaited = list.reload(
+            limit: max(firstWindow, min(count, Self.cachedPages * Self.pageSize)), filter: filter.history)
     }
 
     /// Takes an update of the list model, if it belongs to the query asked for last.
@@ -163,7 +183,7 @@ final class HistoryRows {
             keep(update.items, from: 0)
             count = update.items.count
             if filter.isEmpty && update.isComplete { total = count }
-            onReplace?(old, count)
+            onReplace?(old, count, update.isReload)
         } else {
             guard update.start == count, listed == filter else { return }
             keep(update.items, from: count)

@@ -107,7 +107,7 @@ final class PopupController {
             self?.model.itemsChanged(at: position, removed: 0, added: added)
             self?.noteRows()
         }
-        rows.onReplace = { [weak self] removed, added in self?.rowsReplaced(removed: removed, added: added) }
+        rows.onReplace = { [weak self] removed, added, _ in self?.rowsReplaced(removed: removed, added: added) }
         rows.onSearchEnd = { [weak self] in self?.noteRows() }
         // On each key as it is handled, as the window's search does (on the list model's thread).
         search.onChange { [weak self] in
@@ -219,6 +219,11 @@ final class PopupController {
 
     /// Reads the first rows again with the current filter (none while hidden).
     private func reloadRows() {
+        if isShown && !search.text.isEmpty {
+            // A search is read again off the main thread; its rows replace these when they come.
+            rows.search(HistoryRows.Filter(text: search.text))
+            return
+        }
         let old = rows.count
         rows.reload(HistoryRows.Filter(text: isShown ? search.text : ""))
         model.itemsChanged(at: 0, removed: old, added: rows.count)

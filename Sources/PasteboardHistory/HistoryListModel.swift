@@ -75,12 +75,12 @@ public final class HistoryListModel: Sendable {
         start(filter, limit: limit, isReload: false)
     }
 
-    /// Runs the current query again from the top, for at least `limit` rows (the rows the list holds, so that it keeps
-    /// its place): what a view does when the history changed under it ("something changed since N"). The list should
-    /// keep its selection (`Update.isReload`).
+    /// Runs the current query (or `filter`) again from the top, for at least `limit` rows (the rows the list holds, so
+    /// that it keeps its place), cancelling whatever ran: what a view does when the history changed under it
+    /// ("something changed since N"). The list should keep its selection (`Update.isReload`).
     @discardableResult
-    public func reload(limit: Int) -> Int {
-        start(filter, limit: limit, isReload: true)
+    public func reload(limit: Int, filter: HistoryFilter? = nil) -> Int {
+        start(filter ?? self.filter, limit: limit, isReload: true)
     }
 
     /// Reads up to `limit` more rows of `filter` below position `below` (the last row the list has, which is row
