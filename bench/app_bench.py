@@ -420,6 +420,21 @@ def copyq(args, env, count):
     return items, cold, warm, menu, (memory, memory_anon)
 
 
+def map_keys(env, keys):
+    """Gives each non-ASCII key a keycode of its own on the display's keymap. Without, `xdotool type` maps a spare
+    keycode for the moment of the key and maps it back, and GTK, reading the keymap when told it changed, sometimes
+    sees the key after that: the key was lost (seen with ø, in either app, as the first such key an app got)."""
+    spare = 200
+    for key in keys:
+        if key.isascii():
+            continue
+        if shutil.which("xmodmap") is None:
+            sys.exit("xmodmap is required for non-ASCII keys (apt-get install -y x11-xserver-utils)")
+        keysym = f"U{ord(key):04X}"
+        subprocess.run(["xmodmap", "-e", f"keycode {spare} = {keysym} {keysym}"], env=env, check=True)
+        spare += 1
+
+
 def seed_rare(jsonl, rare):
     """Appends each rare key, as part of a word, to 10 text items spread evenly over the generated history (their
     letters are otherwise in a third of the items or more): a search for one finds a few items, deep in the history."""
@@ -520,6 +535,7 @@ def main():
 
     display = Display(args.display)
     env["DISPLAY"] = display.name
+    map_keys(env, rare)
     if args.keys_only:
         try:
             results = measure_search_keys(args, env)
