@@ -430,7 +430,8 @@ def map_keys(env, keys):
             continue
         if shutil.which("xmodmap") is None:
             sys.exit("xmodmap is required for non-ASCII keys (apt-get install -y x11-xserver-utils)")
-        keysym = f"U{ord(key):04X}"
+        # Latin-1 has keysyms of its own (ø is oslash, 0xf8), which xdotool looks for; the rest are Unicode keysyms.
+        keysym = f"0x{ord(key):04x}" if ord(key) < 0x100 else f"U{ord(key):04X}"
         subprocess.run(["xmodmap", "-e", f"keycode {spare} = {keysym} {keysym}"], env=env, check=True)
         spare += 1
 

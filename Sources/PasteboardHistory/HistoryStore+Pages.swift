@@ -149,7 +149,10 @@ extension HistoryStore {
         conditions: [String], values: [any SQLiteBindable], below: Int64?, limit: Int,
         deadline: ContinuousClock.Instant?, isCancelled: () -> Bool, matches: (Data) -> Bool
     ) throws -> (positions: [Int64], next: Int64?) {
-        guard let bounds = try db.row("SELECT min(position) AS low, max(position) AS high FROM items"),
+        // Two subqueries: SQLite reads min() or max() alone off the index's end, but both in one SELECT by scanning it.
+        guard
+            let bounds = try db.row(
+                "SELECT (SELECT min(position) FROM items) AS low, (SELECT max(position) FROM items) AS high"),
             let low = bounds.int("low"), let high = bounds.int("high")
         else { return ([], nil) }
         let whereClause = " WHERE " + (conditions + ["i.position < ?", "i.position >= ?"]).joined(separator: " AND ")
