@@ -140,8 +140,10 @@ def scroll_rows(env, app, ranks, target):
     return reached
 
 
-def measure_keystrokes(env, app, queries):
-    """Each key of each query typed alone: key press to the filtered list's next frame ("search drawn …")."""
+def measure_keystrokes(env, app, queries, records=None):
+    """Each key of each query typed alone: key press to the filtered list's next frame ("search drawn …"). With
+    `records`, also each key's time to its search done ("search done …", logged by an app whose searches run off the
+    main thread and show what they found first; for one that searches on the main thread, drawn is done)."""
     latencies, missed = [], 0
     for query in queries:
         xdotool(env, "key", "ctrl+f")
@@ -149,8 +151,14 @@ def measure_keystrokes(env, app, queries):
             mark = len(app.lines())
             t0 = time.perf_counter()
             xdotool(env, "type", "--delay", "0", query[count - 1])
-            if app.wait(f"search drawn {query[:count]}", 5, after=mark):
-                latencies.append((time.perf_counter() - t0) * 1000)
+            if app.wait(f"search drawn {query[:count]}", 60, after=mark):
+                drawn = (time.perf_counter() - t0) * 1000
+                latencies.append(drawn)
+                if records is not None:
+                    done = drawn
+                    if app.logs_search_done and app.wait(f"search done {query[:count]}", 60, after=mark):
+                        done = (time.perf_counter() - t0) * 1000
+                    records.append((query[:count], drawn, done))
             else:
                 missed += 1
             time.sleep(0.25)  # a person's pace: each key is its own search
@@ -158,9 +166,66 @@ def measure_keystrokes(env, app, queries):
         # first query's, once let the next query be typed while the app was still busy).
         mark = len(app.lines())
         xdotool(env, "key", "ctrl+a", "BackSpace")
-        app.wait("search drawn ", 10, after=mark)
+        app.wait("search drawn ", 60, after=mark)
         time.sleep(0.3)
     return latencies, missed
+
+
+def percentile(values, fraction):
+    """The value below which `fraction` of `values` lie (nearest rank)."""
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    return ordered[min(len(ordered) - 1, max(0, int(round(fraction * len(ordered) + 0.5)) - 1))]
+
+
+def measure_search_keys(args, env):
+    """`--keys-only`: the search field alone, for the app before (`--before`) and after, one after the other on the same
+    store and display: every key of `--queries` typed alone, from the key to the filtered list drawn, and to the
+    search done. Returns {label: [(typed, drawn ms, done ms)]}."""
+    log = os.path.join(args.work, "keys-log.txt")
+    results = {}
+    apps = ([("before", args.before)] if args.before else []) + [("after", args.app)]
+    for run in range(args.runs):
+        for label, binary in apps:
+            app = App(binary, env, log)
+            # main's app searches on its main thread: its list drawn is its search done, and it logs no "search done".
+            app.logs_search_done = label != "before"
+            time.sleep(1)
+            xdotool(env, "search", "--sync", "--name", "^Pasteboard History$", "windowfocus", "--sync")
+            records = results.setdefault(label, [])
+            latencies, missed = measure_keystrokes(env, app, args.queries.split(","), records)
+            if missed:
+                print(f"  {label}, run {run + 1}: {missed} keys without a frame", file=sys.stderr)
+            app.stop()
+    return results
+
+
+def print_search_keys(results, count, rare):
+    """The side-by-side table of `--keys-only`."""
+    labels = list(results)
+    print(f"\n{count:,} items; each key typed alone; load average at the end {os.getloadavg()[0]:.1f} on "
+          f"{os.cpu_count()} cores\n")
+    print("| key typed in search | " + " | ".join(labels) + " |")
+    print("|---|" + "---:|" * len(labels))
+
+    def row(name, pick):
+        print(f"| {name} | " + " | ".join(pick(results[label]) for label in labels) + " |")
+
+    row("keys measured", lambda r: str(len(r)))
+    for name, fraction in (("p50", 0.5), ("p90", 0.9), ("p99", 0.99)):
+        row(f"to the filtered list drawn, {name}", lambda r, f=fraction: f"{percentile([d for _, d, _ in r], f):.0f} ms")
+    row("to the filtered list drawn, max", lambda r: f"{max(d for _, d, _ in r):.0f} ms")
+    row(f"rare keys ({', '.join(rare)}) to the list drawn, max",
+        lambda r: f"{max([d for t, d, _ in r if t in rare] or [float('nan')]):.0f} ms")
+    for name, fraction in (("p50", 0.5), ("p99", 0.99)):
+        row(f"to the search done, {name}", lambda r, f=fraction: f"{percentile([d for _, _, d in r], f):.0f} ms")
+    row(f"rare keys ({', '.join(rare)}) to the search done, max",
+        lambda r: f"{max([d for t, _, d in r if t in rare] or [float('nan')]):.0f} ms")
+    for label in labels:
+        print(f"\n{label}, every key (typed: drawn/done ms): "
+              + ", ".join(f"{t!r}: {d:.0f}/{e:.0f}" for t, d, e in results[label]), end="")
+    print()
 
 
 def measure_app(args, env, newest, oldest, ranks):
@@ -355,6 +420,41 @@ def copyq(args, env, count):
     return items, cold, warm, menu, (memory, memory_anon)
 
 
+def map_keys(env, keys):
+    """Gives each non-ASCII key a keycode of its own on the display's keymap. Without, `xdotool type` maps a spare
+    keycode for the moment of the key and maps it back, and GTK, reading the keymap when told it changed, sometimes
+    sees the key after that: the key was lost (seen with ø, in either app, as the first such key an app got)."""
+    spare = 200
+    for key in keys:
+        if key.isascii():
+            continue
+        if shutil.which("xmodmap") is None:
+            sys.exit("xmodmap is required for non-ASCII keys (apt-get install -y x11-xserver-utils)")
+        # Latin-1 has keysyms of its own (ø is oslash, 0xf8), which xdotool looks for; the rest are Unicode keysyms.
+        keysym = f"0x{ord(key):04x}" if ord(key) < 0x100 else f"U{ord(key):04X}"
+        subprocess.run(["xmodmap", "-e", f"keycode {spare} = {keysym} {keysym}"], env=env, check=True)
+        spare += 1
+
+
+def seed_rare(jsonl, rare):
+    """Appends each rare key, as part of a word, to 10 text items spread evenly over the generated history (their
+    letters are otherwise in a third of the items or more): a search for one finds a few items, deep in the history."""
+    if not rare:
+        return
+    with open(jsonl) as f:
+        lines = f.readlines()
+    step = max(1, len(lines) // 10)
+    for number, key in enumerate(rare):
+        for index in range(7 + number * step // len(rare), len(lines), step):
+            item = json.loads(lines[index])
+            representation = item["representations"][0]
+            if "text" in representation:
+                representation["text"] += f" x{key}y"
+                lines[index] = json.dumps(item) + "\n"
+    with open(jsonl, "w") as f:
+        f.writelines(lines)
+
+
 def median(values):
     return statistics.median(values) if values else float("nan")
 
@@ -386,8 +486,19 @@ def main():
     ap.add_argument("--popup-only", action="store_true", help="only the popup rows (and CopyQ's)")
     ap.add_argument("--scroll-rows", type=int, default=10_000, help="rows to page through before measuring memory")
     ap.add_argument("--display", type=int, default=None, help="the first X display number to try (default: by pid)")
-    ap.add_argument("--queries", default="zebra,http,the", help="queries typed a key at a time (comma-separated)")
+    ap.add_argument("--queries", default=None,
+                    help="queries typed a key at a time (comma-separated; default zebra,http,the, and with --keys-only "
+                         "also the rare keys and q, z)")
+    ap.add_argument("--keys-only", action="store_true",
+                    help="only the search keys, before (--before) and after, side by side, p50/p90/p99")
+    ap.add_argument("--before", default=None, help="with --keys-only: the pasteboard-gtk to compare with (main's)")
+    ap.add_argument("--rare", default="ø,@",
+                    help="keys the generated history holds in few items (seeded into 10 items each, spread over the "
+                         "history): a search for one reads the whole history")
     args = ap.parse_args()
+    rare = args.rare.split(",") if args.rare else []
+    if args.queries is None:
+        args.queries = "zebra,http,the" + ("," + ",".join(rare + ["q", "z", "qu"]) if args.keys_only else "")
     for path in (args.app, args.pb):
         if not os.path.exists(path):
             sys.exit(f"{path} is not built: swift build -c release --product pasteboard-gtk && swift build -c release --product pb")
@@ -409,6 +520,7 @@ def main():
         jsonl = os.path.join(args.work, "history.jsonl")
         print(f"generating and importing {args.items:,} items in {args.work} ...", file=sys.stderr)
         history_bench.generate(jsonl, os.path.join(args.work, "text.txt"), args.items)
+        seed_rare(jsonl, rare)
         subprocess.run([args.pb, "import", jsonl], env=env, check=True, stdout=subprocess.DEVNULL)
     listing = json.loads(subprocess.run([args.pb, "history", "--json", "--limit", "1"], env=env, check=True,
                                         capture_output=True, text=True).stdout)
@@ -424,6 +536,14 @@ def main():
 
     display = Display(args.display)
     env["DISPLAY"] = display.name
+    map_keys(env, rare)
+    if args.keys_only:
+        try:
+            results = measure_search_keys(args, env)
+        finally:
+            display.stop()
+        print_search_keys(results, count, rare)
+        return
     try:
         if args.popup_only:
             frames, idle, scrolled, end_ms, search_ms = [], ([], []), ([], []), [], []

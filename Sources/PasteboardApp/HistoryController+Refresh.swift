@@ -11,9 +11,6 @@ extension HistoryController {
         guard ui.searchField.text != filter.text else { return }
         filter.text = ui.searchField.text
         applyFilter()
-        log.note("search \(filter.text)")
-        let text = filter.text
-        ui.window.onNextFrame { [log] in log.note("search drawn \(text)") }
     }
 
     func kindChanged() {
@@ -25,9 +22,19 @@ extension HistoryController {
         )
     }
 
+    /// Asks for the rows of the new filter: they are read on the list model's thread (a newer key cancels the
+    /// search), and replace the list when they come (`rowsReplaced`); meanwhile the window goes on drawing.
     private func applyFilter() {
-        let old = rows.count
-        let selected = ui.listView.selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
+        if selectedBeforeSearch == nil {
+            selectedBeforeSearch = ui.listView.selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
+        }
+        rows.search(filter)
+    }
+
+    /// The rows of the filter asked for last arrived (its first ones, or all of them); a reload's after a change.
+    func rowsReplaced(removed: Int, added: Int, isReload: Bool) {
+        let selected = selectedBeforeSearch
+        selectedBeforeSearch = nil
         // The selection is lost with the rows and found again below: the preview follows only the final state (a
         // preview shown, cleared and shown again cost more than the search itself).
         isRefreshing = true
@@ -35,11 +42,19 @@ extension HistoryController {
             isRefreshing = false
             selectionChanged()
         }
-        rows.reload(filter)
-        model.itemsChanged(at: 0, removed: old, added: rows.count)
+        model.itemsChanged(at: 0, removed: removed, added: added)
+        if isReload {
+            reselect(selected)
+            noteRows()
+            log.note("search refreshed \(rows.filter.text)")
+            return
+        }
         ui.listScroller.scrollToStart()
         reselect(selected)
         noteRows()
+        let text = rows.filter.text
+        log.note("search \(text)")
+        ui.window.onNextFrame { [log] in log.note("search drawn \(text)") }
     }
 
     // MARK: - Live updates
@@ -47,6 +62,16 @@ extension HistoryController {
     /// Reads the store again after `event` (from the daemon) or after this window's own change (nil), telling the
     /// list only what changed where that is known: a new item at the top, a row pinned or deleted.
     func refresh(after event: ControlEvent?) {
+        // A search or a kind filter is read again off the main thread (a letter few items hold reads the whole
+        // history), keeping the selection; the unfiltered list's first rows are read now, each change in its place.
+        if !filter.isEmpty, rows.searchesInBackground {
+            if selectedBeforeSearch == nil {
+                selectedBeforeSearch = ui.listView.selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
+            }
+            rows.refreshInBackground()
+            if event?.id == preview.itemID { selectionChanged(force: true) }
+            return
+        }
         let oldCount = rows.count
         let oldHead = rows.cachedItem(at: 0)?.id
         let selectedPosition = ui.listView.selectedPosition
@@ -155,16 +180,23 @@ extension HistoryController {
             }
             return
         }
-        let text: String
-        do {
-            let full = try store.pasteboardItem(id: item.id)
-            text = Self.previewText(of: full) ?? item.preview
-        } catch {
-            text = item.preview
-            showError(AppError(error.message))
+        // Read (and its payload checked against its hash) on the loader's thread; shown if still selected.
+        let id = item.id
+        loader.loadText(id: id) { [weak self] result in
+            MainLoop.post {
+                guard let self, self.ui.listView.selectedPosition.flatMap({ self.rows.cachedItem(at: $0)?.id }) == id
+                else { return }
+                let text: String
+                switch result {
+                case .success(let full): text = Self.previewText(of: full) ?? item.preview
+                case .failure(let error):
+                    text = item.preview
+                    self.showError(error)
+                }
+                self.preview.show(item, text: text)
+                self.showPasteLog(of: id)
+                self.log.note("preview text \(id) \(text.prefix(80))")
+            }
         }
-        preview.show(item, text: text)
-        showPasteLog(of: item.id)
-        log.note("preview text \(item.id) \(text.prefix(80))")
     }
 }

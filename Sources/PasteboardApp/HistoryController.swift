@@ -26,6 +26,8 @@ final class HistoryController {
     var fetch: URLFetch?
     /// While the rows are being replaced: selection changes then are passing states.
     var isRefreshing = false
+    /// The item selected when a search was asked for, to select again among its rows when they come.
+    var selectedBeforeSearch: Int64?
     /// The "Clear History" question while it is asked.
     var confirmation: ConfirmationWindow?
     /// The "Allow Paste" questions on screen, by the daemon's number.
@@ -49,7 +51,7 @@ final class HistoryController {
         thumbnails = ThumbnailCache(loader: loader, size: 160)
         // Paged in as it scrolls, a screenful first; counted for the status line once the first frame is drawn
         // (see `start()`): a million rows take a while to count.
-        let rows = HistoryRows(store: store, countsWholeHistory: false)
+        let rows = HistoryRows(store: store, countsWholeHistory: false, searching: true)
         self.rows = rows
         rows.reload(filter)
         log.note("rows counted")
@@ -132,6 +134,14 @@ final class HistoryController {
             self?.model.itemsChanged(at: position, removed: 0, added: added)
             self?.noteRows()
         }
+        rows.onReplace = { [weak self] removed, added, isReload in
+            self?.rowsReplaced(removed: removed, added: added, isReload: isReload)
+        }
+        rows.onSearchEnd = { [weak self] in
+            guard let self else { return }
+            self.noteRows()
+            self.log.note("search done \(self.rows.filter.text)")
+        }
         rows.onError = { [weak self] error in self?.showError(error) }
         // A search, or the history before it is counted, is read a screenful at a time as the list nears its end.
         ui.listScroller.onNearEnd { [weak rows] in rows?.loadMore() }
@@ -148,10 +158,10 @@ final class HistoryController {
         ui.urlField.onActivate { [weak self] in self?.copyFromURL() }
         ui.urlButton.onClick { [weak self] in self?.copyFromURL() }
         ui.overlay.cancelButton.onClick { [weak self] in self?.fetch?.cancel() }
-        // Each key searches at once, as the key is handled (a first page of matches takes 0.5–6 ms even in a million
-        // items), so the list is drawn in the frame that shows the typed character. Not GTK's `search-changed`: it
-        // comes from a timeout after the key, even with no delay, and its list waited for the next frame (3–12 ms
-        // measured at 1,000,000 items).
+        // Each key starts its search at once, as the key is handled, on the list model's thread (a first page of
+        // matches takes 0.5–6 ms in a million items, a letter few items hold seconds: that one shows what it found
+        // after `HistoryListModel.firstSlice` and goes on in the background). Not GTK's `search-changed`: it comes
+        // from a timeout after the key, even with no delay (3–12 ms measured at 1,000,000 items).
         ui.searchField.onChange { [weak self] in self?.searchChanged() }
         ui.searchField.onStop { [weak self] in
             guard let self else { return }
@@ -285,7 +295,7 @@ final class HistoryController {
             let total = rows.total ?? count
             what = total == 0 ? "No items yet: copy something." : "\(Self.grouped(total)) item\(total == 1 ? "" : "s")"
         } else {
-            let more = rows.isComplete ? "" : "+"
+            let more = rows.isComplete && !rows.isSearching ? "" : "+"
             what = count == 0 ? "No matches." : "\(Self.grouped(count))\(more) match\(count == 1 && more.isEmpty ? "" : "es")"
         }
         ui.status.text = what

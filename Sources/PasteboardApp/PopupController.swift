@@ -57,7 +57,7 @@ final class PopupController {
         events = residence == .resident ? DaemonEvents(client: clipboard.daemon, approving: false) : nil
         worker = ClipboardWorker(clipboard: clipboard, location: store.location, environment: environment)
         thumbnails = ThumbnailCache(loader: ImageLoader(location: store.location), size: 48)
-        let rows = HistoryRows(store: store, countsWholeHistory: false)
+        let rows = HistoryRows(store: store, countsWholeHistory: false, searching: true)
         self.rows = rows
         rows.reload(HistoryRows.Filter())
         log.note("rows counted")
@@ -109,7 +109,9 @@ final class PopupController {
             self?.model.itemsChanged(at: position, removed: 0, added: added)
             self?.noteRows()
         }
-        // On each key as it is handled, as the window's search does.
+        rows.onReplace = { [weak self] removed, added, _ in self?.rowsReplaced(removed: removed, added: added) }
+        rows.onSearchEnd = { [weak self] in self?.noteRows() }
+        // On each key as it is handled, as the window's search does (on the list model's thread).
         search.onChange { [weak self] in
             guard let self, self.isShown, self.search.text != self.rows.filter.text else { return }
             self.filter()
@@ -220,6 +222,11 @@ final class PopupController {
 
     /// Reads the first rows again with the current filter (none while hidden).
     private func reloadRows() {
+        if isShown && !search.text.isEmpty {
+            // A search is read again off the main thread; its rows replace these when they come.
+            rows.search(HistoryRows.Filter(text: search.text))
+            return
+        }
         let old = rows.count
         rows.reload(HistoryRows.Filter(text: isShown ? search.text : ""))
         model.itemsChanged(at: 0, removed: old, added: rows.count)
@@ -246,11 +253,14 @@ final class PopupController {
     }
 
     private func filter() {
-        let old = rows.count
-        rows.reload(HistoryRows.Filter(text: search.text))
-        model.itemsChanged(at: 0, removed: old, added: rows.count)
+        rows.search(HistoryRows.Filter(text: search.text))
+    }
+
+    /// The rows of the search asked for last arrived.
+    private func rowsReplaced(removed: Int, added: Int) {
+        model.itemsChanged(at: 0, removed: removed, added: added)
         if rows.count > 0 { listView.selectedPosition = 0 }
-        log.note("search \(search.text)")
+        log.note("search \(rows.filter.text)")
         noteRows()
     }
 

@@ -95,13 +95,18 @@ enum PickCommand: Command {
         }
         defer { close(terminal) }
         let store = try context.store()
-        let source = StorePickerSource(store: store) { event, id in
-            context.announce(ControlEvent(ControlEvent.Name(rawValue: event), id: id))
-            // A deleted item is never served again, by a daemon that owns the clipboard with it either. (The
-            // picker's status line cannot show a failure after the fact; the delete itself has happened.)
-            if event == "deleted", let problem = context.forgetOnDisplay([id]) {
-                context.stderr.line("Warning: the daemon could not be told to stop serving item \(id) (\(problem)).")
+        let source: StorePickerSource
+        do {
+            source = try StorePickerSource(store: store) { event, id in
+                context.announce(ControlEvent(ControlEvent.Name(rawValue: event), id: id))
+                // A deleted item is never served again, by a daemon that owns the clipboard with it either. (The
+                // picker's status line cannot show a failure after the fact; the delete itself has happened.)
+                if event == "deleted", let problem = context.forgetOnDisplay([id]) {
+                    context.stderr.line("Warning: the daemon could not be told to stop serving item \(id) (\(problem)).")
+                }
             }
+        } catch {
+            throw CommandFailure(error.message, cause: error)
         }
         let result: Picker.Result
         do {

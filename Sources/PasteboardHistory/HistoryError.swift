@@ -32,6 +32,8 @@ public struct HistoryError: ActionableError {
         public static let invalidInput = Code(name: "invalidInput")
         /// Another process holds the database longer than the busy timeout.
         public static let busy = Code(name: "busy")
+        /// The query was stopped because a newer one made it pointless (`HistoryStore.page(…isCancelled:)`).
+        public static let cancelled = Code(name: "cancelled")
         /// Any other I/O or database failure.
         public static let io = Code(name: "io")
     }
@@ -68,6 +70,9 @@ public struct HistoryError: ActionableError {
         }
         if error.isFull {
             return HistoryError(.full, "The disk holding \(path) is full; nothing was changed. Free some space and retry.", underlying: error)
+        }
+        if error.isInterrupted {
+            return HistoryError(.cancelled, "The query was cancelled by a newer one.", underlying: error)
         }
         if error.isBusy {
             return HistoryError(.busy, "The history store \(path) stayed locked by another process; retry in a moment.", underlying: error)

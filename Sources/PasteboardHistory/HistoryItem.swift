@@ -27,6 +27,9 @@ public struct HistoryItem: Sendable, Hashable, Identifiable {
     public let types: [ContentType]
     /// Whether a paste of it waits for the user's Allow in the app ("Allow Paste").
     public var asksBeforePaste = false
+    /// Its place in the history (larger is newer; a copy again moves it up): where a page that ends with it leaves
+    /// off (`HistoryStore.page(_:below:limit:)`).
+    public internal(set) var position: Int64 = 0
 }
 
 /// Where an item came from and how long it lives, given when it is recorded.

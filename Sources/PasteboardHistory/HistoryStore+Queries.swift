@@ -69,6 +69,7 @@ extension HistoryStore {
             // Object Descriptor (XML)"`), never a line break.
             types: (row.string("types") ?? "").split(separator: "\n").map { ContentType(String($0)) })
         item.asksBeforePaste = row.int("ask_before_paste") == 1
+        item.position = row.int("position") ?? 0
         return item
     }
 

@@ -31,6 +31,13 @@ public struct Picker {
     static let previewImageBytes = 32 << 20
     /// How long the terminal has to answer the graphics query.
     static let graphicsQueryTimeout = 300
+    /// How long the first screen waits for the first rows, in milliseconds.
+    static let firstRowsWait: Int32 = 250
+
+    /// Takes the rows the list model read meanwhile.
+    private func applyUpdates(to model: inout PickerModel) {
+        for update in source.takeUpdates() { model.apply(update, source: source) }
+    }
 
     public init(
         source: any PickerSource, mode: FilterMode = .substring, graphics: TerminalGraphics? = nil,
@@ -82,6 +89,10 @@ public struct Picker {
         var screen = PickerScreen(columns: size.columns, rows: size.rows, usesColor: usesColor)
         model.visibleRows = screen.layout.listRows
         model.reload(from: source)
+        // The first rows come from the list model's thread: wait for them a moment rather than draw an empty list.
+        var first = [pollfd(fd: source.wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&first, 1, Self.firstRowsWait)
+        applyUpdates(to: &model)
 
         func draw() {
             let layout = screen.layout
@@ -123,9 +134,10 @@ public struct Picker {
             var polled = [
                 pollfd(fd: terminal, events: Int16(POLLIN), revents: 0), pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
                 pollfd(fd: renderer?.wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: source.wakeDescriptor, events: Int16(POLLIN), revents: 0),
             ]
             // A lone ESC waits briefly for the rest of a sequence; otherwise sleep until something happens.
-            let ready = poll(&polled, 3, decoder.isWaiting ? 30 : -1)
+            let ready = poll(&polled, 4, decoder.isWaiting ? 30 : -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 let cause = SystemError.last("poll")
@@ -148,6 +160,7 @@ public struct Picker {
             } else if polled[0].revents & Int16(POLLHUP | POLLERR) != 0 {
                 return .cancelled
             }
+            if polled[3].revents != 0 { applyUpdates(to: &model) }
             model.handle(keys, source: source)
             if let outcome = model.outcome { return Self.result(outcome) }
             draw()

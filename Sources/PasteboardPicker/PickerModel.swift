@@ -47,43 +47,84 @@ struct PickerModel {
     /// window stops the scan sooner; scrolling loads `batch` more at a time (`loadMoreIfNeeded`).
     var firstWindow: Int { min(Self.batch, max(1, visibleRows) + 1) }
 
-    /// Runs the filter again from the top.
+    /// The listing whose rows are awaited (the source's generation); older ones' updates are dropped.
+    private var awaited: Int?
+    /// Whether the source is still reading rows asked for.
+    private(set) var isSearching = false
+    /// Where the next rows start (below this position), when there are more.
+    private var next: Int64?
+    /// After a pin or a delete: the selection's place and the status line, restored when the rows come back.
+    private var keptPlace: (selection: Int, message: String?)?
+
+    var historyFilter: HistoryFilter {
+        let modes: [FilterMode: HistoryFilter.Mode] = [.substring: .substring, .regex: .regex, .fuzzy: .fuzzy]
+        return HistoryFilter(text: filter, mode: modes[mode] ?? .substring)
+    }
+
+    /// Runs the filter again from the top; the rows arrive through `apply`.
     mutating func reload(from source: any PickerSource) {
-        do {
-            let limit = firstWindow
-            rows = try source.items(filter: filter, mode: mode, offset: 0, limit: limit)
-            isComplete = rows.count < limit
-            message = nil
-        } catch {
-            rows = []
-            isComplete = true
-            message = "\(error)"
-        }
-        selection = min(selection, max(0, rows.count - 1))
-        if filterChangedSinceLoad { selection = 0 }
-        filterChangedSinceLoad = false
-        scrollToSelection()
+        message = nil
+        list(from: source, limit: firstWindow)
+    }
+
+    private mutating func list(from source: any PickerSource, limit: Int) {
+        awaited = source.search(historyFilter, below: nil, start: 0, limit: limit)
+        isSearching = true
+        next = nil
     }
 
     private var filterChangedSinceLoad = false
 
-    /// Loads the next window when the selection comes near the end of what is loaded.
-    mutating func loadMoreIfNeeded(from source: any PickerSource) {
-        guard selection + visibleRows >= rows.count else { return }
-        loadMore(from: source)
-    }
-
-    /// Loads the next window of matches, unless every match is loaded.
-    private mutating func loadMore(from source: any PickerSource) {
-        guard !isComplete else { return }
-        do {
-            let more = try source.items(filter: filter, mode: mode, offset: rows.count, limit: Self.batch)
-            rows += more
-            isComplete = more.count < Self.batch
-        } catch {
+    /// Takes rows the source read, if they belong to the listing asked for last.
+    mutating func apply(_ update: HistoryListModel.Update, source: any PickerSource) {
+        guard update.generation == awaited else { return }
+        isSearching = update.isSearching
+        next = update.next
+        isComplete = update.isComplete
+        if update.start == 0 {
+            rows = update.items
+            if filterChangedSinceLoad { selection = 0 }
+            filterChangedSinceLoad = false
+        } else if update.start == rows.count {
+            rows += update.items
+        } else {
+            return
+        }
+        if let error = update.error {
             isComplete = true
             message = "\(error)"
         }
+        selection = min(selection, max(0, rows.count - 1))
+        if let kept = keptPlace, !isSearching {
+            keptPlace = nil
+            if !isComplete && rows.count <= kept.selection + visibleRows {
+                keptPlace = kept
+            } else {
+                move(to: kept.selection)
+                message = kept.message
+            }
+        }
+        scrollToSelection()
+        if !isSearching { loadMoreIfNeeded(from: source) }
+        // The keys that waited for these rows.
+        isReplaying = true
+        while !isSearching, outcome == nil, !deferredKeys.isEmpty {
+            handle(deferredKeys.removeFirst(), source: source)
+        }
+        isReplaying = false
+    }
+
+    /// Loads the next window when the selection comes near the end of what is loaded.
+    mutating func loadMoreIfNeeded(from source: any PickerSource) {
+        guard selection + visibleRows >= rows.count || keptPlace != nil else { return }
+        loadMore(from: source)
+    }
+
+    /// Loads the next window of matches, unless every match is loaded or rows are on their way.
+    private mutating func loadMore(from source: any PickerSource) {
+        guard !isComplete, !isSearching, let next else { return }
+        awaited = source.search(historyFilter, below: next, start: rows.count, limit: Self.batch)
+        isSearching = true
     }
 
     // MARK: - Keys
@@ -103,6 +144,18 @@ struct PickerModel {
         if keys.isEmpty { loadMoreIfNeeded(from: source) }
     }
 
+    /// Keys that wait for rows on their way (`handle`), in order.
+    private var deferredKeys: [Key] = []
+    /// Set while those keys are applied.
+    private var isReplaying = false
+
+    private static func quits(_ key: Key) -> Bool {
+        switch key {
+        case .escape, .control("c"), .control("g"), .control("q"): return true
+        default: return false
+        }
+    }
+
     private static func editsFilter(_ key: Key) -> Bool {
         switch key {
         case .character, .backspace, .control("u"), .control("w"): return true
@@ -112,6 +165,13 @@ struct PickerModel {
 
     /// Applies one key, querying `source` again when the filter changed.
     mutating func handle(_ key: Key, source: any PickerSource) {
+        // While rows are on their way, keys that act on them wait for them (and every key after one that waits), so
+        // each key sees the rows of the filter typed before it, as if the rows were read at once. Typing goes on (a
+        // new filter cancels the search under way), and so does quitting.
+        if !isReplaying, isSearching && !Self.editsFilter(key) || !deferredKeys.isEmpty, !Self.quits(key) {
+            deferredKeys.append(key)
+            return
+        }
         if case .control("d") = key {} else if key != .delete { pendingDelete = nil }
         switch key {
         case .character(let character):
@@ -205,17 +265,11 @@ struct PickerModel {
         }
     }
 
-    /// Queries again after a change to the store, keeping the selection's place and the status line.
+    /// Queries again after a change to the store, keeping the selection's place and the status line (restored when
+    /// the rows are back, `apply`).
     private mutating func reloadKeepingPlace(_ source: any PickerSource) {
-        let (place, status) = (selection, message)
-        reload(from: source)
-        while !isComplete && rows.count <= place + visibleRows {
-            let loaded = rows.count
-            loadMore(from: source)
-            if rows.count == loaded { break }
-        }
-        move(to: place)
-        message = status
+        keptPlace = (selection, message)
+        list(from: source, limit: max(firstWindow, selection + visibleRows + 1))
     }
 
     private mutating func togglePin(_ source: any PickerSource) {

@@ -46,7 +46,7 @@ struct PickerScreen {
         let layout = layout
         var out = "\u{1B}[H"
         // The prompt: filter text, mode and how many matched.
-        let count = "\(model.rows.count)\(model.isComplete ? "" : "+") · \(model.mode.rawValue)"
+        let count = "\(model.rows.count)\(model.isComplete && !model.isSearching ? "" : "+") · \(model.mode.rawValue)"
         let prompt = "> " + Self.clean(model.filter)
         let promptWidth = max(1, columns - DisplayWidth.of(count) - 1)
         out += style("1", DisplayWidth.fitted(prompt, to: promptWidth)) + " " + style("2", count) + "\r\n"
@@ -55,7 +55,7 @@ struct PickerScreen {
         for offset in 0..<layout.listRows {
             let index = model.top + offset
             guard model.rows.indices.contains(index) else {
-                listLines.append(index == 0 && model.rows.isEmpty ? style("2", DisplayWidth.fitted("  (no items match)", to: layout.listWidth)) : String(repeating: " ", count: layout.listWidth))
+                listLines.append(index == 0 && model.rows.isEmpty ? style("2", DisplayWidth.fitted(model.isSearching ? "  (searching…)" : "  (no items match)", to: layout.listWidth)) : String(repeating: " ", count: layout.listWidth))
                 continue
             }
             let item = model.rows[index]

@@ -1,9 +1,16 @@
 public import PasteboardHistory
 
-/// Where the picker's rows come from: windows of the history, filtered, never the whole of it.
+/// Where the picker's rows come from: windows of the history, filtered, never the whole of it, read off the picker's
+/// loop (a `HistoryListModel`): a key is never held up by the search it starts.
 public protocol PickerSource {
-    /// At most `limit` items after the first `offset`, newest first, that `filter` accepts in `mode`.
-    func items(filter: String, mode: FilterMode, offset: Int, limit: Int) throws -> [HistoryItem]
+    /// Starts listing `filter` newest first: its first `limit` rows (`below` nil, `start` 0), or `limit` more below
+    /// position `below`, the list's row `start - 1`. Cancels the listing under way; returns the new one's generation.
+    /// Its rows come through `takeUpdates()`.
+    func search(_ filter: HistoryFilter, below: Int64?, start: Int, limit: Int) -> Int
+    /// The updates that arrived since the last call, in order.
+    func takeUpdates() -> [HistoryListModel.Update]
+    /// A descriptor that is readable while updates wait (for `poll`); `takeUpdates()` empties it.
+    var wakeDescriptor: Int32 { get }
     /// The first `limit` bytes of the item's text, for the preview; nil for an item without text.
     func text(of id: Int64, limit: Int) throws -> String?
     /// The item's image bytes (PNG, JPEG, …) for the preview, at most `limit` of them; nil when it has none.

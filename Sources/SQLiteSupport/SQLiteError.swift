@@ -29,6 +29,8 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public var isFull: Bool { primaryCode == 13 || (primaryCode == 10 && systemErrno == 28) }  // SQLITE_IOERR, ENOSPC
     public var isCannotOpen: Bool { primaryCode == 14 }  // SQLITE_CANTOPEN
     public var isConstraint: Bool { primaryCode == 19 }  // SQLITE_CONSTRAINT
+    /// The statement was stopped by `Connection.stopping(when:)` (SQLITE_INTERRUPT).
+    public var isInterrupted: Bool { primaryCode == 9 }
 
     public var description: String {
         if let sql { return "SQLite error \(code): \(message) (in \(sql))" }

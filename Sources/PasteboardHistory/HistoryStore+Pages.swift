@@ -1,0 +1,307 @@
+import FoundationEssentials
+import PatternMatching
+import SQLiteSupport
+
+/// What a list of the history shows: a search field's text, how it is matched, and the filters beside it.
+public struct HistoryFilter: Sendable, Hashable {
+    /// How `text` is matched.
+    public enum Mode: String, Sendable, Hashable {
+        /// Case-insensitive substring (the trigram index from three characters on).
+        case substring
+        /// A regular expression (ICU syntax).
+        case regex
+        /// The characters of `text` in order, anything between, ignoring case.
+        case fuzzy
+    }
+
+    /// What to find (empty: everything).
+    public var text: String
+    public var mode: Mode
+    /// Only items of these kinds (nil: every kind).
+    public var kinds: Set<HistoryItem.Kind>?
+    public var pinnedOnly: Bool
+
+    public init(text: String = "", mode: Mode = .substring, kinds: Set<HistoryItem.Kind>? = nil, pinnedOnly: Bool = false) {
+        self.text = text
+        self.mode = mode
+        self.kinds = kinds
+        self.pinnedOnly = pinnedOnly
+    }
+
+    /// Whether nothing is filtered out.
+    public var isEmpty: Bool { text.isEmpty && kinds == nil && !pinnedOnly }
+}
+
+/// One page of a newest-first listing, and where the next one starts.
+public struct HistoryPage: Sendable, Equatable {
+    /// The matches, newest first.
+    public var items: [HistoryItem]
+    /// The next page holds the matches below this position (`page(_:below:limit:)`); nil when none is left.
+    /// A page cut short by its deadline ends at the last item it looked at, so the next one goes on from there.
+    public var next: Int64?
+
+    public init(items: [HistoryItem], next: Int64?) {
+        self.items = items
+        self.next = next
+    }
+}
+
+/// Pages by position (keyset): each page is `WHERE position < cursor ORDER BY position DESC LIMIT n`, so the
+/// hundredth page of a search costs what the first does, instead of running the search again from the top past every
+/// match skipped (`OFFSET`). Both the app's list and `pb pick` read the history this way (`HistoryListModel`).
+extension HistoryStore {
+    /// Up to `limit` items matching `filter` below position `below` (nil: from the newest), newest first.
+    ///
+    /// - Parameters:
+    ///   - deadline: when given, a search that reads items one by one stops looking at it and returns what it found,
+    ///     with `next` where it stopped (possibly an empty page that is not the end). Without, a search that takes
+    ///     longer than `searchTimeLimit` fails, as `items(_:)` does.
+    ///   - isCancelled: asked while the query runs (by SQLite's progress handler too); once true the query stops and
+    ///     throws `HistoryError.Code.cancelled`.
+    public func page(
+        _ filter: HistoryFilter, below: Int64? = nil, limit: Int, until deadline: ContinuousClock.Instant? = nil,
+        isCancelled: (@Sendable () -> Bool)? = nil
+    ) throws(HistoryError) -> HistoryPage {
+        precondition(limit > 0, "a page of nothing")  // programmer error
+        guard let isCancelled else {
+            return try perform { try page(filter, below: below, limit: limit, deadline: deadline, isCancelled: { false }) }
+        }
+        if isCancelled() { throw Self.cancelled }
+        return try perform {
+            try db.stopping(when: isCancelled) {
+                try page(filter, below: below, limit: limit, deadline: deadline, isCancelled: isCancelled)
+            }
+        }
+    }
+
+    static let cancelled = HistoryError(.cancelled, "The query was cancelled by a newer one.")
+
+    private func page(
+        _ filter: HistoryFilter, below: Int64?, limit: Int, deadline: ContinuousClock.Instant?,
+        isCancelled: () -> Bool
+    ) throws -> HistoryPage {
+        if let kinds = filter.kinds, kinds.isEmpty { return HistoryPage(items: [], next: nil) }
+        var conditions: [String] = []
+        if filter.pinnedOnly { conditions.append("i.pinned") }
+        if let kinds = filter.kinds { conditions.append(Self.kindCondition(kinds)) }
+        let text = filter.text
+        if text.isEmpty {
+            var values: [any SQLiteBindable] = []
+            if let below {
+                conditions.append("i.position < ?")
+                values.append(below)
+            }
+            let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+            let statement = try db.prepare(Self.itemColumns + whereClause + " ORDER BY i.position DESC LIMIT ?")
+            try statement.bind(values + [limit])
+            var items: [HistoryItem] = []
+            while let row = try statement.step() { items.append(historyItem(row)) }
+            return HistoryPage(items: items, next: items.count == limit ? items.last?.position : nil)
+        }
+        let matches: (Data) -> Bool
+        var prefilter: String?
+        var prefilterValue: (any SQLiteBindable)?
+        switch filter.mode {
+        case .regex:
+            let pattern: Pattern
+            do {
+                pattern = try Pattern(text)
+            } catch {
+                throw HistoryError(.invalidInput, error.message)
+            }
+            matches = { pattern.matches(in: ItemText.indexString($0)) }
+        case .fuzzy:
+            matches = Self.fuzzyMatcher(text)
+        case .substring:
+            let needle = text.lowercased()
+            if text.unicodeScalars.count >= 3 {
+                return try indexedPage(
+                    needle: needle, phrase: Self.trigramQuery(text), conditions: conditions, below: below, limit: limit,
+                    deadline: deadline, isCancelled: isCancelled)
+            }
+            matches = { ItemText.contains($0, needle: needle) }
+            // SQLite's lower() folds ASCII letters only: a prefilter for "é" would drop "ÉCOLE".
+            if needle.unicodeScalars.allSatisfy(\.isASCII) {
+                prefilter = "(b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)"
+                prefilterValue = needle
+            }
+        }
+        var values: [any SQLiteBindable] = []
+        if let prefilter, let prefilterValue {
+            conditions.append(prefilter)
+            values.append(prefilterValue)
+        }
+        let found = try scanPage(
+            conditions: conditions, values: values, below: below, limit: limit, deadline: deadline,
+            isCancelled: isCancelled, matches: matches)
+        return HistoryPage(items: try items(atPositions: found.positions), next: found.next)
+    }
+
+    /// Positions a scan reads per statement: the deadline and cancellation are checked between them, so a filter that
+    /// SQLite applies itself (the ASCII prefilter, rows it never hands back) overruns them by one range at most
+    /// (about 10 ms of a million items' texts).
+    static let scanRange: Int64 = 4096
+
+    /// The positions of the text items below `below`, newest first, that `matches` accepts, up to `limit`; and where
+    /// the scan stopped (nil: at the oldest item). It reads the history in ranges of `scanRange` positions; at the
+    /// deadline it stops with what it has. Without one it fails after `searchTimeLimit`.
+    func scanPage(
+        conditions: [String], values: [any SQLiteBindable], below: Int64?, limit: Int,
+        deadline: ContinuousClock.Instant?, isCancelled: () -> Bool, matches: (Data) -> Bool
+    ) throws -> (positions: [Int64], next: Int64?) {
+        // Two subqueries: SQLite reads min() or max() alone off the index's end, but both in one SELECT by scanning it.
+        guard
+            let bounds = try db.row(
+                "SELECT (SELECT min(position) FROM items) AS low, (SELECT max(position) FROM items) AS high"),
+            let low = bounds.int("low"), let high = bounds.int("high")
+        else { return ([], nil) }
+        let whereClause = " WHERE " + (conditions + ["i.position < ?", "i.position >= ?"]).joined(separator: " AND ")
+        let statement = try db.prepare(
+            "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
+                + "FROM items i JOIN blobs b ON b.id = i.text_blob" + whereClause + " ORDER BY i.position DESC")
+        defer { statement.reset() }
+        var positions: [Int64] = []
+        let limitTime = ContinuousClock.now + Self.searchTimeLimit
+        var examined = 0
+        var upper = min(below ?? Int64.max, high + 1)
+        while upper > low {
+            let lower = max(low, upper - Self.scanRange)
+            try statement.bind(values + [upper, lower])
+            while let row = try statement.step() {
+                guard let position = row.int(0) else { continue }
+                examined += 1
+                var head = row.data("head") ?? Data()
+                if row.int("inFile") == 1, let hash = row.data("hash") {
+                    head = files.prefix(hash: hash, count: ItemText.indexedPrefix)
+                }
+                if matches(head) {
+                    positions.append(position)
+                    if positions.count == limit { return (positions, position) }
+                }
+                if examined % 256 == 0 {
+                    if isCancelled() { throw Self.cancelled }
+                    if let deadline, ContinuousClock.now > deadline { return (positions, position) }
+                }
+            }
+            upper = lower
+            if isCancelled() { throw Self.cancelled }
+            let now = ContinuousClock.now
+            if let deadline {
+                if now > deadline, upper > low { return (positions, upper) }
+            } else if now > limitTime {
+                throw HistoryError(
+                    .invalidInput,
+                    "The search stopped after \(Self.searchTimeLimit.components.seconds) s, \(examined) items in, "
+                        + "with \(positions.count) found: make the pattern more specific, or narrow it with --type.")
+            }
+        }
+        return (positions, nil)
+    }
+
+    /// A substring page through the trigram index: the backlog of items not indexed yet first (scanned, see
+    /// HistoryStore+SearchBacklog.swift), then the index's candidates below it, each one's text checked.
+    private func indexedPage(
+        needle: String, phrase: String, conditions: [String], below: Int64?, limit: Int,
+        deadline: ContinuousClock.Instant?, isCancelled: () -> Bool
+    ) throws -> HistoryPage {
+        var positions: [Int64] = []
+        var below = below ?? Int64.max
+        if let indexedThrough = try searchIndexedThrough(), below > indexedThrough + 1 {
+            let isASCII = needle.unicodeScalars.allSatisfy(\.isASCII)
+            var backlogConditions = conditions + ["i.position > ?"]
+            var values: [any SQLiteBindable] = [indexedThrough]
+            if isASCII {
+                backlogConditions.append("(b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)")
+                values.append(needle)
+            }
+            let backlog = try scanPage(
+                conditions: backlogConditions, values: values, below: below == Int64.max ? nil : below, limit: limit,
+                deadline: deadline, isCancelled: isCancelled
+            ) { ItemText.contains($0, needle: needle) }
+            positions = backlog.positions
+            if positions.count == limit || backlog.next != nil {
+                return HistoryPage(items: try items(atPositions: positions), next: backlog.next)
+            }
+            below = indexedThrough + 1
+        }
+        let filter = conditions.map { " AND " + $0 }.joined()
+        // Small first page (the newest matches usually come first), then larger ones for rare phrases.
+        var page = max(64, limit * 2)
+        while true {
+            if isCancelled() { throw Self.cancelled }
+            let candidates = try db.rows(
+                "SELECT rowid FROM item_text WHERE item_text MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?",
+                phrase, below, page
+            ).compactMap { $0.int(0) }
+            if candidates.isEmpty { break }
+            // One query per page of candidates (positions are integers from the index: safe to inline).
+            let list = candidates.map(String.init).joined(separator: ",")
+            var heads: [Int64: Row] = [:]
+            for row in try db.rows(
+                "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
+                    + "FROM items i JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
+            {
+                if let position = row.int("position") { heads[position] = row }
+            }
+            for position in candidates {
+                guard let row = heads[position] else { continue }
+                var head = row.data("head") ?? Data()
+                if row.int("inFile") == 1, let hash = row.data("hash") {
+                    head = files.prefix(hash: hash, count: ItemText.indexedPrefix)
+                }
+                guard ItemText.contains(head, needle: needle) else { continue }
+                positions.append(position)
+                if positions.count == limit {
+                    return HistoryPage(items: try items(atPositions: positions), next: position)
+                }
+            }
+            below = candidates.last ?? 0
+            if candidates.count < page { break }
+            if let deadline, ContinuousClock.now > deadline {
+                return HistoryPage(items: try items(atPositions: positions), next: below)
+            }
+            page = min(page * 4, 4096)
+        }
+        return HistoryPage(items: try items(atPositions: positions), next: nil)
+    }
+
+    /// The items at `positions`, in that order (one gone meanwhile is left out).
+    func items(atPositions positions: [Int64]) throws -> [HistoryItem] {
+        guard !positions.isEmpty else { return [] }
+        var byPosition: [Int64: HistoryItem] = [:]
+        // Positions are integers read from the store: safe to inline.
+        for row in try db.rows(
+            Self.itemColumns + " WHERE i.position IN (\(positions.map(String.init).joined(separator: ",")))")
+        {
+            let item = historyItem(row)
+            byPosition[item.position] = item
+        }
+        return positions.compactMap { byPosition[$0] }
+    }
+
+    /// Whether an item's text holds the characters of `text` in order, ignoring case: `gh` finds "GitHub".
+    static func fuzzyMatcher(_ text: String) -> (Data) -> Bool {
+        let needle = Array(text.lowercased().unicodeScalars)
+        let asciiNeedle = needle.allSatisfy(\.isASCII) ? needle.map { UInt8($0.value) } : nil
+        return { head in
+            if let asciiNeedle {
+                // Bytes at a time: an ASCII needle needs no decoding of the item.
+                var next = 0
+                for byte in head {
+                    let folded = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
+                    if folded == asciiNeedle[next] {
+                        next += 1
+                        if next == asciiNeedle.count { return true }
+                    }
+                }
+                return false
+            }
+            var next = 0
+            for scalar in ItemText.indexString(head).lowercased().unicodeScalars where scalar == needle[next] {
+                next += 1
+                if next == needle.count { return true }
+            }
+            return false
+        }
+    }
+}
