@@ -52,10 +52,37 @@ final class ChangeFollower {
     var fileDescriptor: Int32 { inotify }
 
     /// Takes what inotify reported (only that something was written matters), then follows the feed.
+    ///
+    /// A writer's frames reach the write-ahead log (waking this loop) a moment before its commit is visible to
+    /// readers (SQLite publishes it in the shared-memory index afterwards, which inotify does not see), so a wake
+    /// that finds nothing new looks again a little later, a few times, rather than miss the last change of a burst.
     func processEvents() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while buffer.withUnsafeMutableBytes({ read(inotify, $0.baseAddress, $0.count) }) > 0 {}
+        let before = lastSequence
         follow()
+        if lastSequence == before {
+            rechecks = 0
+            nextDeadline = Date().addingTimeInterval(Self.recheckDelays[0])
+        }
+    }
+
+    /// How long after a wake that found nothing the feed is read again (then not until the next write).
+    static let recheckDelays: [TimeInterval] = [0.01, 0.05, 0.25]
+    private var rechecks = 0
+    /// When the feed is read again after a wake that found nothing new.
+    private(set) var nextDeadline: Date?
+
+    func processTimeouts(now: Date) {
+        guard let deadline = nextDeadline, now >= deadline else { return }
+        let before = lastSequence
+        follow()
+        rechecks += 1
+        if lastSequence == before, rechecks < Self.recheckDelays.count {
+            nextDeadline = now.addingTimeInterval(Self.recheckDelays[rechecks])
+        } else {
+            nextDeadline = nil
+        }
     }
 
     /// The capture service recorded a copy: its event stands for the change the record made.

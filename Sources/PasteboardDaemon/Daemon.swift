@@ -46,6 +46,8 @@ public final class Daemon {
     private var nextIndexAttempt = Date.distantPast
     /// Whether the loop's next timeout is the backlog's alone (no housekeeping is due then).
     private var isWaitingForIndexOnly = false
+    /// When housekeeping is due (an item expires, or deletions wait for their purge); nil when nothing is.
+    private var housekeepingDue: Date?
 
     public init(
         location: StoreLocation, runtime: RuntimeDirectory, configuration: Configuration = Configuration(),
@@ -173,13 +175,15 @@ public final class Daemon {
         capture?.processTimeouts(now: now)
         backend?.processTimeouts(now: now)
         pasteApproval?.processTimeouts(now: now)
+        follower?.processTimeouts(now: now)
         if fds[0].revents != 0 {
             log("received signal \(signals.take().map(String.init) ?? "?")")
             running = false
             return
         }
         if ready == 0 {
-            if !isWaitingForIndexOnly { try runHousekeeping() }
+            // Not for every timeout: the feed's short re-reads after a write must not purge at each copy.
+            if !isWaitingForIndexOnly, let due = housekeepingDue, Date() >= due { try runHousekeeping() }
             indexBacklogSlice()
             follower?.follow()
             return
@@ -198,16 +202,20 @@ public final class Daemon {
     /// How long poll may wait: until the next item expires, or the backend or capture service has work.
     private func millisecondsUntilNextDeadline() throws(DaemonError) -> Int32 {
         var deadlines: [Date] = []
+        var housekeeping: [Date] = []
         do {
-            if let next = try store?.nextExpiry() { deadlines.append(next) }
+            if let next = try store?.nextExpiry() { housekeeping.append(next) }
         } catch {
             throw DaemonError(error.message, cause: error)
         }
+        // Items retention retired after a copy are wiped once copies pause (see `HistoryStore.purge()`).
+        if store?.hasUnpurgedDeletions == true { housekeeping.append(Date().addingTimeInterval(Self.purgeDelay)) }
+        housekeepingDue = housekeeping.min()
+        deadlines += housekeeping
         if let next = backend?.nextDeadline { deadlines.append(next) }
         if let next = capture?.nextDeadline { deadlines.append(next) }
         if let next = pasteApproval?.nextDeadline { deadlines.append(next) }
-        // Items retention retired after a copy are wiped once copies pause (see `HistoryStore.purge()`).
-        if store?.hasUnpurgedDeletions == true { deadlines.append(Date().addingTimeInterval(Self.purgeDelay)) }
+        if let next = follower?.nextDeadline { deadlines.append(next) }
         // An import's backlog is indexed a slice per turn, between the events (see `indexBacklogSlice`).
         let otherwise = deadlines.min()
         isWaitingForIndexOnly = false
