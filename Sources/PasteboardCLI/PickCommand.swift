@@ -98,7 +98,6 @@ enum PickCommand: Command {
         let source: StorePickerSource
         do {
             source = try StorePickerSource(store: store) { event, id in
-                context.announce(ControlEvent(ControlEvent.Name(rawValue: event), id: id))
                 // A deleted item is never served again, by a daemon that owns the clipboard with it either. (The
                 // picker's status line cannot show a failure after the fact; the delete itself has happened.)
                 if event == "deleted", let problem = context.forgetOnDisplay([id]) {
@@ -108,6 +107,8 @@ enum PickCommand: Command {
         } catch {
             throw CommandFailure(error.message, cause: error)
         }
+        // Changes made elsewhere while it is open (a copy, an import, a sync arrival) show at once.
+        source.changes = DaemonChangeSignal(client: context.daemon)
         let result: Picker.Result
         do {
             result = try Picker(source: source, mode: mode, graphics: graphics, environment: context.environment).run(

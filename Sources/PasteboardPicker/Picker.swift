@@ -34,6 +34,9 @@ public struct Picker {
     /// How long the first screen waits for the first rows, in milliseconds.
     static let firstRowsWait: Int32 = 250
 
+    /// News of changes to the history made elsewhere while the picker is open.
+    private var changes: (any HistoryChangeSignal)? { (source as? StorePickerSource)?.changes }
+
     /// Takes the rows the list model read meanwhile.
     private func applyUpdates(to model: inout PickerModel) {
         for update in source.takeUpdates() { model.apply(update, source: source) }
@@ -135,9 +138,10 @@ public struct Picker {
                 pollfd(fd: terminal, events: Int16(POLLIN), revents: 0), pollfd(fd: fds[0], events: Int16(POLLIN), revents: 0),
                 pollfd(fd: renderer?.wakeDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: source.wakeDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: changes?.fileDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
             ]
             // A lone ESC waits briefly for the rest of a sequence; otherwise sleep until something happens.
-            let ready = poll(&polled, 4, decoder.isWaiting ? 30 : -1)
+            let ready = poll(&polled, 5, decoder.isWaiting ? 30 : -1)
             if ready < 0 {
                 if errno == EINTR { continue }
                 let cause = SystemError.last("poll")
@@ -161,6 +165,9 @@ public struct Picker {
                 return .cancelled
             }
             if polled[3].revents != 0 { applyUpdates(to: &model) }
+            // Someone else changed the history (a copy, an import, a sync arrival): list the rows again, keeping
+            // the selected item.
+            if polled[4].revents != 0, changes?.take() == true { model.historyChanged(source) }
             model.handle(keys, source: source)
             if let outcome = model.outcome { return Self.result(outcome) }
             draw()

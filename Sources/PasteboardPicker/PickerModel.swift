@@ -55,6 +55,8 @@ struct PickerModel {
     private var next: Int64?
     /// After a pin or a delete: the selection's place and the status line, restored when the rows come back.
     private var keptPlace: (selection: Int, message: String?)?
+    /// After a change made elsewhere: the item to keep selected when the rows come back.
+    private var keptItem: Int64?
 
     var historyFilter: HistoryFilter {
         let modes: [FilterMode: HistoryFilter.Mode] = [.substring: .substring, .regex: .regex, .fuzzy: .fuzzy]
@@ -100,7 +102,9 @@ struct PickerModel {
             if !isComplete && rows.count <= kept.selection + visibleRows {
                 keptPlace = kept
             } else {
-                move(to: kept.selection)
+                let place = keptItem.flatMap { id in rows.firstIndex { $0.id == id } } ?? kept.selection
+                keptItem = nil
+                move(to: min(place, max(0, rows.count - 1)))
                 message = kept.message
             }
         }
@@ -263,6 +267,13 @@ struct PickerModel {
         } else if let id = selectedItem?.id {
             outcome = .picked([id], plainText: plainText)
         }
+    }
+
+    /// The history changed elsewhere: lists the rows again, keeping the selected item selected when it is still
+    /// among them (a copy on top moves it down a row), else its place.
+    mutating func historyChanged(_ source: any PickerSource) {
+        keptItem = selectedItem?.id
+        reloadKeepingPlace(source)
     }
 
     /// Queries again after a change to the store, keeping the selection's place and the status line (restored when

@@ -18,3 +18,12 @@ public protocol PickerSource {
     func setPinned(_ isPinned: Bool, id: Int64) throws
     func delete(id: Int64) throws
 }
+
+/// News that the history changed while the picker is open (the daemon's events, from the store's change feed).
+public protocol HistoryChangeSignal: AnyObject {
+    /// Readable when news may have come (for `poll`); -1 for none.
+    var fileDescriptor: Int32 { get }
+    /// Reads what came; returns whether the history changed. After it returns, `fileDescriptor` is not readable
+    /// until more news comes (or the signal ended, when it stays -1 from then on).
+    func take() -> Bool
+}

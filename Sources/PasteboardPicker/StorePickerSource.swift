@@ -7,10 +7,12 @@ import Glibc
 #endif
 
 /// The picker's rows from the history store, listed by a `HistoryListModel` on its own thread and connection.
-/// `onChange` hears of each pin and delete, so the caller can tell the daemon's watchers.
+/// `onChange` hears of each pin and delete (to stop a daemon serving a deleted item); `changes`, when given, says
+/// when someone else changed the history, and the picker lists its rows again.
 public final class StorePickerSource: PickerSource {
     let store: HistoryStore
     let onChange: (_ event: String, _ id: Int64) -> Void
+    public var changes: (any HistoryChangeSignal)?
     private let list: HistoryListModel
     private let inbox: Inbox
 

@@ -125,6 +125,33 @@ import Testing
         try await session.waitForScreen { $0.contains("EXIT=130") && $0.contains { $0.hasPrefix("MODES:") } }
     }
 
+    /// While the picker is open, a copy and an import made elsewhere show at once (the daemon's events, from the
+    /// store's change feed), and the selected item stays selected.
+    @Test func changesMadeElsewhereShowWhileItIsOpen() async throws {
+        try await seed()
+        let daemon = try sandbox.launch(["daemon"])
+        defer { daemon.send(SIGTERM) }
+        let up = try await eventually(within: .seconds(10)) { FileManager.default.fileExists(atPath: sandbox.socketPath) }
+        try #require(up, "pb daemon did not come up: \(daemon.stderrSoFar)")
+        let session = try await pick()
+        try await session.send("Down")
+        try await Task.sleep(for: .milliseconds(300))  // the key handled before the copy comes
+        try await sandbox.copy("copied while the picker is open")
+        var screen = try await session.waitForScreen { $0[0].hasSuffix("7 · substring") }
+        var listed = Self.listed(screen)
+        #expect(listed.first?.hasSuffix("copied while the picker is open") == true, "\(screen)")
+        let file = sandbox.root.appendingPathComponent("more.jsonl")
+        try Data(#"{"text":"imported while open"}"#.utf8 + [0x0A]).write(to: file)
+        _ = try await sandbox.run(["import", file.path])
+        screen = try await session.waitForScreen { $0[0].hasSuffix("8 · substring") }
+        listed = Self.listed(screen)
+        #expect(listed.first?.hasSuffix("imported while open") == true, "\(screen)")
+        // The item selected before (the second newest of the seed) is still the one Enter restores.
+        try await session.send("Enter")
+        try await session.waitForScreen { $0.contains("EXIT=0") }
+        #expect(try await sandbox.history().first?.preview == "日本語のテキスト")
+    }
+
     @Test func resizingMovesThePreviewBesideTheList() async throws {
         try await seed()
         let session = try await pick()
