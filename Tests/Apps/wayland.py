@@ -623,12 +623,30 @@ class WaylandDesktop(Desktop):
 
     def list_types(self, timeout: float = 3) -> list[str] | None:
         try:
-            return self.data_control().types(timeout)
+            types = self.data_control().types(timeout)
         except WireError:
             if self._data_control is not None:
                 self._data_control.close()
                 self._data_control = None
             return None
+        if types is None:
+            # An empty clipboard is confirmed by a reader of its own: under load the long-lived client was seen to
+            # report empty for seconds while every new reader (a paste is one) saw the owner that took over
+            # (sway, after an application exited). When they disagree, the new reader is what a user gets, and the
+            # long-lived client starts afresh.
+            try:
+                control = DataControl(self.socket_path)
+                try:
+                    fresh = control.types(timeout)
+                finally:
+                    control.close()
+            except WireError:
+                return None
+            if fresh is not None and self._data_control is not None:
+                self._data_control.close()
+                self._data_control = None
+            return fresh
+        return types
 
     def clear_clipboard(self) -> None:
         try:
