@@ -122,6 +122,16 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
             description = app.copy(index)
             waited = harness.wait_for_copy(desktop, before, COPY_TIMEOUT)
         snap = harness.snapshot(desktop, skip=skip)
+        rereads = 0
+        while snap.types and key_bytes(snap) is None and rereads < 2:
+            # Types listed, none readable: on KWin, a LibreOffice copy made again was unreadable for a second or so,
+            # with pb and without (its XWayland bridge answered nothing while one transfer waited on its timer). Read
+            # again; a clipboard that stays unreadable is judged as it is. The rereads are recorded.
+            rereads += 1
+            time.sleep(1.0)
+            snap = harness.snapshot(desktop, skip=skip)
+        if rereads:
+            record.setdefault("rereads", {})[index] = rereads
         if pb is None:
             record["unstable"] |= harness.unstable_types(snap, harness.snapshot(desktop, skip=skip))
         save_snapshot(snap, os.path.join(workdir, "captures", "with-pb" if pb else "without-pb", f"copy-{index}"))
@@ -176,7 +186,10 @@ def groups_of(app: apps.App) -> list[list[int]]:
 # Scenarios that fail with pb today for a reason known and not fixed yet, each with the evidence: they run and are
 # reported (XFAIL, and in docs/fidelity.md), without failing the suite; one that passes says so (XPASS), so that
 # the entry is removed.
-KNOWN_DEFECTS: dict[tuple[str, str], str] = {}
+KNOWN_DEFECTS: dict[tuple[str, str], str] = {
+    ("kwin", "libreoffice-writer"): "KWin 5.27's XWayland bridge leaves a LibreOffice copy made again (the same content copied a second time) unreadable for seconds now and then: its types are listed and none is answered. It happens without pb (the suite's reader got nothing, 2 rereads 1 s apart included) and with pb, more often: pb asks for every type at once, one of them (UTF-8) stalls for 1.5 s in the bridge, and every reader waits behind it. Seen in 5 of 8 runs of Writer on 2026-12-05, with the pb of 33d25d1 as with this one",
+    ("kwin", "libreoffice-calc"): "KWin 5.27's XWayland bridge leaves a LibreOffice copy made again (the same content copied a second time) unreadable for seconds now and then: its types are listed and none is answered. It happens without pb (the suite's reader got nothing, 2 rereads 1 s apart included) and with pb, more often: pb asks for every type at once, one of them (UTF-8) stalls for 1.5 s in the bridge, and every reader waits behind it. Calc's second copy the same way; seen in 5 of 8 runs of Writer on 2026-12-05, with the pb of 33d25d1 as with this one",
+}
 
 
 def run_scenario(desktop: harness.Desktop, app_cls: type[apps.App], base: str) -> dict:
@@ -239,7 +252,14 @@ def check(app: apps.App, without: dict, with_pb: dict, pb: PbDaemon, result: dic
             problems.append(f"copy {index} ({a['description']}) never reached the clipboard, even without pb")
         types = harness.compare(app.name, snap_a, snap_b, unstable=unstable)
         differences = harness.problems(types)
-        is_lost = a["landed"] and (not b["landed"] or key_bytes(snap_a) != key_bytes(snap_b))
+        # A copy that no reader could read even without pb (LibreOffice's copy made again, on KWin: its types listed,
+        # none answered) is not one pb can lose; it is noted instead.
+        unreadable_without = a["landed"] and snap_a.types and key_bytes(snap_a) is None
+        if unreadable_without:
+            result.setdefault("notes", []).append(f"copy {index} ({a['description']}) was unreadable even without pb"
+                         + (" (readable with pb)" if key_bytes(snap_b) is not None else ""))
+        is_lost = a["landed"] and not unreadable_without and (
+            not b["landed"] or key_bytes(snap_a) != key_bytes(snap_b))
         if is_lost:
             lost += 1
             problems.append(f"copy {index} ({a['description']}) lost with pb: the reader got other content")
