@@ -166,7 +166,7 @@ import Testing
         let history = try await sandbox.history()
         #expect(history.map(\.preview) == ["copied now"] + years.sorted(by: >).map { "from \($0)" })
         let listed = try await sandbox.succeed(["history"])
-        #expect(listed.outputLines.first?.hasSuffix("now  copied now") == true, "\(listed)")
+        #expect(listed.outputLines.first?.hasSuffix("  copied now") == true, "\(listed)")
         #expect(listed.outputLines.dropFirst().first?.hasSuffix("from 2020") == true, "\(listed)")
     }
 }
