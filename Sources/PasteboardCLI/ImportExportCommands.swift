@@ -14,7 +14,8 @@ enum ImportCommand: Command {
             ISO 8601 (2024-01-01, 2024-01-01T12:00:00Z, with or without fractional seconds and an offset; UTC
             without one) or seconds since 1970, in the years 1 to 9999. The configuration's ignore-text,
             ignore-type and max-item-size rules apply: lines they reject are skipped and counted. On a terminal, a
-            long import shows its progress on standard error.
+            long import shows its progress on standard error. Items keep their dates and take their places by
+            them: the history stays newest first by last copy.
 
             The items are searchable as soon as the result is printed; their search index is built afterwards (pb
             import goes on indexing, in steps that each keep what they did, so it can be interrupted; the daemon or

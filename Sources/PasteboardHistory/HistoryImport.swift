@@ -11,6 +11,11 @@ import SQLiteSupport
 /// B-trees rather than of a million statements. The write lock is held from `init` to `commit()`; an import that
 /// is abandoned (or whose process dies) rolls back.
 ///
+/// The history stays newest first by last copy: the import keeps each line's date, and at `commit()` its items take
+/// their places by that date among the items copied after the oldest of them, which move back above the older
+/// imported ones (see `placeByDate()`). An item copied a minute ago stays above a thousand imported from last year,
+/// and a line repeating an item with an older date adds its counts without moving it.
+///
 /// The items go in without their search-index entries: they join the store's search backlog (see
 /// HistoryStore+SearchBacklog.swift), where search finds them at once, and `HistoryStore.indexBacklog(limit:)`
 /// indexes them afterwards, a slice per transaction. Building the trigram index is most of an import's cost (SQLite
@@ -27,6 +32,16 @@ public final class HistoryImport {
     private var isOpen = true
     private let previousCacheSize: Int64
     private var nextPosition: Int64
+    /// The first position this import gave out: everything it placed is at or above it until `placeByDate()`.
+    private let firstPosition: Int64
+    /// Whether the import puts its items in order of their dates (see `placeByDate()`), or as they come (sync, which
+    /// orders what arrives itself and remembers each item's position).
+    private let ordersByDate: Bool
+    /// The dates of the items placed at or above `firstPosition`: the oldest, the newest, and whether they came in
+    /// order (no date older than one before it).
+    private var oldestPlaced = Double.infinity
+    private var newestPlaced = -Double.infinity
+    private var placedInOrder = true
     private var nextItemID: Int64
     /// For the change feed's one `imported` row: the first new item's id, and how many lines it took in.
     private var firstNewItemID: Int64?
@@ -103,8 +118,15 @@ public final class HistoryImport {
     static let batchBytes = 4 << 20
 
     /// Starts the transaction, waiting (up to the busy timeout) for other writers to finish.
-    public init(store: HistoryStore) throws(HistoryError) {
+    public convenience init(store: HistoryStore) throws(HistoryError) {
+        try self.init(store: store, ordersByDate: true)
+    }
+
+    /// Starts the transaction; `ordersByDate: false` leaves every item where `add` put it (at the top, in the order
+    /// added, whatever its date), for sync, which keeps each item's position as `lastPosition` gave it.
+    package init(store: HistoryStore, ordersByDate: Bool) throws(HistoryError) {
         self.store = store
+        self.ordersByDate = ordersByDate
         let db = store.db
         precondition(!db.isInTransaction, "HistoryImport starts its own transaction")  // programmer error
         (previousCacheSize, nextPosition, indexedThrough, index, nextItemID, nextBlobID, findIdentity, findBlob,
@@ -131,6 +153,7 @@ public final class HistoryImport {
                     WHERE r.item_id = ? ORDER BY r.ordinal
                     """))
         }
+        firstPosition = nextPosition
         try store.perform {
             let counts = try db.row("SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM blobs) AS blobs")
             guard (counts?.int("items") ?? .max) <= Self.filterPreloadLimit,
@@ -155,7 +178,8 @@ public final class HistoryImport {
         if isOpen { rollBack() }
     }
 
-    /// The position of the item the last `add` recorded or moved to the top (sync keeps it).
+    /// The position of the item the last `add` recorded or moved to the top (sync keeps it; an import ordering by
+    /// date may move it again at `commit()`).
     package var lastPosition: Int64 { nextPosition - 1 }
 
     // MARK: - Adding
@@ -208,6 +232,7 @@ public final class HistoryImport {
             pendingIdentities.insert(identity)
             identity.withUnsafeBytes { identityFilter?.insert($0) }
             if firstNewItemID == nil { firstNewItemID = id }
+            notePlaced(metadata.date)
             addedLines += 1
             nextItemID += 1
             nextPosition += 1
@@ -263,30 +288,111 @@ public final class HistoryImport {
         return id
     }
 
-    /// A repeat of an existing item: the same update `HistoryStore.record` makes.
+    /// Notes the date of an item placed at the top (see `placeByDate()`).
+    private func notePlaced(_ date: Date) {
+        let time = date.timeIntervalSince1970
+        if time < newestPlaced { placedInOrder = false }
+        newestPlaced = max(newestPlaced, time)
+        oldestPlaced = min(oldestPlaced, time)
+    }
+
+    /// A repeat of an existing item: the same update `HistoryStore.record` makes. A repeat older than the item's
+    /// last copy (ordering by date) adds its counts and leaves the item where it is, with its last copy's date.
     private func merge(_ existing: ExistingItem, metadata: CaptureMetadata) throws {
+        if ordersByDate && metadata.date.timeIntervalSince1970 < existing.lastCopied {
+            try bindMerge(position: existing.position, date: existing.lastCopied, metadata: metadata, keepsSource: true)
+            try updateMerged.bind(existing.id, at: 11)
+            try updateMerged.runToCompletion()
+            return
+        }
         let position = nextPosition
         nextPosition += 1
+        notePlaced(metadata.date)
         if let textBlob = existing.textBlob, existing.position <= indexedThrough {
             // Its entry goes: the item moves to a position in the backlog. (Stored already: an item waiting in the
             // batch is written before it is looked up, see `add`.)
             let text = ItemText.indexString(try store.blobIndexBytes(textBlob))
             try index.queue(isDeletion: true, position: existing.position, text: text)
         }
+        try bindMerge(position: position, date: metadata.date.timeIntervalSince1970, metadata: metadata, keepsSource: false)
+        try updateMerged.bind(existing.id, at: 11)
+        try updateMerged.runToCompletion()
+    }
+
+    /// Binds `HistoryStore.mergeSQL`'s values but the item's id; `keepsSource` keeps the item's source and selection
+    /// (those of its later copy).
+    private func bindMerge(position: Int64, date: Double, metadata: CaptureMetadata, keepsSource: Bool) throws {
         let expiry = metadata.expiresAt?.timeIntervalSince1970
         try updateMerged.bind(position, at: 1)
-        try updateMerged.bind(metadata.date.timeIntervalSince1970, at: 2)
+        try updateMerged.bind(date, at: 2)
         try updateMerged.bind(Int64(max(1, metadata.copyCount)), at: 3)
         try updateMerged.bind(metadata.isPinned, at: 4)
-        try updateMerged.bind(metadata.source, at: 5)
-        try updateMerged.bind(metadata.selection, at: 6)
+        try updateMerged.bind(keepsSource ? nil : metadata.source, at: 5)
+        try updateMerged.bind(keepsSource ? nil : metadata.selection, at: 6)
         try updateMerged.bind(metadata.isPinned, at: 7)
         for index: Int32 in [8, 9] {
             if let expiry { try updateMerged.bind(expiry, at: index) } else { try updateMerged.bindNull(at: index) }
         }
         try updateMerged.bind(metadata.asksBeforePaste, at: 10)
-        try updateMerged.bind(existing.id, at: 11)
-        try updateMerged.runToCompletion()
+    }
+
+    // MARK: - Order
+
+    /// Puts the history back in order of last copy, after `add` put every item it placed at the top in the order
+    /// the lines came: the existing items copied after the oldest of them (found from the top down, where the
+    /// newest are) and the placed items take new positions above all, in order of their dates (an existing item
+    /// first of two with the same date). Positions stay unique and only grow, so the search backlog (everything
+    /// moved is above its mark, and a moved item's index entry goes) and sync's watermark (everything moved is
+    /// above it, and is written out again) hold as for a copy. Nothing moves when the lines came in order and are
+    /// all newer than the history (an import into an empty store, `pb export`'s oldest-first lines); when only
+    /// newer existing items need to go back on top (a copy made now, lines from last year), only they move.
+    private func placeByDate() throws {
+        guard ordersByDate, nextPosition > firstPosition else { return }
+        let db = store.db
+        var later: [(id: Int64, position: Int64, textBlob: Int64?, lastCopied: Double)] = []
+        let page = try db.prepare(
+            "SELECT id, position, text_blob, last_copied FROM items WHERE position < ? ORDER BY position DESC LIMIT 256")
+        var below = firstPosition
+        walk: while true {
+            try page.bind(below, at: 1)
+            var rows = 0
+            while try page.next() {
+                rows += 1
+                let lastCopied = page.double(at: 3)
+                if lastCopied <= oldestPlaced { break walk }
+                below = page.int64(at: 1)
+                later.append(
+                    (page.int64(at: 0), below, page.isNull(at: 2) ? nil : page.int64(at: 2), lastCopied))
+            }
+            page.rewind()
+            if rows == 0 { break }
+        }
+        page.rewind()
+        if later.isEmpty && placedInOrder { return }
+        for item in later where item.position <= indexedThrough {
+            guard let textBlob = item.textBlob else { continue }
+            let text = ItemText.indexString(try store.blobIndexBytes(textBlob))
+            try index.queue(isDeletion: true, position: item.position, text: text)
+        }
+        // Oldest first: the order of the new positions.
+        var moving = later.reversed().map { (id: $0.id, position: $0.position, lastCopied: $0.lastCopied) }
+        let newerThanAllPlaced = later.allSatisfy { $0.lastCopied > newestPlaced }
+        if !(placedInOrder && newerThanAllPlaced) {
+            let placed = try db.prepare("SELECT id, position, last_copied FROM items WHERE position >= ? ORDER BY position")
+            try placed.bind(firstPosition, at: 1)
+            while try placed.next() {
+                moving.append((placed.int64(at: 0), placed.int64(at: 1), placed.double(at: 2)))
+            }
+            placed.rewind()
+            moving.sort { ($0.lastCopied, $0.position) < ($1.lastCopied, $1.position) }
+        }
+        let move = try db.prepare("UPDATE items SET position = ? WHERE id = ?")
+        for item in moving {
+            try move.bind(nextPosition, at: 1)
+            try move.bind(item.id, at: 2)
+            try move.runToCompletion()
+            nextPosition += 1
+        }
     }
 
     // MARK: - Newer bytes
@@ -431,6 +537,7 @@ public final class HistoryImport {
         do {
             try store.perform {
                 try writeRows()
+                try placeByDate()
                 try index.finish()
                 batchStatements.removeAll()
                 // Every position this import gave out is above the mark, in the backlog.

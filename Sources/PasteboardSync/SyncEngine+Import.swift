@@ -281,7 +281,7 @@ extension SyncEngine {
             if let open = self.bulk {
                 bulk = open
             } else {
-                bulk = try engine.inStore { () throws(HistoryError) in try HistoryImport(store: store) }
+                bulk = try engine.inStore { () throws(HistoryError) in try HistoryImport(store: store, ordersByDate: false) }
                 self.bulk = bulk
             }
             let metadata = CaptureMetadata(source: record.source, date: entry.copy?.date ?? now, isPinned: entry.isPinned)

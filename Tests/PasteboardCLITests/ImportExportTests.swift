@@ -153,4 +153,20 @@ import Testing
         let nothing = try await empty.succeed(["export"])
         #expect(nothing.stdout.isEmpty)
     }
+
+    /// Newest first means by last copy: old lines imported after a copy go below it, in the order of their dates
+    /// (issue 26: "2y" listed above "now").
+    @Test func importedOldItemsGoBelowACopyMadeNow() async throws {
+        try await sandbox.copy("copied now")
+        let years = [2010, 2001, 2020, 2015, 2005]
+        let lines = years.map { #"{"text":"from \#($0)","lastCopied":"\#($0)-06-01T00:00:00Z"}"# }
+            + [#"{"text":"copied now","lastCopied":"2003-01-01"}"#]
+        let imported = try await sandbox.succeed(["import", "-"], stdin: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(imported.outputLines == ["Imported 5 items (1 merged) from standard input."], "\(imported)")
+        let history = try await sandbox.history()
+        #expect(history.map(\.preview) == ["copied now"] + years.sorted(by: >).map { "from \($0)" })
+        let listed = try await sandbox.succeed(["history"])
+        #expect(listed.outputLines.first?.hasSuffix("  copied now") == true, "\(listed)")
+        #expect(listed.outputLines.dropFirst().first?.hasSuffix("from 2020") == true, "\(listed)")
+    }
 }

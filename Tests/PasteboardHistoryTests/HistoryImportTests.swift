@@ -49,7 +49,7 @@ import Testing
             items.append((item, metadata))
         }
         // A repeat right after its first copy, within one batch.
-        items.insert((PasteboardItem(string: "plain 9 xxxxxxxxx"), CaptureMetadata(date: now)), at: 11)
+        items.insert((PasteboardItem(string: "plain 9 xxxxxxxxx"), CaptureMetadata(date: now.addingTimeInterval(10.5))), at: 11)
         return items
     }
 

@@ -105,6 +105,25 @@ import Testing
         #expect(try b.history() == ["old", "new"])
     }
 
+    /// An import ordered by date puts old items below the copies made since, and moves those back above the old
+    /// ones (the newest, which sync wrote out last, among them): the imported items still reach the other device.
+    @Test func itemsImportedBelowNewerCopiesAreWrittenOut() throws {
+        try a.copy("one")
+        try a.copy("two")
+        try a.sync()
+        try b.sync()
+        let bulk = try HistoryImport(store: a.store)
+        let old = Date(timeIntervalSince1970: 1_000_000_000)
+        try bulk.add(PasteboardItem(string: "imported later"), metadata: CaptureMetadata(date: old + 60))
+        try bulk.add(PasteboardItem(string: "imported"), metadata: CaptureMetadata(date: old))
+        try bulk.commit()
+        #expect(try a.history() == ["two", "one", "imported later", "imported"])
+        try a.sync()
+        try b.sync()
+        let seenOnB = try b.history()
+        #expect(seenOnB == ["two", "one", "imported later", "imported"], "\(seenOnB)")
+    }
+
     @Test func concurrentOperationsConverge() throws {
         try a.copy("shared")
         try a.sync()
