@@ -34,7 +34,7 @@ import Testing
         try await session.movePointer(x: second.x - 20, y: second.y)
         try await session.movePointer(x: second.x, y: second.y)
         try await Task.sleep(for: .milliseconds(400))
-        let hovered = session.logLines().dropFirst(mark).filter { $0.hasPrefix("preview ") }
+        let hovered = session.logLines().dropFirst(mark).filter { $0.hasPrefix("preview text \(middle) ") }
         #expect(hovered.isEmpty, "hovering changed the preview: \(hovered)")
         try await session.key("ctrl+p")
         let pinned = try await session.waitForLog(after: mark) { $0.hasPrefix("pinned ") }
@@ -103,13 +103,11 @@ import Testing
         try await session.key("ctrl+f", "Down")
         try await session.waitForLog { $0.hasPrefix("preview text \(newest) ") }
         let mark = session.logLines().count
+        // GTK 4.8 moves the focus ring to the next row on Tab: the selection (and the preview) go with it.
         try await session.key("Tab")
-        try await Task.sleep(for: .milliseconds(300))
-        let afterTab = session.logLines().dropFirst(mark).filter { $0.hasPrefix("preview ") }
-        let selected = afterTab.last.flatMap { Int64($0.split(separator: " ")[2]) } ?? newest
+        try await session.waitForLog(after: mark) { $0.hasPrefix("preview text \(middle) ") }
         try await session.key("Return")
         let restored = try await session.waitForLog(after: mark) { $0.hasPrefix("restored ") }
-        #expect(restored == "restored \(selected)", "Enter restored another row than the highlighted one: \(afterTab)")
-        #expect(selected == middle || selected == newest)
+        #expect(restored == "restored \(middle)", "Enter restored another row than the highlighted one")
     }
 }
