@@ -1,6 +1,14 @@
 internal import CGtk
+internal import CGtkObjects
 
 /// A scrollable list (or strip) of rows from a `VirtualList`, with at most one selected row.
+///
+/// The selection is what the user chose with a click or the keys, never where the pointer passes: GTK 4.8's
+/// single-click-activate mode selects the row under the pointer (so Delete, after a click on one row and the
+/// pointer over another, deleted the other), and is not used; a click on a row activates it instead
+/// (`activatesOnSingleClick`, see the factory's rows). The keyboard focus and the selection move together: a row
+/// that takes the focus (the arrows, Tab) is selected, and a row selected otherwise takes the focus while the list
+/// has it (else the list's own focus position goes there, so Tab into the list lands on the selected row).
 @MainActor
 public final class ListView: Widget {
     private var list: OpaquePointer { opaque }
@@ -21,6 +29,37 @@ public final class ListView: Widget {
         self.selection = UnsafeMutableRawPointer(selection)
         g_object_ref(self.selection)
         super.init(gtk_list_view_new(selection, OpaquePointer(factory.retainedForTransfer())))
+        Signal.connect(self.selection, "notify::selected", pointer: { [weak self] _ in self?.focusFollowsSoon() })
+    }
+
+    private var isFollowing = false
+
+    /// Brings the focus to the selected row at the loop's next turn (after the rows replaced with it are laid out).
+    private func focusFollowsSoon() {
+        guard !isFollowing else { return }
+        isFollowing = true
+        MainLoop.after(0) { [weak self] in
+            guard let self else { return }
+            self.isFollowing = false
+            self.focusFollowsSelection()
+        }
+    }
+
+    /// The row with the keyboard focus, nil when none in this list has it.
+    public var focusedPosition: Int? {
+        let position = pb_list_focused_position(widget)
+        return position == guint(GTK_INVALID_LIST_POSITION) ? nil : Int(position)
+    }
+
+    private func focusFollowsSelection() {
+        guard let selected = selectedPosition else { return }
+        if containsFocus {
+            if focusedPosition != selected { _ = focusSlot(at: selected) }
+        } else {
+            // The list's focus position (where Tab into it lands) follows the row scrolled to.
+            let variant = g_variant_new_uint32(guint32(selected))
+            gtk_widget_activate_action_variant(widget, "list.scroll-to-item", variant)
+        }
     }
 
     deinit { g_object_unref(selection) }
@@ -37,10 +76,11 @@ public final class ListView: Widget {
         gtk_list_view_set_factory(list, OpaquePointer(factory.pointer))
     }
 
-    /// Whether a single click activates a row (otherwise a double click).
+    /// Whether a click on a row (pressed and released there) activates it, otherwise a double click. Not GTK's
+    /// `single-click-activate`, which selects the row under the pointer as it moves.
     public var activatesOnSingleClick: Bool {
-        get { gtk_list_view_get_single_click_activate(list) != 0 }
-        set { gtk_list_view_set_single_click_activate(list, newValue ? 1 : 0) }
+        get { pb_list_get_activates_on_click(widget) != 0 }
+        set { pb_list_set_activates_on_click(widget, newValue ? 1 : 0) }
     }
 
     /// The selected row's position, nil for none.

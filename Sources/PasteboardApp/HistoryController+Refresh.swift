@@ -74,6 +74,10 @@ extension HistoryController {
         }
         let oldCount = rows.count
         let oldHead = rows.cachedItem(at: 0)?.id
+        // The ids of the rows in memory, to tell an item moved to the top (a restore, a copy again) from a new one.
+        let oldIDs = (0..<min(oldCount, HistoryRows.cachedPages * HistoryRows.pageSize)).map {
+            rows.cachedItem(at: $0)?.id
+        }
         let selectedPosition = ui.listView.selectedPosition
         let selected = selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
         let name = event?.event
@@ -107,8 +111,17 @@ extension HistoryController {
             return
         }
         let newHead = rows.item(at: 0)?.id
-        if oldHead != nil, rows.count == oldCount + 1, rows.item(at: 1)?.id == oldHead {
+        let movedFrom = newHead.flatMap { oldIDs.firstIndex(of: $0) }
+        if oldHead != nil, movedFrom == nil, rows.count == oldCount + 1, rows.item(at: 1)?.id == oldHead {
             model.itemsChanged(at: 0, removed: 0, added: 1)
+            return
+        }
+        if let from = movedFrom, from > 0, rows.count == oldCount {
+            // An item moved to the top (restored, copied again): the rows above its old place moved down one, those
+            // below did not. Told as a new item at the top, the list kept the selection on the position below it,
+            // the neighbour; the selection follows the item instead.
+            model.itemsChanged(at: 0, removed: from + 1, added: from + 1)
+            reselect(selected)
             return
         }
         if oldHead != nil, rows.count == oldCount, newHead == oldHead, name != .cleared {
@@ -125,7 +138,11 @@ extension HistoryController {
     func reselect(_ id: Int64?) {
         guard let id else { return }
         _ = rows.item(at: 0)
-        if let position = rows.position(of: id) { ui.listView.focusRow(at: position) }
+        // With the focus in the list, the focus goes with it (a row that takes the focus is selected: left where the
+        // replaced rows put it, it would select a neighbour).
+        if let position = rows.position(of: id) {
+            ui.listView.focusRow(at: position, focus: ui.listView.containsFocus)
+        }
     }
 
     func focusList() {

@@ -52,6 +52,18 @@ typedef gboolean (*PbDropHandler)(PbDropKind kind, const char *text, const guint
 /// Adds a drop target for files, images and text from other applications (drags of this app's own are refused).
 void pb_drop_target_attach(GtkWidget *widget, PbDropHandler handler, gpointer data, GDestroyNotify release);
 
+// List rows (rows.c): a click activates a row and the keyboard focus selects it, without GTK 4.8's
+// single-click-activate mode, which also selects the row under the pointer.
+
+/// Whether a click (press and release, no drag) on a row of `list` activates it.
+void pb_list_set_activates_on_click(GtkWidget *list, gboolean activates);
+gboolean pb_list_get_activates_on_click(GtkWidget *list);
+/// Gives the row widget of `item` (its child, set) a click that activates it, and its slot (once bound) a focus
+/// controller that selects the row when it takes the keyboard focus. Call at setup and at each bind.
+void pb_list_item_prepare(GtkListItem *item);
+/// The position of the row whose slot has the keyboard focus in `list`, else GTK_INVALID_LIST_POSITION.
+guint pb_list_focused_position(GtkWidget *list);
+
 G_END_DECLS
 
 #endif
