@@ -137,9 +137,10 @@ class GnomeSession:
                                   capture_output=True, timeout=20)
             if done.returncode != 0:
                 raise SetupError(f"gsettings set org.gnome.shell {key} failed: {done.stderr.decode(errors='replace')}")
-        guard = os.path.join(runtime, "gnome-shell-disable-extensions")
-        if os.path.exists(guard):
-            os.remove(guard)
+        ready = os.path.join(runtime, "pasteboard-test-ready")
+        for stale in (os.path.join(runtime, "gnome-shell-disable-extensions"), ready):
+            if os.path.exists(stale):
+                os.remove(stale)
         log = open(os.path.join(self.workdir, "gnome-shell.log"), "wb")
         self.logs.append(log)
         self.started_at = time.monotonic()
@@ -148,7 +149,6 @@ class GnomeSession:
              "--wayland-display", WAYLAND_NAME],
             env=self.env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         self.processes.append(self.shell)
-        ready = os.path.join(runtime, "pasteboard-test-ready")
         if not wait_until(lambda: os.path.exists(ready) or self.shell.poll() is not None, timeout):
             raise SetupError(f"gnome-shell did not finish starting within {timeout:g} s: see {log.name}")
         if self.shell.poll() is not None:
