@@ -9,8 +9,9 @@ Prints "window" once the window is mapped, "ready" once the copy is made.
     GDK_BACKEND=wayland GSK_RENDERER=cairo /usr/bin/python3 gtk4-wayland-owner.py --html '<b>hi</b>' --text hi
     GDK_BACKEND=wayland GSK_RENDERER=cairo /usr/bin/python3 gtk4-wayland-owner.py --image picture.png
 
-Options: as owner_common (--text, --html, --image, --noise, --uris, --secret; --selection is ignored), and
---again: every key press copies anew ("copy N" as text and HTML), replacing the window's own copy, as an editor
+Options: as owner_common (--text, --html, --image, --noise, --uris, --secret; --selection is ignored),
+--app-id ID: the window's Wayland app_id, --png FILE: offer FILE's bytes as image/png unchanged, next to --text and --html (one copy of three types whose
+bytes a reader can compare exactly; --image re-encodes the picture and offers it alone), and --again: every key press copies anew ("copy N" as text and HTML), replacing the window's own copy, as an editor
 does; prints "copied N" after each (the case wl-copy never shows: there, every copy is a new source).
 """
 import argparse
@@ -35,6 +36,9 @@ def provider(args):
             texture = Gdk.MemoryTexture.new(width, height, Gdk.MemoryFormat.R8G8B8, GLib.Bytes.new(pixels), width * 3)
         return Gdk.ContentProvider.new_for_value(GObject.Value(Gdk.Texture, texture))
     parts = []
+    if args.png:
+        with open(args.png, "rb") as file:
+            parts.append(Gdk.ContentProvider.new_for_bytes("image/png", GLib.Bytes.new(file.read())))
     for mime, data in owner_common.offers(args):
         if mime.startswith("x-special/"):
             continue
@@ -47,6 +51,8 @@ def provider(args):
 def main():
     parser = argparse.ArgumentParser(description="Copy with GTK 4 on Wayland at the first key press.")
     owner_common.add_arguments(parser)
+    parser.add_argument("--png", help="a PNG file whose bytes to offer as image/png, unchanged")
+    parser.add_argument("--app-id", help="the window's Wayland app_id (the program name), e.g. org.example.App")
     parser.add_argument("--again", action="store_true", help="copy anew at every key press")
     args = parser.parse_args()
     Gtk.init()
@@ -78,6 +84,15 @@ def main():
     keys = Gtk.EventControllerKey()
     keys.connect("key-pressed", on_key)
     window.add_controller(keys)
+    if args.app_id:
+        gi.require_version("GdkWayland", "4.0")
+        from gi.repository import GdkWayland
+
+        def name_surface(*_):
+            surface = window.get_surface()
+            if isinstance(surface, GdkWayland.WaylandToplevel):
+                surface.set_application_id(args.app_id)
+        window.connect("realize", name_surface)
     window.connect("map", lambda *_: GLib.timeout_add(200, lambda: print("window", flush=True) or False))
     window.connect("close-request", lambda *_: loop.quit())
     window.present()

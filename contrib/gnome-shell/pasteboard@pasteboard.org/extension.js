@@ -1,0 +1,267 @@
+/* Pasteboard for GNOME Shell 43 and 44 (legacy imports).
+ *
+ * A sensor and an actuator for the pb daemon, which owns the data: it reports owner changes of CLIPBOARD and
+ * PRIMARY (the offered types and the focused application), reads one type into a file descriptor when the daemon
+ * asks, and types paste keystrokes. It owns org.pasteboard.Shell on the session bus and answers only the current
+ * owner of org.pasteboard.Daemon. The interface is described in docs/gnome.md of the pb repository.
+ *
+ * Only the selection, Clutter and window-tracker API that GNOME 45+ also has is used, so the ES-module version
+ * differs only in its imports and its Extension class. */
+const { Clutter, Gio, GLib, Meta, Shell } = imports.gi;
+
+const BUS_NAME = 'org.pasteboard.Shell';
+const OBJECT_PATH = '/org/pasteboard/Shell';
+const INTERFACE = 'org.pasteboard.Shell1';
+const DAEMON_NAME = 'org.pasteboard.Daemon';
+const ERROR = 'org.pasteboard.Shell1.Error';
+const VERSION = 1;
+
+const INTERFACE_XML = `<node>
+  <interface name="${INTERFACE}">
+    <property name="Version" type="u" access="read"/>
+    <signal name="OwnerChanged">
+      <arg name="selection" type="s"/>
+      <arg name="types" type="as"/>
+      <arg name="app_id" type="s"/>
+      <arg name="serial" type="u"/>
+    </signal>
+    <method name="GetSelection">
+      <arg name="selection" type="s" direction="in"/>
+      <arg name="types" type="as" direction="out"/>
+      <arg name="app_id" type="s" direction="out"/>
+      <arg name="serial" type="u" direction="out"/>
+    </method>
+    <method name="ReadType">
+      <arg name="selection" type="s" direction="in"/>
+      <arg name="serial" type="u" direction="in"/>
+      <arg name="mime_type" type="s" direction="in"/>
+      <arg name="fd" type="h" direction="in"/>
+      <arg name="max_bytes" type="t" direction="in"/>
+      <arg name="size" type="t" direction="out"/>
+    </method>
+    <method name="Paste">
+      <arg name="key" type="s" direction="in"/>
+    </method>
+  </interface>
+</node>`;
+
+const SELECTIONS = {
+    CLIPBOARD: Meta.SelectionType.SELECTION_CLIPBOARD,
+    PRIMARY: Meta.SelectionType.SELECTION_PRIMARY,
+};
+
+/* ICCCM targets that name an operation, not data: never reported, never read. */
+const PSEUDO_TYPES = new Set(['TARGETS', 'TIMESTAMP', 'MULTIPLE', 'SAVE_TARGETS', 'DELETE', 'INSERT_SELECTION',
+    'INSERT_PROPERTY']);
+
+const PASTE_KEYS = {
+    'ctrl+v': [Clutter.KEY_Control_L, Clutter.KEY_v],
+    'shift+insert': [Clutter.KEY_Shift_L, Clutter.KEY_Insert],
+    'ctrl+shift+v': [Clutter.KEY_Control_L, Clutter.KEY_Shift_L, Clutter.KEY_v],
+};
+
+class Pasteboard {
+    enable() {
+        this._selection = global.display.get_selection();
+        this._state = {};
+        for (const name of Object.keys(SELECTIONS))
+            this._state[name] = { types: [], appId: '', serial: 0 };
+        this._serial = 0;
+        this._daemon = null;
+        this._ownerChangedId = this._selection.connect('owner-changed', (_selection, type, source) => {
+            this._ownerChanged(type, source);
+        });
+        const seat = Clutter.get_default_backend().get_default_seat();
+        this._keyboard = seat.create_virtual_device(Clutter.InputDeviceType.KEYBOARD_DEVICE);
+        this._dbus = Gio.DBusExportedObject.wrapJSObject(INTERFACE_XML, this);
+        this._dbus.export(Gio.DBus.session, OBJECT_PATH);
+        this._watchId = Gio.bus_watch_name_on_connection(Gio.DBus.session, DAEMON_NAME,
+            Gio.BusNameWatcherFlags.NONE,
+            (_connection, _name, owner) => {
+                this._daemon = owner;
+            },
+            () => {
+                this._daemon = null;
+            });
+        this._nameId = Gio.bus_own_name_on_connection(Gio.DBus.session, BUS_NAME, Gio.BusNameOwnerFlags.NONE,
+            null, null);
+    }
+
+    disable() {
+        Gio.bus_unown_name(this._nameId);
+        Gio.bus_unwatch_name(this._watchId);
+        this._dbus.unexport();
+        this._dbus = null;
+        this._selection.disconnect(this._ownerChangedId);
+        this._selection = null;
+        this._keyboard = null;
+        this._daemon = null;
+    }
+
+    get Version() {
+        return VERSION;
+    }
+
+    _ownerChanged(type, source) {
+        const name = Object.keys(SELECTIONS).find(key => SELECTIONS[key] === type);
+        if (name === undefined)
+            return;
+        this._serial = (this._serial + 1) >>> 0;
+        const types = source ? this._selection.get_mimetypes(type).filter(mime => !PSEUDO_TYPES.has(mime)) : [];
+        const state = { types, appId: source ? focusedAppId() : '', serial: this._serial };
+        this._state[name] = state;
+        if (this._daemon === null)
+            return;
+        Gio.DBus.session.emit_signal(this._daemon, OBJECT_PATH, INTERFACE, 'OwnerChanged',
+            new GLib.Variant('(sassu)', [name, state.types, state.appId, state.serial]));
+    }
+
+    /* Runs body(selection name) when the caller is the owner of the daemon's name; answers AccessDenied otherwise.
+     * The cached owner comes from a name watch; when it differs (the watch may lag a new owner), the bus is asked.
+     * The sender is the unique name the bus daemon stamped on the call, which no client can forge. */
+    _fromDaemon(invocation, body, denied = () => {}) {
+        const sender = invocation.get_sender();
+        if (sender !== null && sender === this._daemon) {
+            body();
+            return;
+        }
+        Gio.DBus.session.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus',
+            'GetNameOwner', new GLib.Variant('(s)', [DAEMON_NAME]), new GLib.VariantType('(s)'),
+            Gio.DBusCallFlags.NONE, -1, null, (connection, result) => {
+                let owner = null;
+                try {
+                    [owner] = connection.call_finish(result).deepUnpack();
+                } catch (e) {
+                    owner = null;
+                }
+                if (owner !== null && owner === sender) {
+                    this._daemon = owner;
+                    body();
+                } else {
+                    denied();
+                    invocation.return_dbus_error('org.freedesktop.DBus.Error.AccessDenied',
+                        `only the owner of ${DAEMON_NAME} may call ${BUS_NAME}`);
+                }
+            });
+    }
+
+    GetSelectionAsync([name], invocation) {
+        this._fromDaemon(invocation, () => {
+            const state = this._state[name];
+            if (state === undefined) {
+                invocation.return_dbus_error(`${ERROR}.UnknownSelection`,
+                    `no selection named '${name}': use CLIPBOARD or PRIMARY`);
+                return;
+            }
+            invocation.return_value(new GLib.Variant('(assu)', [state.types, state.appId, state.serial]));
+        });
+    }
+
+    ReadTypeAsync([name, serial, mime, fdIndex, maxBytes], invocation) {
+        // Steal the descriptors out of the message: a copy left in its list would keep the caller's pipe open
+        // until the garbage collector frees the message, and the caller would see no end of the data.
+        const fdList = invocation.get_message().get_unix_fd_list();
+        const fds = fdList ? fdList.steal_fds() : [];
+        const fd = fdIndex < fds.length ? fds[fdIndex] : -1;
+        fds.filter((_, index) => index !== fdIndex).forEach(other => GLib.close(other));
+        if (fd < 0) {
+            invocation.return_dbus_error(`${ERROR}.Failed`, 'no file descriptor came with the call');
+            return;
+        }
+        const fail = (error, message) => {
+            GLib.close(fd);
+            invocation.return_dbus_error(`${ERROR}.${error}`, message);
+        };
+        this._fromDaemon(invocation, () => {
+            const state = this._state[name];
+            if (state === undefined) {
+                fail('UnknownSelection', `no selection named '${name}': use CLIPBOARD or PRIMARY`);
+                return;
+            }
+            if (state.serial !== serial) {
+                fail('Stale', `the ${name} owner changed: serial ${serial} is now ${state.serial}`);
+                return;
+            }
+            if (PSEUDO_TYPES.has(mime) || !state.types.includes(mime)) {
+                fail('NotOffered', `the ${name} owner does not offer '${mime}'`);
+                return;
+            }
+            const memory = Gio.MemoryOutputStream.new_resizable();
+            this._selection.transfer_async(SELECTIONS[name], mime, -1, memory, null, (selection, result) => {
+                try {
+                    selection.transfer_finish(result);
+                    memory.close(null);
+                } catch (e) {
+                    fail('Failed', `reading '${mime}' from the ${name} owner failed: ${e.message}`);
+                    return;
+                }
+                if (this._state[name].serial !== serial) {
+                    fail('Stale', `the ${name} owner changed while '${mime}' was read`);
+                    return;
+                }
+                const bytes = memory.steal_as_bytes();
+                const size = bytes.get_size();
+                if (size > maxBytes) {
+                    fail('TooLarge', `'${mime}' is larger than ${maxBytes} bytes`);
+                    return;
+                }
+                invocation.return_value(new GLib.Variant('(t)', [size]));
+                this._write(fd, bytes);
+            });
+        }, () => GLib.close(fd));
+    }
+
+    /* Writes bytes into fd without blocking the compositor (a pipe's reader may be slow), then closes it. */
+    _write(fd, bytes) {
+        try {
+            GLib.unix_set_fd_nonblocking(fd, true);
+        } catch (e) {
+            // A regular file or memfd: writes do not block for long.
+        }
+        const output = new Gio.UnixOutputStream({ fd, close_fd: true });
+        const input = Gio.MemoryInputStream.new_from_bytes(bytes);
+        output.splice_async(input,
+            Gio.OutputStreamSpliceFlags.CLOSE_SOURCE | Gio.OutputStreamSpliceFlags.CLOSE_TARGET,
+            GLib.PRIORITY_DEFAULT, null, (stream, result) => {
+                try {
+                    stream.splice_finish(result);
+                } catch (e) {
+                    log(`pasteboard: writing a type to the daemon failed: ${e.message}`);
+                    stream.close(null);
+                }
+            });
+    }
+
+    PasteAsync([key], invocation) {
+        this._fromDaemon(invocation, () => {
+            const keys = PASTE_KEYS[key];
+            if (keys === undefined) {
+                invocation.return_dbus_error(`${ERROR}.UnknownKey`,
+                    `no paste key '${key}': use ${Object.keys(PASTE_KEYS).join(', ')}`);
+                return;
+            }
+            let time = GLib.get_monotonic_time();
+            for (const keyval of keys)
+                this._keyboard.notify_keyval(time++, keyval, Clutter.KeyState.PRESSED);
+            for (const keyval of [...keys].reverse())
+                this._keyboard.notify_keyval(time++, keyval, Clutter.KeyState.RELEASED);
+            invocation.return_value(null);
+        });
+    }
+}
+
+/* The focused application's id: its .desktop id when the shell knows the application, else the window's Wayland
+ * app_id (or X11 WM_CLASS); '' when no window has the focus. */
+function focusedAppId() {
+    const window = global.display.get_focus_window();
+    if (window === null)
+        return '';
+    const app = Shell.WindowTracker.get_default().get_window_app(window);
+    if (app !== null && !app.is_window_backed())
+        return app.get_id();
+    return window.get_gtk_application_id() || window.get_wm_class() || '';
+}
+
+function init() {
+    return new Pasteboard();
+}
