@@ -8,6 +8,11 @@
 static const char *const activates_key = "pb-activates-on-click";
 static const char *const item_key = "pb-list-item";
 static const char *const slot_key = "pb-row-slot";
+static const char *const holds_key = "pb-focus-select-held";
+
+void pb_list_hold_focus_select(GtkWidget *list, gboolean held) {
+    g_object_set_data(G_OBJECT(list), holds_key, GINT_TO_POINTER(held ? 1 : 0));
+}
 
 void pb_list_set_activates_on_click(GtkWidget *list, gboolean activates) {
     g_object_set_data(G_OBJECT(list), activates_key, GINT_TO_POINTER(activates ? 1 : 0));
@@ -56,6 +61,10 @@ static void pb_slot_focus_enter(GtkEventControllerFocus *controller, gpointer da
     gboolean selected = gtk_list_item_get_selected(item);
     g_object_unref(item);
     if (position == GTK_INVALID_LIST_POSITION || selected) return;
+    // While the rows are being replaced, GTK moves the focus to whichever row now sits where the focused one was:
+    // that is no choice of the user's, and the selection stays (the app then brings the focus to it).
+    GtkWidget *list = pb_row_list(slot);
+    if (list != NULL && GPOINTER_TO_INT(g_object_get_data(G_OBJECT(list), holds_key)) != 0) return;
     gtk_widget_activate_action(slot, "list.select-item", "(ubb)", position, FALSE, FALSE);
 }
 

@@ -45,6 +45,24 @@ public final class ListView: Widget {
         }
     }
 
+    /// Rows are about to be replaced: until the loop has laid them out (a short while), a row taking the focus is
+    /// not selected, since GTK moves the focus by itself to whichever row now sits where the focused one was; then
+    /// the focus goes to the selected row.
+    public func holdFocusSelection() {
+        pb_list_hold_focus_select(widget, 1)
+        holdGeneration += 1
+        let generation = holdGeneration
+        MainLoop.after(Self.focusHold) { [weak self] in
+            guard let self, self.holdGeneration == generation else { return }
+            pb_list_hold_focus_select(self.widget, 0)
+            self.focusFollowsSelection()
+        }
+    }
+
+    private var holdGeneration = 0
+    /// How long `holdFocusSelection` holds: a frame or two.
+    static let focusHold = 0.1
+
     /// The row with the keyboard focus, nil when none in this list has it.
     public var focusedPosition: Int? {
         let position = pb_list_focused_position(widget)

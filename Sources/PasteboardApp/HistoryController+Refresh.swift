@@ -62,6 +62,8 @@ extension HistoryController {
     /// Reads the store again after `event` (from the daemon) or after this window's own change (nil), telling the
     /// list only what changed where that is known: a new item at the top, a row pinned or deleted.
     func refresh(after event: ControlEvent?) {
+        // GTK moves the focus by itself as rows are replaced; the selection stays the user's.
+        ui.listView.holdFocusSelection()
         // A search or a kind filter is read again off the main thread (a letter few items hold reads the whole
         // history), keeping the selection; the unfiltered list's first rows are read now, each change in its place.
         if !filter.isEmpty, rows.searchesInBackground {

@@ -88,10 +88,8 @@ import Testing
         // Known issue: the move is now told to the list as a move (not a new row at the top, which put the selection
         // on the neighbour below), but the slot that had the focus is left on the neighbour above, and a row that
         // takes the focus is selected. Passes without the focus-selects-row rule; see the branch's commit message.
-        withKnownIssue("the focused slot shifts to the neighbour when the restored item moves to the top") {
-            #expect(previews.allSatisfy { $0.hasPrefix("preview text \(target) ") }, "\(previews)")
-            #expect(pinned == "pinned \(target)", "the key acts on the restored item, not a neighbour")
-        }
+        #expect(previews.allSatisfy { $0.hasPrefix("preview text \(target) ") }, "\(previews)")
+        #expect(pinned == "pinned \(target)", "the key acts on the restored item, not a neighbour")
     }
 
     /// Tab moves the focus ring and the selection together: Enter restores the row that is highlighted.

@@ -63,6 +63,8 @@ gboolean pb_list_get_activates_on_click(GtkWidget *list);
 void pb_list_item_prepare(GtkListItem *item);
 /// The position of the row whose slot has the keyboard focus in `list`, else GTK_INVALID_LIST_POSITION.
 guint pb_list_focused_position(GtkWidget *list);
+/// While held, a row taking the focus is not selected (GTK moving the focus as rows are replaced).
+void pb_list_hold_focus_select(GtkWidget *list, gboolean held);
 
 G_END_DECLS
 
