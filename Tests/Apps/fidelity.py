@@ -462,6 +462,16 @@ def main() -> int:
                 if apps.APPS[name].desktops is not None and desktop_name not in apps.APPS[name].desktops:
                     continue  # not part of this desktop's matrix (see the application's docstring)
                 result = run_scenario(desktop, apps.APPS[name], base)
+                if not result["passed"]:
+                    # Real applications under load fail now and then for reasons of their own (LibreOffice making
+                    # two items of one copy, a browser crashing at start): a failed scenario runs once more, in a
+                    # work directory of its own. Both runs are printed; the first one's problems stay in the results.
+                    print(f"RETRY {result['desktop']} {result['app']}: the first run failed with", flush=True)
+                    for line in result["problems"]:
+                        print("    " + line.replace("\n", "\n    "), flush=True)
+                    first = result
+                    result = run_scenario(desktop, apps.APPS[name], os.path.join(base, "retry"))
+                    result["first_run_problems"] = first["problems"]
                 scenarios.append(result)
                 report(result)
         except SetupError as error:
