@@ -72,7 +72,7 @@ class Client:
     def __init__(self, address: str, daemon: bool):
         flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
         self.bus = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
-        self.signals: list[tuple[float, str, list[str], str, int]] = []
+        self.signals: list[tuple[float, str, list[str], str, int, str]] = []
         self.bus.signal_subscribe(None, INTERFACE, "OwnerChanged", PATH, None, Gio.DBusSignalFlags.NONE,
                                   self._signal)
         if daemon:
@@ -83,8 +83,8 @@ class Client:
                 raise SetupError("could not own org.pasteboard.Daemon on the test bus")
 
     def _signal(self, _bus, _sender, _path, _interface, _name, parameters):
-        selection, types, app_id, serial = parameters.unpack()
-        self.signals.append((time.monotonic(), selection, types, app_id, serial))
+        selection, types, app_id, serial, origin = parameters.unpack()
+        self.signals.append((time.monotonic(), selection, types, app_id, serial, origin))
 
     def call(self, method: str, signature: str, args: tuple, reply: str | None, fds: list[int] = ()):
         fd_list = None
@@ -171,9 +171,10 @@ def run_checks(session: gnome.GnomeSession, workdir: str, checks: Checks) -> Non
     version = daemon.bus.call_sync(NAME, PATH, "org.freedesktop.DBus.Properties", "Get",
                                    GLib.Variant("(ss)", (INTERFACE, "Version")), GLib.VariantType("(v)"),
                                    Gio.DBusCallFlags.NONE, 5000, None).unpack()[0]
-    checks.check("Version is 1", version == 1, str(version))
+    checks.check("Version is 2", version == 2, str(version))
     denied = "org.freedesktop.DBus.Error.AccessDenied"
-    for method, signature, args in [("GetSelection", "(s)", ("CLIPBOARD",)), ("Paste", "(s)", ("ctrl+v",))]:
+    for method, signature, args in [("GetSelection", "(s)", ("CLIPBOARD",)), ("Paste", "(s)", ("ctrl+v",)),
+                                    ("Clear", "(su)", ("CLIPBOARD", 0))]:
         got = stranger.error(method, signature, args)
         checks.check(f"{method} from a client that is not the daemon is refused", got == denied, got)
     reader, writer = os.pipe()
@@ -193,7 +194,8 @@ def run_checks(session: gnome.GnomeSession, workdir: str, checks: Checks) -> Non
         file.write(f"[Desktop Entry]\nType=Application\nName=Test owner\nExec=/usr/bin/true\n")
     env = dict(session.env, GDK_BACKEND="wayland", GSK_RENDERER="cairo")
     log = open(os.path.join(workdir, "owner.log"), "wb")
-    owner = subprocess.Popen(["/usr/bin/python3", OWNER, "--text", TEXT, "--html", HTML, "--png", picture_path],
+    owner = subprocess.Popen(["/usr/bin/python3", OWNER, "--text", TEXT, "--html", HTML, "--png", picture_path,
+                              "--app-id", APP_ID],
                              env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log,
                              start_new_session=True)
     try:
@@ -212,15 +214,15 @@ def run_checks(session: gnome.GnomeSession, workdir: str, checks: Checks) -> Non
         if not checks.check("OwnerChanged(CLIPBOARD) lists text, HTML and PNG", signal is not None,
                             repr(daemon.signals[before:])):
             return
-        at, selection, types, app_id, serial = signal
+        at, selection, types, app_id, serial, origin = signal
         print(f"  OwnerChanged {(at - pressed) * 1000:.1f} ms after Paste; types {types}; app id '{app_id}'; "
               f"serial {serial}", flush=True)
-        # GTK 4.8 under PyGObject names its window "GTK Application" whatever the program name or
-        # set_application_id: until the fixture is a Gtk.Application, check only that an id comes.
-        checks.check("OwnerChanged names the focused window's application", app_id != "", repr(app_id))
+        checks.check("OwnerChanged names the focused window's application", app_id == APP_ID, repr(app_id))
+        checks.check("OwnerChanged says an application set the owner", origin == "application", repr(origin))
         checks.check("OwnerChanged reaches only the daemon", stranger.signals == [], repr(stranger.signals))
-        current = daemon.call("GetSelection", "(s)", ("CLIPBOARD",), "(assu)")
-        checks.check("GetSelection agrees with the signal", current == (types, app_id, serial), repr(current))
+        current = daemon.call("GetSelection", "(s)", ("CLIPBOARD",), "(assus)")
+        checks.check("GetSelection agrees with the signal", current == (types, app_id, serial, origin),
+                     repr(current))
         devnull = os.open(os.devnull, os.O_WRONLY)
         expected = {"text/plain;charset=utf-8": TEXT.encode(), "text/html": HTML.encode(), "image/png": picture}
         for mime, data in expected.items():
@@ -257,10 +259,53 @@ def run_checks(session: gnome.GnomeSession, workdir: str, checks: Checks) -> Non
             size, got = daemon.read_type("CLIPBOARD", after[4], "text/plain;charset=utf-8", 1 << 20) \
                 if "text/plain;charset=utf-8" in after[2] else (0, b"")
             checks.check("mutter's copy keeps the text", got == TEXT.encode(), repr(got[:80]))
+            checks.check("mutter's copy is reported as saved, with no application",
+                         after[5] == "saved" and after[3] == "", repr(after[5:]))
+            checks.check("Clear with an old serial is Stale",
+                         daemon.error("Clear", "(su)", ("CLIPBOARD", after[4] - 1)).endswith(".Stale"))
+            before = len(daemon.signals)
+            daemon.call("Clear", "(su)", ("CLIPBOARD", after[4]), None)
+            cleared = pump(lambda: next((s for s in daemon.signals[before:] if s[1] == "CLIPBOARD"), None), 5)
+            checks.check("Clear makes an empty owner of the extension's", cleared is not None
+                         and cleared[5] == "pasteboard", repr(cleared))
+            if cleared is not None:
+                size, got = daemon.read_type("CLIPBOARD", cleared[4], "text/plain;charset=utf-8", 1 << 20)
+                checks.check("after Clear the clipboard's text is empty", size == 0 and got == b"", repr(got[:80]))
+        offer_checks(daemon, stranger, picture, checks)
         print(f"  all signals: {[(s[1], s[2], s[3], s[4]) for s in daemon.signals]}", flush=True)
     finally:
         kill_group(owner)
         log.close()
+
+
+def offer_checks(daemon: Client, stranger: Client, picture: bytes, checks: Checks) -> None:
+    """Offer: one type handed over through a pipe, served from the shell's memory, read back byte for byte."""
+    reader, writer = os.pipe()
+    got = stranger.error("Offer", "(ssht)", ("CLIPBOARD", "image/png", 0, 3), [reader])
+    os.close(reader)
+    os.close(writer)
+    checks.check("Offer from a client that is not the daemon is refused",
+                 got == "org.freedesktop.DBus.Error.AccessDenied", got)
+    before = len(daemon.signals)
+    reader, writer = os.pipe()
+    os.set_blocking(writer, False)
+    written = os.write(writer, picture)  # the pipe holds 64 KiB: the whole picture goes in at once
+    os.close(writer)
+    daemon.call("Offer", "(ssht)", ("CLIPBOARD", "image/png", 0, len(picture)), None, [reader])
+    os.close(reader)
+    offered = pump(lambda: next((s for s in daemon.signals[before:] if s[1] == "CLIPBOARD"), None), 5)
+    if not checks.check("Offer makes the extension the owner with that one type", offered is not None
+                        and offered[2] == ["image/png"] and offered[5] == "pasteboard" and written == len(picture),
+                        repr(offered)):
+        return
+    size, got = daemon.read_type("CLIPBOARD", offered[4], "image/png", 1 << 20)
+    checks.check("the offered type reads back byte-exact", got == picture and size == len(picture))
+    reader, writer = os.pipe()
+    os.write(writer, b"short")
+    os.close(writer)
+    got = daemon.error("Offer", "(ssht)", ("CLIPBOARD", "text/plain", 0, 99), [reader])
+    os.close(reader)
+    checks.check("Offer of fewer bytes than announced fails", got.endswith(".Failed"), got)
 
 
 def main() -> int:

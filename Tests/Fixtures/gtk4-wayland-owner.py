@@ -55,6 +55,9 @@ def main():
     parser.add_argument("--app-id", help="the window's Wayland app_id (the program name), e.g. org.example.App")
     parser.add_argument("--again", action="store_true", help="copy anew at every key press")
     args = parser.parse_args()
+    if args.app_id:
+        # GTK 4 names the xdg toplevel (mutter's WM class) after the program name, "GTK Application" without one.
+        GLib.set_prgname(args.app_id)
     Gtk.init()
     loop = GLib.MainLoop()
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, loop.quit)

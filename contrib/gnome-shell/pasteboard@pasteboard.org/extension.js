@@ -14,7 +14,11 @@ const OBJECT_PATH = '/org/pasteboard/Shell';
 const INTERFACE = 'org.pasteboard.Shell1';
 const DAEMON_NAME = 'org.pasteboard.Daemon';
 const ERROR = 'org.pasteboard.Shell1.Error';
-const VERSION = 1;
+const VERSION = 2;
+/* A memory owner that comes this soon after its selection went empty is mutter's own copy of the owner that went. */
+const SAVED_WINDOW_US = 1000 * 1000;
+/* Offer: the largest type the daemon may hand over to be served from the shell's memory. */
+const OFFER_LIMIT = 64 * 1024 * 1024;
 
 const INTERFACE_XML = `<node>
   <interface name="${INTERFACE}">
@@ -24,12 +28,14 @@ const INTERFACE_XML = `<node>
       <arg name="types" type="as"/>
       <arg name="app_id" type="s"/>
       <arg name="serial" type="u"/>
+      <arg name="origin" type="s"/>
     </signal>
     <method name="GetSelection">
       <arg name="selection" type="s" direction="in"/>
       <arg name="types" type="as" direction="out"/>
       <arg name="app_id" type="s" direction="out"/>
       <arg name="serial" type="u" direction="out"/>
+      <arg name="origin" type="s" direction="out"/>
     </method>
     <method name="ReadType">
       <arg name="selection" type="s" direction="in"/>
@@ -41,6 +47,16 @@ const INTERFACE_XML = `<node>
     </method>
     <method name="Paste">
       <arg name="key" type="s" direction="in"/>
+    </method>
+    <method name="Clear">
+      <arg name="selection" type="s" direction="in"/>
+      <arg name="serial" type="u" direction="in"/>
+    </method>
+    <method name="Offer">
+      <arg name="selection" type="s" direction="in"/>
+      <arg name="mime_type" type="s" direction="in"/>
+      <arg name="fd" type="h" direction="in"/>
+      <arg name="size" type="t" direction="in"/>
     </method>
   </interface>
 </node>`;
@@ -65,8 +81,10 @@ class Pasteboard {
         this._selection = global.display.get_selection();
         this._state = {};
         for (const name of Object.keys(SELECTIONS))
-            this._state[name] = { types: [], appId: '', serial: 0 };
+            this._state[name] = { types: [], appId: '', serial: 0, origin: '', time: 0 };
         this._serial = 0;
+        /* The memory sources this extension set for the daemon (Clear, Offer): reported as origin 'pasteboard'. */
+        this._ownSources = new Set();
         this._daemon = null;
         this._ownerChangedId = this._selection.connect('owner-changed', (_selection, type, source) => {
             this._ownerChanged(type, source);
@@ -94,6 +112,7 @@ class Pasteboard {
         this._dbus = null;
         this._selection.disconnect(this._ownerChangedId);
         this._selection = null;
+        this._ownSources = null;
         this._keyboard = null;
         this._daemon = null;
     }
@@ -107,13 +126,44 @@ class Pasteboard {
         if (name === undefined)
             return;
         this._serial = (this._serial + 1) >>> 0;
+        const previous = this._state[name];
+        const now = GLib.get_monotonic_time();
+        const origin = this._origin(source, previous, now);
         const types = source ? this._selection.get_mimetypes(type).filter(mime => !PSEUDO_TYPES.has(mime)) : [];
-        const state = { types, appId: source ? focusedAppId() : '', serial: this._serial };
+        let appId = '';
+        if (origin === 'application')
+            appId = focusedAppId();
+        else if (origin === 'shell')
+            appId = 'org.gnome.Shell';
+        const state = { types, appId, serial: this._serial, origin, time: now };
         this._state[name] = state;
         if (this._daemon === null)
             return;
         Gio.DBus.session.emit_signal(this._daemon, OBJECT_PATH, INTERFACE, 'OwnerChanged',
-            new GLib.Variant('(sassu)', [name, state.types, state.appId, state.serial]));
+            new GLib.Variant('(sassus)', [name, state.types, state.appId, state.serial, state.origin]));
+    }
+
+    /* Who set the new owner: '' nobody (the selection is empty); 'pasteboard' this extension for the daemon;
+     * 'saved' mutter's own copy of an owner that just went (a memory source right after the selection went empty);
+     * 'shell' another memory source of the shell (St.Clipboard); 'application' a client, Wayland or X11. */
+    _origin(source, previous, now) {
+        if (!source)
+            return '';
+        if (!(source instanceof Meta.SelectionSourceMemory))
+            return 'application';
+        if (this._ownSources.has(source))
+            return 'pasteboard';
+        if (previous.origin === '' && previous.serial !== 0 && now - previous.time < SAVED_WINDOW_US)
+            return 'saved';
+        return 'shell';
+    }
+
+    /* Makes a memory source of this extension the owner of a selection, forgetting the ones it replaced. */
+    _setOwnSource(name, mime, bytes) {
+        const source = Meta.SelectionSourceMemory.new(mime, bytes);
+        this._ownSources.add(source);
+        source.connect('deactivated', () => this._ownSources?.delete(source));
+        this._selection.set_owner(SELECTIONS[name], source);
     }
 
     /* Runs body(selection name) when the caller is the owner of the daemon's name; answers AccessDenied otherwise.
@@ -153,7 +203,8 @@ class Pasteboard {
                     `no selection named '${name}': use CLIPBOARD or PRIMARY`);
                 return;
             }
-            invocation.return_value(new GLib.Variant('(assu)', [state.types, state.appId, state.serial]));
+            invocation.return_value(new GLib.Variant('(assus)',
+                [state.types, state.appId, state.serial, state.origin]));
         });
     }
 
@@ -248,10 +299,78 @@ class Pasteboard {
             invocation.return_value(null);
         });
     }
+
+    /* Leaves a selection empty when `serial` still names its owner: an empty text of this extension's becomes the
+     * owner. (Unsetting mutter's saved copy would only make mutter offer it again.) */
+    ClearAsync([name, serial], invocation) {
+        this._fromDaemon(invocation, () => {
+            const state = this._state[name];
+            if (state === undefined) {
+                invocation.return_dbus_error(`${ERROR}.UnknownSelection`,
+                    `no selection named '${name}': use CLIPBOARD or PRIMARY`);
+                return;
+            }
+            if (state.serial !== serial) {
+                invocation.return_dbus_error(`${ERROR}.Stale`,
+                    `the ${name} owner changed: serial ${serial} is now ${state.serial}`);
+                return;
+            }
+            this._setOwnSource(name, 'text/plain;charset=utf-8', new GLib.Bytes(new Uint8Array(0)));
+            invocation.return_value(null);
+        });
+    }
+
+    /* Serves one type from the shell's memory (where no X11 owner can serve every type): reads `size` bytes from
+     * `fd`, then owns the selection with them. */
+    OfferAsync([name, mime, fdIndex, size], invocation) {
+        const fdList = invocation.get_message().get_unix_fd_list();
+        const fds = fdList ? fdList.steal_fds() : [];
+        const fd = fdIndex < fds.length ? fds[fdIndex] : -1;
+        fds.filter((_, index) => index !== fdIndex).forEach(other => GLib.close(other));
+        if (fd < 0) {
+            invocation.return_dbus_error(`${ERROR}.Failed`, 'no file descriptor came with the call');
+            return;
+        }
+        this._fromDaemon(invocation, () => {
+            if (SELECTIONS[name] === undefined) {
+                GLib.close(fd);
+                invocation.return_dbus_error(`${ERROR}.UnknownSelection`,
+                    `no selection named '${name}': use CLIPBOARD or PRIMARY`);
+                return;
+            }
+            if (size > OFFER_LIMIT || mime === '' || PSEUDO_TYPES.has(mime)) {
+                GLib.close(fd);
+                invocation.return_dbus_error(`${ERROR}.TooLarge`,
+                    `only one data type of up to ${OFFER_LIMIT} bytes can be offered from the shell`);
+                return;
+            }
+            // The caller is the daemon, which writes `size` bytes and closes its end (a pipe, a file or a memfd).
+            const input = new Gio.UnixInputStream({ fd, close_fd: true });
+            const memory = Gio.MemoryOutputStream.new_resizable();
+            memory.splice_async(input,
+                Gio.OutputStreamSpliceFlags.CLOSE_SOURCE | Gio.OutputStreamSpliceFlags.CLOSE_TARGET,
+                GLib.PRIORITY_DEFAULT, null, (stream, result) => {
+                    try {
+                        stream.splice_finish(result);
+                    } catch (e) {
+                        invocation.return_dbus_error(`${ERROR}.Failed`, `reading the offer failed: ${e.message}`);
+                        return;
+                    }
+                    const bytes = memory.steal_as_bytes();
+                    if (bytes.get_size() !== size) {
+                        invocation.return_dbus_error(`${ERROR}.Failed`,
+                            `the offer has ${bytes.get_size()} bytes, not ${size}`);
+                        return;
+                    }
+                    this._setOwnSource(name, mime, bytes);
+                    invocation.return_value(null);
+                });
+        }, () => GLib.close(fd));
+    }
 }
 
 /* The focused application's id: its .desktop id when the shell knows the application, else the window's Wayland
- * app_id (or X11 WM_CLASS); '' when no window has the focus. */
+ * app_id (or X11 WM_CLASS: both are the WM class to mutter); '' when no window has the focus. */
 function focusedAppId() {
     const window = global.display.get_focus_window();
     if (window === null)
@@ -259,7 +378,7 @@ function focusedAppId() {
     const app = Shell.WindowTracker.get_default().get_window_app(window);
     if (app !== null && !app.is_window_backed())
         return app.get_id();
-    return window.get_gtk_application_id() || window.get_wm_class() || '';
+    return window.get_wm_class() || window.get_gtk_application_id() || '';
 }
 
 function init() {
