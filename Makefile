@@ -103,6 +103,7 @@ test-apps:
 	PB_BINARY=$(CURDIR)/.build/debug/pb /usr/bin/python3 Tests/Apps/fidelity.py --desktop all \
 		--results $(FIDELITY_RESULTS) || status=1; \
 	python3 scripts/fidelity_table.py $(FIDELITY_RESULTS) --check || status=1; \
+	PB_BINARY=$(CURDIR)/.build/debug/pb /usr/bin/python3 Tests/Apps/restore_paste.py --desktop all || status=1; \
 	exit $$status
 
 .PHONY: compat
