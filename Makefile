@@ -103,6 +103,7 @@ test-apps:
 	PB_BINARY=$(CURDIR)/.build/debug/pb /usr/bin/python3 Tests/Apps/fidelity.py --desktop all \
 		--results $(FIDELITY_RESULTS) || status=1; \
 	python3 scripts/fidelity_table.py $(FIDELITY_RESULTS) --check || status=1; \
+	PB_BINARY=$(CURDIR)/.build/debug/pb /usr/bin/python3 Tests/Apps/restore_paste.py --desktop all || status=1; \
 	exit $$status
 
 .PHONY: compat
@@ -123,6 +124,8 @@ install: build
 	install -d $(DESTDIR)$(PREFIX)/share/applications $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps
 	install -m 0644 contrib/pasteboard-history.desktop $(DESTDIR)$(PREFIX)/share/applications/pasteboard-history.desktop
 	install -m 0644 contrib/pasteboard-history.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/pasteboard-history.svg
+	# KWin lets pb type the paste keystroke (org_kde_kwin_fake_input) only by a .desktop file whose Exec= is pb.
+	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/pb|' contrib/pb-paste.desktop > $(DESTDIR)$(PREFIX)/share/applications/pb-paste.desktop
 
 app: deps
 	$(SWIFT) build -c release --product pasteboard-gtk
@@ -133,6 +136,7 @@ install-app: app install
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pb $(DESTDIR)$(PREFIX)/bin/pbcopy $(DESTDIR)$(PREFIX)/bin/pbpaste
 	rm -f $(DESTDIR)$(PREFIX)/bin/pasteboard-gtk $(DESTDIR)$(PREFIX)/share/applications/pasteboard-history.desktop
+	rm -f $(DESTDIR)$(PREFIX)/share/applications/pb-paste.desktop
 	rm -f $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/pasteboard-history.svg
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pb $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pb $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pb.fish
 

@@ -40,6 +40,25 @@ const struct wl_interface zwp_virtual_keyboard_v1_interface = {
     "zwp_virtual_keyboard_v1", 1, 4, vk_keyboard_requests, 0, NULL,
 };
 
+// org_kde_kwin_fake_input up to version 4 (`f` fixed-point; a leading digit is the version a request came in).
+static const struct wl_message fake_input_requests[] = {
+    {"authenticate", "ss", vk_types + 0},
+    {"pointer_motion", "ff", vk_types + 0},
+    {"button", "uu", vk_types + 0},
+    {"axis", "uf", vk_types + 0},
+    {"touch_down", "2uff", vk_types + 0},
+    {"touch_motion", "2uff", vk_types + 0},
+    {"touch_up", "2u", vk_types + 0},
+    {"touch_cancel", "2", vk_types + 0},
+    {"touch_frame", "2", vk_types + 0},
+    {"pointer_motion_absolute", "3ff", vk_types + 0},
+    {"keyboard_key", "4uu", vk_types + 0},
+};
+
+const struct wl_interface org_kde_kwin_fake_input_interface = {
+    "org_kde_kwin_fake_input", 4, 11, fake_input_requests, 0, NULL,
+};
+
 int pb_vk_keymap_file(const char *data, uint32_t size) {
     int fd = memfd_create("pasteboard-keymap", MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return -1;

@@ -33,36 +33,54 @@ public enum PasteKeystroke: String, Sendable, CaseIterable {
 }
 
 public enum PasteTargets {
-    /// The window that has the keyboard focus now, on the display `environment` names: the same detection as the
-    /// clipboard's backend (`BackendKind.detect`: `PB_BACKEND`, else Wayland when `WAYLAND_DISPLAY` is set, else
-    /// X11). A compositor without the virtual-keyboard protocol is an error, not a fall back to XWayland's XTest,
-    /// whose keys would reach X11 windows only.
+    /// The window that has the keyboard focus now, on the display `environment` names, checked to be one pb can
+    /// type into (so that a caller can refuse before it changes anything): the same detection as the clipboard's
+    /// backend (`BackendKind.detect`: `PB_BACKEND`, else Wayland when `WAYLAND_DISPLAY` is set, else X11). On
+    /// Wayland a virtual keyboard types (or KWin's fake input); a compositor with neither is an error, not a fall
+    /// back to XWayland's XTest, whose keys would reach X11 windows only.
     public static func focused(environment: [String: String]) throws(ClipboardError) -> any PasteTarget {
-        let kind: BackendKind
-        do {
-            kind = try BackendKind.detect(environment)
-        } catch {
-            throw ClipboardError(error.message, cause: error)
-        }
-        let display: String
-        switch kind {
-        case .wayland(let wayland, _):
+        // One case per way of typing; a desktop with a way of its own (GNOME's Shell extension) is a case here.
+        switch try Route(environment) {
+        case .x11(let display):
             do {
-                try VirtualKeyboard.check(display: wayland)
+                return X11PasteTarget(window: try X11FocusedWindow.current(display: display))
             } catch {
                 throw ClipboardError(error.message, cause: error)
             }
-            return WaylandPasteTarget(display: wayland)
-        case .x11(let x11):
-            display = x11
-        case .headless:
+        case .waylandKeyboard(let display):
+            do {
+                try VirtualKeyboard.check(display: display)
+            } catch {
+                throw ClipboardError(error.message, cause: error)
+            }
+            return WaylandPasteTarget(display: display)
+        case .none:
             throw ClipboardError(
                 "--paste needs a display to paste into (DISPLAY and WAYLAND_DISPLAY are unset, or PB_BACKEND=headless).")
         }
-        do {
-            return X11PasteTarget(window: try X11FocusedWindow.current(display: display))
-        } catch {
-            throw ClipboardError(error.message, cause: error)
+    }
+
+    /// How the paste keystroke reaches the focused window.
+    enum Route {
+        /// XTest on this X display.
+        case x11(display: String)
+        /// A Wayland virtual keyboard (wlroots) or KWin's fake input, on this compositor.
+        case waylandKeyboard(display: String)
+        /// No display to type into.
+        case none
+
+        init(_ environment: [String: String]) throws(ClipboardError) {
+            let kind: BackendKind
+            do {
+                kind = try BackendKind.detect(environment)
+            } catch {
+                throw ClipboardError(error.message, cause: error)
+            }
+            switch kind {
+            case .wayland(let display, _): self = .waylandKeyboard(display: display)
+            case .x11(let display): self = .x11(display: display)
+            case .headless: self = .none
+            }
         }
     }
 }
@@ -81,7 +99,8 @@ struct X11PasteTarget: PasteTarget {
     }
 }
 
-/// The Wayland paste target: a virtual keyboard typing into the window the compositor focuses.
+/// The Wayland paste target: a virtual keyboard (or KWin's fake input) typing into the window the compositor
+/// focuses.
 struct WaylandPasteTarget: PasteTarget {
     /// `WAYLAND_DISPLAY`: a socket name in `$XDG_RUNTIME_DIR` or a full path.
     let display: String

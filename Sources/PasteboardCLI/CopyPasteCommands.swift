@@ -1,5 +1,6 @@
 import ArgumentParsing
 import DisplayBackends
+import DisplayPaste
 import FoundationEssentials
 import PasteboardConfiguration
 import PasteboardControl
@@ -287,11 +288,38 @@ enum PasteCommand: Command {
 enum RestoreCommand: Command {
     static let spec = CommandSpec(
         name: "restore", abstract: "Put a past item back on the clipboard with all its representations.",
+        options: [
+            .init("paste", help: "Then paste it into the window that has the keyboard focus."),
+            PasteOptions.key,
+        ],
         positionals: [.init("ID", help: "The item's id, as 'pb history' shows.")],
-        discussion: "EXAMPLE:\n  pb restore 42 && pb paste")
+        discussion: """
+            With --paste, the paste keystroke is typed into the window that has the keyboard focus once the item
+            is on the clipboard: through XTest on X11, a virtual keyboard on sway and other wlroots compositors,
+            KWin's fake input on KDE Plasma (granted by pb's .desktop file, which 'make install' installs). Bind
+            it to a hotkey; run from a terminal, the terminal itself gets the paste. Where no keystroke can be
+            typed, pb says why, leaves the clipboard as it was and exits with status 1.
+
+            EXAMPLES:
+              pb restore 42 && pb paste
+              pb restore 42 --paste --paste-key shift+insert
+            """)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let id = try ItemIDs.parse(arguments.positionals[0])
+        let pastes = arguments.flag("paste")
+        let keystroke = try PasteOptions.keystroke(arguments)
+        if !pastes && arguments.value("paste-key") != nil { throw CommandUsageError("--paste-key goes with --paste.") }
+        // Whether the keystroke can be typed at all is known before anything changes: a refused --paste leaves
+        // the clipboard and the history as they were.
+        var target: (any PasteTarget)?
+        if pastes {
+            do {
+                target = try PasteTargets.focused(environment: context.environment)
+            } catch {
+                throw CommandFailure("\(error.message) Item \(id) was not restored.", cause: error)
+            }
+        }
         let store = try context.store()
         let clipboard = try context.clipboard()
         do {
@@ -299,6 +327,17 @@ enum RestoreCommand: Command {
             try clipboard.restore(id: id, store: store, fallback: context.ownerFallback(once: false, expire: nil))
         } catch {
             throw error.failure
+        }
+        guard let target else { return }
+        // The restore returns once the clipboard's new owner (the daemon, else pb's own owner process) holds the
+        // selection: on X11 its ownership is confirmed by a round trip to the server, on Wayland its set_selection
+        // has been sent, before the keyboard's first request, so the focused application hears of the new
+        // clipboard before the keystroke. The keys go to the window focused now, as `pb pick --paste` types them
+        // on X11 (the picker's deferred paste is for its own terminal's focus, which is not in play here).
+        do {
+            try target.paste(keystroke)
+        } catch {
+            throw CommandFailure("Item \(id) is on the clipboard, but it was not pasted: \(error.message)", cause: error)
         }
     }
 }

@@ -23,9 +23,7 @@ enum PickCommand: Command {
             .init("print", help: "Write the chosen item's bytes to standard output instead of restoring it."),
             .init("mode", value: "MODE", help: "Start filtering by substring (default), fuzzy or regex."),
             .init("paste", help: "Then paste it into the window that had the keyboard focus before."),
-            .init(
-                "paste-key", value: "KEYS", help: "The paste keystroke: ctrl+v (default), shift+insert or ctrl+shift+v."
-            ),
+            PasteOptions.key,
             .init("images", value: "HOW", help: "Draw images with kitty, sixel, blocks or text; auto (default) asks."),
         ],
         discussion: """
@@ -68,14 +66,7 @@ enum PickCommand: Command {
             }
             graphics = given
         }
-        var keystroke = PasteKeystroke.ctrlV
-        if let text = arguments.value("paste-key") {
-            guard let given = PasteKeystroke(rawValue: text.lowercased()) else {
-                throw CommandUsageError(
-                    "Unknown paste keystroke \(quoted(text)). Use ctrl+v, shift+insert or ctrl+shift+v.")
-            }
-            keystroke = given
-        }
+        let keystroke = try PasteOptions.keystroke(arguments)
         let pastes = arguments.flag("paste")
         if pastes && arguments.flag("print") { throw CommandUsageError("--paste and --print do not go together.") }
         // The window to paste into is the one focused now, before the picker's terminal may take the focus.
@@ -179,6 +170,21 @@ enum PickCommand: Command {
         } catch {
             throw CommandFailure("The item is on the clipboard, but it was not pasted: \(error.message)", cause: error)
         }
+    }
+}
+
+/// `--paste-key`, shared by `pb pick --paste` and `pb restore --paste`.
+enum PasteOptions {
+    static let key = CommandSpec.Option(
+        "paste-key", value: "KEYS", help: "The paste keystroke: ctrl+v (default), shift+insert or ctrl+shift+v.")
+
+    /// The keystroke `--paste-key` names, Ctrl+V without it.
+    static func keystroke(_ arguments: ParsedArguments) throws -> PasteKeystroke {
+        guard let text = arguments.value("paste-key") else { return .ctrlV }
+        guard let given = PasteKeystroke(rawValue: text.lowercased()) else {
+            throw CommandUsageError("Unknown paste keystroke \(quoted(text)). Use ctrl+v, shift+insert or ctrl+shift+v.")
+        }
+        return given
     }
 }
 

@@ -7,8 +7,10 @@ import SystemSupport
 #endif
 
 /// A keyboard of our own on a Wayland compositor's seat, through the virtual-keyboard protocol
-/// (`zwp_virtual_keyboard_manager_v1`, which sway and other wlroots compositors offer): it types a paste chord
-/// into whatever window has the seat's keyboard focus, then goes away.
+/// (`zwp_virtual_keyboard_manager_v1`, which sway and other wlroots compositors offer) or, on KWin, which offers
+/// none, through KWin's fake input (`org_kde_kwin_fake_input`, offered only to a program whose installed .desktop
+/// file lists it in `X-KDE-Wayland-Interfaces`): it types a paste chord into whatever window has the seat's
+/// keyboard focus, then goes away.
 ///
 /// Wayland lets no client choose which window gets the keys: they go where the compositor's focus is. A picker
 /// that had the focus itself therefore types only once its window has closed and the compositor has handed the
@@ -22,9 +24,12 @@ import SystemSupport
 public enum VirtualKeyboard {
     /// The protocol's global, as the compositor announces it.
     public static let protocolName = "zwp_virtual_keyboard_manager_v1"
+    /// KWin's fake-input protocol, and the version that has keys.
+    public static let fakeInputName = "org_kde_kwin_fake_input"
+    static let fakeInputKeysVersion: UInt32 = 4
 
     /// Throws unless the compositor on `display` (a socket name or full path; nil: `$WAYLAND_DISPLAY`) offers a
-    /// seat and the virtual-keyboard protocol.
+    /// seat and a way to type: the virtual-keyboard protocol, or KWin's fake input to this program.
     public static func check(display: String?) throws(WaylandPasteError) {
         let connection = try Connection(display)
         connection.close()
@@ -47,15 +52,21 @@ public enum VirtualKeyboard {
     }
 }
 
-/// One connection to the compositor: its registry, the first seat and the virtual-keyboard manager.
+/// One connection to the compositor: its registry, the first seat and the virtual-keyboard manager (or KWin's fake
+/// input).
 private final class Connection {
     let display: OpaquePointer
     let shownName: String
     var registry: OpaquePointer?
     var seat: OpaquePointer?
     var manager: OpaquePointer?
+    /// KWin's fake input, bound and authenticated when there is no virtual-keyboard manager.
+    var fakeInput: OpaquePointer?
     var seatGlobal: (name: UInt32, version: UInt32)?
     var managerGlobal: UInt32?
+    var fakeInputGlobal: (name: UInt32, version: UInt32)?
+    /// Whether the compositor announced KWin's own globals (`org_kde_kwin_…`): it is KWin.
+    var isKWin = false
     /// The seat's capabilities (wl_seat.capabilities), once the compositor said them.
     var capabilities: UInt32?
     private var isClosed = false
@@ -72,27 +83,56 @@ private final class Connection {
         registry = wl_display_get_registry(display)
         listen(to: registry!)
         try roundtrip()
-        guard let managerGlobal else {
+        let fakeInputGlobal = fakeInputGlobal.flatMap {
+            $0.version >= VirtualKeyboard.fakeInputKeysVersion ? $0.name : nil
+        }
+        guard managerGlobal != nil || fakeInputGlobal != nil else {
             close()
-            throw WaylandPasteError(
-                .noVirtualKeyboard,
-                "The Wayland compositor offers no virtual-keyboard protocol (\(VirtualKeyboard.protocolName)), so pb "
-                    + "cannot type the paste. Sway and other wlroots compositors offer it; GNOME (mutter) does not. "
-                    + "Choose without --paste and paste with Ctrl+V.")
+            throw WaylandPasteError(.noVirtualKeyboard, noKeyboardMessage)
         }
         guard let seatGlobal else {
             close()
             throw WaylandPasteError(.noSeat, "The Wayland compositor offers no seat to type the paste on.")
         }
-        manager = pb_vk_registry_bind(registry, managerGlobal, pb_vk_manager_interface(), 1)
         seat = pb_vk_registry_bind(registry, seatGlobal.name, pb_vk_seat_interface(), 1)
         listen(to: seat!)
+        if let managerGlobal {
+            manager = pb_vk_registry_bind(registry, managerGlobal, pb_vk_manager_interface(), 1)
+        } else if let fakeInputGlobal {
+            // KWin hands out the protocol only to programs it lets use it, so the grant is the announcement;
+            // authenticate still has to come before any key, or KWin drops them.
+            fakeInput = pb_vk_registry_bind(
+                registry, fakeInputGlobal, pb_fake_input_interface(), VirtualKeyboard.fakeInputKeysVersion)
+            pb_fake_input_authenticate(fakeInput, "pb", "types the paste keystroke of pb --paste")
+        }
+    }
+
+    /// Why no paste can be typed on this compositor, and what to do.
+    private var noKeyboardMessage: String {
+        let instead = " Leave out --paste and paste with Ctrl+V."
+        if let fakeInputGlobal {
+            return "KWin's fake-input protocol (\(VirtualKeyboard.fakeInputName)) is version "
+                + "\(fakeInputGlobal.version) here; typing keys needs version \(VirtualKeyboard.fakeInputKeysVersion) "
+                + "(KWin 5.27 offers it), so pb cannot type the paste." + instead
+        }
+        if isKWin {
+            return "KWin offers no virtual-keyboard protocol, and its fake-input protocol "
+                + "(\(VirtualKeyboard.fakeInputName)) only to a program whose installed .desktop file has Exec= that "
+                + "program's path and X-KDE-Wayland-Interfaces=\(VirtualKeyboard.fakeInputName). 'make install' "
+                + "installs one for pb (share/applications/pb-paste.desktop); for a pb installed elsewhere, copy "
+                + "contrib/pb-paste.desktop to ~/.local/share/applications with Exec= the path of pb, then log in "
+                + "again." + instead
+        }
+        return "The Wayland compositor offers no virtual-keyboard protocol (\(VirtualKeyboard.protocolName)), so pb "
+            + "cannot type the paste. Sway and other wlroots compositors offer it, KWin to programs it lets; GNOME "
+            + "(mutter) does not." + instead
     }
 
     func close() {
         guard !isClosed else { return }
         isClosed = true
         if let manager { pb_vk_manager_destroy(manager) }
+        if let fakeInput { wl_proxy_destroy(fakeInput) }  // version 4 has no destructor request
         if let seat { pb_vk_seat_release(seat) }
         if let registry { wl_proxy_destroy(registry) }
         wl_display_flush(display)
@@ -106,6 +146,9 @@ private final class Connection {
         // The seat's capabilities come with the seat: whether it had a keyboard before ours.
         try roundtrip()
         let hadKeyboard = (capabilities ?? 0) & UInt32(WL_SEAT_CAPABILITY_KEYBOARD.rawValue) != 0
+        if let fakeInput {
+            return try typeThroughFakeInput(fakeInput, keys, hadKeyboard: hadKeyboard)
+        }
         guard let keyboard = pb_vk_create(manager, seat) else {
             throw WaylandPasteError(.typingFailed, "The Wayland compositor could not make a virtual keyboard.")
         }
@@ -148,6 +191,21 @@ private final class Connection {
         try roundtrip()
     }
 
+    /// Types through KWin's fake input: plain evdev keys, which KWin maps through the seat's own keymap and whose
+    /// modifiers it follows itself.
+    private func typeThroughFakeInput(
+        _ input: OpaquePointer, _ keys: [PasteKeymap.Key], hadKeyboard: Bool
+    ) throws(WaylandPasteError) {
+        if !hadKeyboard {
+            // As for a virtual keyboard: clients bind a wl_keyboard only once the seat says it has one.
+            usleep(200_000)
+            try roundtrip()
+        }
+        for key in keys { pb_fake_input_key(input, key.evdev, 1) }
+        for key in keys.reversed() { pb_fake_input_key(input, key.evdev, 0) }
+        try roundtrip()
+    }
+
     /// Sends what is queued and waits until the compositor has handled it; a protocol error becomes a throw.
     func roundtrip() throws(WaylandPasteError) {
         guard wl_display_roundtrip(display) >= 0 else {
@@ -181,6 +239,8 @@ private final class Connection {
             switch String(cString: interface) {
             case "wl_seat" where seatGlobal == nil: seatGlobal = (arguments[0].u, arguments[2].u)
             case VirtualKeyboard.protocolName: managerGlobal = arguments[0].u
+            case VirtualKeyboard.fakeInputName: fakeInputGlobal = (arguments[0].u, arguments[2].u)
+            case let name where name.hasPrefix("org_kde_kwin_"): isKWin = true
             default: break
             }
         } else if proxy == seat, opcode == 0 {

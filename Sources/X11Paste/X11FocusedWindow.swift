@@ -23,10 +23,11 @@ public struct X11FocusedWindow: Sendable, Equatable {
         self.window = window
     }
 
-    /// The window focused now on `display`.
+    /// The window focused now on `display`; throws when the X server has no XTest to type the paste with.
     public static func current(display name: String) throws(X11PasteError) -> X11FocusedWindow {
         let display = try open(name)
         defer { XCloseDisplay(display) }
+        try requireXTest(display, name: name)
         var focus: Window = 0
         var revert: Int32 = 0
         XGetInputFocus(display, &focus, &revert)
@@ -40,13 +41,7 @@ public struct X11FocusedWindow: Sendable, Equatable {
     public func paste(keys: [String]) throws(X11PasteError) {
         let display = try Self.open(displayName)
         defer { XCloseDisplay(display) }
-        var event: Int32 = 0
-        var error: Int32 = 0
-        var major: Int32 = 0
-        var minor: Int32 = 0
-        guard XTestQueryExtension(display, &event, &error, &major, &minor) != 0 else {
-            throw X11PasteError("The X server on \(displayName) has no XTest extension, so pb cannot type the paste.")
-        }
+        try Self.requireXTest(display, name: displayName)
         var codes: [KeyCode] = []
         for name in keys {
             let symbol = XStringToKeysym(name)
@@ -131,6 +126,16 @@ public struct X11FocusedWindow: Sendable, Equatable {
             current = parent
         }
         return current
+    }
+
+    private static func requireXTest(_ display: OpaquePointer, name: String) throws(X11PasteError) {
+        var event: Int32 = 0
+        var error: Int32 = 0
+        var major: Int32 = 0
+        var minor: Int32 = 0
+        guard XTestQueryExtension(display, &event, &error, &major, &minor) != 0 else {
+            throw X11PasteError("The X server on \(name) has no XTest extension, so pb cannot type the paste.")
+        }
     }
 
     private static func open(_ name: String) throws(X11PasteError) -> OpaquePointer {

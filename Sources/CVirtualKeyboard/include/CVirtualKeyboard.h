@@ -83,6 +83,33 @@ static inline void pb_vk_destroy(struct wl_proxy *keyboard) {
 /// The manager has no destructor request: only the proxy is freed.
 static inline void pb_vk_manager_destroy(struct wl_proxy *manager) { wl_proxy_destroy(manager); }
 
+// org_kde_kwin_fake_input (KWin's own protocol, version 4 for keys), which KWin 5.27 offers instead of the
+// virtual keyboard, and only to a program whose installed .desktop file lists it in X-KDE-Wayland-Interfaces.
+// Plasma's protocol files are not packaged in Debian 12; the description in virtual_keyboard.c is written from the
+// published specification.
+
+extern const struct wl_interface org_kde_kwin_fake_input_interface;
+
+enum {
+    PB_FAKE_INPUT_AUTHENTICATE = 0,
+    PB_FAKE_INPUT_KEYBOARD_KEY = 10,
+};
+
+/// The fake-input interface, as Swift sees it.
+static inline const struct wl_interface *pb_fake_input_interface(void) { return &org_kde_kwin_fake_input_interface; }
+
+/// fake_input.authenticate: asks for permission, naming the program and why (KWin grants it by the .desktop file).
+static inline void pb_fake_input_authenticate(struct wl_proxy *input, const char *application, const char *reason) {
+    wl_proxy_marshal_flags(input, PB_FAKE_INPUT_AUTHENTICATE, NULL, wl_proxy_get_version(input), 0, application,
+                           reason);
+}
+
+/// fake_input.keyboard_key (version 4): Linux evdev `key` pressed (state 1) or released (0); KWin follows the
+/// modifiers through its own keymap.
+static inline void pb_fake_input_key(struct wl_proxy *input, uint32_t key, uint32_t state) {
+    wl_proxy_marshal_flags(input, PB_FAKE_INPUT_KEYBOARD_KEY, NULL, wl_proxy_get_version(input), 0, key, state);
+}
+
 /// An anonymous, sealed memory file holding `size` bytes of `data` (for the keymap), or -1 (errno set).
 int pb_vk_keymap_file(const char *data, uint32_t size);
 

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// `pb restore ID --paste` where no keystroke can be typed: it says why and exits 1 before restoring, so the
+/// clipboard and the history stay as they were. (The pastes themselves, into a focused GTK entry on X11, sway and
+/// KWin, are in Tests/Apps/restore_paste.py, run by `make test-apps`.)
+@Suite struct RestorePasteTests {
+    let sandbox: Sandbox
+
+    init() throws {
+        sandbox = try Sandbox()
+    }
+
+    func topItemID() async throws -> Int {
+        let history = try await sandbox.succeed(["history", "--json", "--limit", "1"])
+        let items = try #require(try JSONSerialization.jsonObject(with: history.stdout) as? [[String: Any]])
+        return try #require(items.first?["id"] as? Int)
+    }
+
+    @Test func withoutADisplayTheItemIsNotRestored() async throws {
+        try await sandbox.copy("the older item")
+        try await sandbox.copy("on the clipboard")
+        let newest = try await topItemID()
+        let result = try await sandbox.run(
+            ["restore", String(newest - 1), "--paste"], environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("--paste needs a display to paste into"), "\(result)")
+        #expect(result.stderr.contains("Item \(newest - 1) was not restored."), "\(result)")
+        #expect(try await topItemID() == newest, "the refused restore moved nothing")
+        #expect(String(decoding: try await sandbox.paste(), as: UTF8.self) == "on the clipboard")
+    }
+
+    @Test func pasteOptionsAreChecked() async throws {
+        try await sandbox.copy("an item")
+        let id = String(try await topItemID())
+        let key = try await sandbox.run(["restore", id, "--paste", "--paste-key", "alt+v"])
+        #expect(key.status == 64 && key.stderr.contains("ctrl+v, shift+insert or ctrl+shift+v"), "\(key)")
+        let alone = try await sandbox.run(["restore", id, "--paste-key", "shift+insert"])
+        #expect(alone.status == 64 && alone.stderr.contains("--paste-key goes with --paste"), "\(alone)")
+    }
+}
