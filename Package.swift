@@ -76,6 +76,8 @@ let package = Package(
         // String operations FoundationEssentials lacks (trimming, case-blind comparison, printf numbers), quoted, Suggestion.
         .target(name: "TextSupport"),
         .target(name: "PasteboardModel", dependencies: ["SystemSupport", "TextSupport"]),
+        // A D-Bus client written from the specification (no libdbus): the GNOME Shell extension's transport.
+        .target(name: "DBusWire", dependencies: ["SystemSupport", "TextSupport"]),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
         .target(
@@ -164,6 +166,8 @@ let package = Package(
         .testTarget(name: "ArgumentParsingTests", dependencies: ["ArgumentParsing", "TextSupport"]),
         .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching", "PasteboardTestSupport"]),
         .testTarget(name: "PasteboardControlTests", dependencies: ["PasteboardControl"]),
+        // Runs private dbus-daemons (and dbus-send as a second implementation) against DBusWire.
+        .testTarget(name: "DBusWireTests", dependencies: ["DBusWire", "PasteboardTestSupport"]),
         .testTarget(name: "PasteboardConfigurationTests", dependencies: ["PasteboardConfiguration", "PasteboardModel"]),
         .testTarget(
             name: "PasteboardDaemonTests",
