@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import re
 import os
 import shutil
 import statistics
@@ -67,6 +68,8 @@ GPASTE_NAME, GPASTE_PATH, GPASTE_INTERFACE = "org.gnome.GPaste", "/org/gnome/GPa
 TEXT_TYPE = "text/plain;charset=utf-8"
 TYPES = [TEXT_TYPE, "text/html", "image/png"]
 SHORT = {TEXT_TYPE: "text", "text/html": "html", "image/png": "png"}
+PB_SHORT = {"public.utf8-plain-text": "text", "public.html": "html", "public.png": "png"}
+COPIER_ID = "org.pasteboard.BenchCopier"
 
 
 def log(message: str) -> None:
@@ -119,7 +122,9 @@ def copier_main(argv: list[str]) -> int:
         return 1
     clipboard = display.get_clipboard()
     loop = GLib.MainLoop()
-    window = Gtk.Window(title="gnome-bench-copier")
+    application = Gtk.Application(application_id=COPIER_ID, flags=Gio.ApplicationFlags.NON_UNIQUE)
+    application.register(None)
+    window = Gtk.ApplicationWindow(application=application, title="gnome-bench-copier")
     window.set_default_size(200, 60)
     window.set_child(Gtk.Label(label="copying"))
     window.connect("close-request", lambda *_: loop.quit())
@@ -260,7 +265,8 @@ class Bench:
 
     def start(self, argv: list[str], name: str, stdout=subprocess.DEVNULL, env=None) -> subprocess.Popen:
         log_file = open(os.path.join(self.workdir, f"{name}.log"), "ab")
-        process = subprocess.Popen(argv, env=env or self.env, stdin=subprocess.DEVNULL, stdout=stdout,
+        process = subprocess.Popen(argv, env=env or self.env, stdin=subprocess.DEVNULL,
+                                   stdout=log_file if stdout == "log" else stdout,
                                    stderr=log_file, start_new_session=True)
         log_file.close()
         self.processes.append(process)
@@ -353,6 +359,8 @@ def percentile(values: list[float], fraction: float) -> float:
 
 class GPaste:
     name = "GPaste 43.1"
+    # gpaste-daemon is a GTK 3 X11 client: its one display connection is to Xwayland (checked with `ss -xp`)
+    backend = "gpaste-daemon, an X11 client of Xwayland"
 
     def __init__(self, bench: Bench):
         self.bench = bench
@@ -432,7 +440,7 @@ class GPaste:
 
 
 class Pb:
-    name = "pb (Xwayland)"
+    name = "pb"
 
     def __init__(self, bench: Bench, binary: str):
         self.bench = bench
@@ -444,7 +452,7 @@ class Pb:
 
     def start(self) -> None:
         bench = self.bench
-        self.daemon = bench.start([self.binary, "daemon"], "pb-daemon", env=self.env)
+        self.daemon = bench.start([self.binary, "daemon"], "pb-daemon", stdout="log", env=self.env)
         socket = os.path.join(self.env["PB_RUNTIME_DIR"], "control.sock")
         if not pump(15, lambda: os.path.exists(socket) or self.daemon.poll() is not None) or self.daemon.poll() is not None:
             raise SystemExit(f"pb daemon did not start: see {bench.workdir}/pb-daemon.log")
@@ -453,7 +461,8 @@ class Pb:
         pump(0.5)
         with open(os.path.join(bench.workdir, "pb-daemon.log"), "rb") as file:
             first = file.read().decode(errors="replace").strip().splitlines()
-        log(f"pb daemon up: {first[0] if first else '(no start line)'}")
+        self.backend = re.sub(r",? pid \d+", "", first[0]) if first else "(no start line)"
+        log(f"pb daemon up: {self.backend}")
 
     def history_json(self) -> list[dict]:
         done = subprocess.run([self.binary, "history", "--json", "--limit", "100000"], env=self.env,
@@ -480,7 +489,8 @@ class Pb:
         counts: dict[str, int] = {}
         for item in self.history_json():
             if prefix in item["preview"]:
-                counts[item["kind"]] = counts.get(item["kind"], 0) + 1
+                types = "+".join(sorted(PB_SHORT.get(name, name) for name in item["types"]))
+                counts[types] = counts.get(types, 0) + 1
         return counts
 
     def select(self, key: int) -> None:
@@ -497,7 +507,7 @@ class Pb:
 # MARK: - The measurement
 
 def measure(bench: Bench, manager, args) -> dict:
-    result: dict = {}
+    result: dict = {"backend": manager.backend}
     tag = "gp" if isinstance(manager, GPaste) else "pb"
     prefix = f"{tag}-latency"
     log(f"{manager.name}: latency, {args.latency_copies} copies at 5/s")
@@ -560,16 +570,17 @@ def table(results: dict, args) -> str:
         if not r["latency"]:
             return "none seen"
         return f"{r['latency'][which]:.0f} ms"
+    row("what sees the copies (pb: its daemon's start line)", lambda r: r["backend"])
     row(f"latency copy → in history, p50 (seen of {args.latency_copies}, at 5/s)",
         lambda r: f"{latency(r, 0)} ({r['latency'][3] if r['latency'] else 0}/{args.latency_copies})")
     row("latency, p90 / max", lambda r: f"{latency(r, 1)} / {latency(r, 2)}")
     for rate in args.rates:
         row(f"copies captured at {rate}/s (rate achieved)",
             lambda r, rate=rate: "{}/{} ({:.0f}/s)".format(*r[f"rate{rate}"]))
-    row("item kinds stored for text + HTML + PNG copies", lambda r: ", ".join(f"{k} {v}" for k, v in r["stored_types"].items()) or "none")
+    row("what the history stores per text + HTML + PNG copy (items)", lambda r: ", ".join(f"{k} {v}" for k, v in r["stored_types"].items()) or "none")
     row("types the restored item offers byte-exact (of text, html, png)",
         lambda r: " + ".join(r["kept"]) if r["kept"] else "none")
-    row("source application recorded", lambda r: r["source"])
+    row(f"source application recorded (the copier is {COPIER_ID})", lambda r: r["source"])
     row("clipboard after the copying window exits", lambda r: r["after_exit"])
     row("items added when the window exits", lambda r: str(r["new_items_on_exit"]))
     return "\n".join(out)
@@ -612,6 +623,10 @@ def main() -> int:
     try:
         with session:
             log(f"gnome-shell ready after {session.ready_after:.2f} s; DISPLAY={session.env['DISPLAY']}")
+            applications = os.path.join(session.env["XDG_DATA_HOME"], "applications")
+            os.makedirs(applications, exist_ok=True)
+            with open(os.path.join(applications, COPIER_ID + ".desktop"), "w") as file:
+                file.write("[Desktop Entry]\nType=Application\nName=Bench copier\nExec=/usr/bin/true\n")
             bench = Bench(session, workdir)
             bench.base_extensions = ["pasteboard-test@pasteboard.org"] + [os.path.basename(e.rstrip("/")) for e in extensions]
             try:
