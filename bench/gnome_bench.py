@@ -602,7 +602,7 @@ def main() -> int:
     parser.add_argument("--rates", default="20,50")
     parser.add_argument("--latency-copies", type=int, default=30)
     parser.add_argument("--managers", default="gpaste,pb", help="which, in this order")
-    parser.add_argument("--markdown", help="also write the table to this file")
+    parser.add_argument("--markdown", help="also write the table to this file (not under /tmp: the session has a /tmp of its own)")
     parser.add_argument("--workdir", help="keep the session's files and logs here")
     args = parser.parse_args()
     args.rates = [int(rate) for rate in args.rates.split(",")]
