@@ -78,6 +78,14 @@ let package = Package(
         .target(name: "PasteboardModel", dependencies: ["SystemSupport", "TextSupport"]),
         // A D-Bus client written from the specification (no libdbus): the GNOME Shell extension's transport.
         .target(name: "DBusWire", dependencies: ["SystemSupport", "TextSupport"]),
+        // The daemon's backend on GNOME Wayland: the Pasteboard Shell extension over the session bus, Xwayland to serve.
+        // The GNOME Shell extension's files (made by scripts/gnome_extension.py), its installation and presence.
+        .target(name: "GnomeExtension", dependencies: ["DBusWire", "SystemSupport", "TextSupport"]),
+        .target(
+            name: "GnomeBackend",
+            dependencies: [
+                "ClipboardBackend", "CSystemShim", "DBusWire", "PasteboardModel", "SystemSupport", "TextSupport", "X11Backend",
+            ]),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
         .target(
@@ -101,12 +109,14 @@ let package = Package(
         // The one place that knows every display server's backend (BackendFactory), for the daemon and the clients.
         .target(name: "DisplayBackends", dependencies: ["ClipboardBackend", "X11Backend", "WaylandBackend", "TextSupport"]),
         // The paste keystroke of pb pick --paste and the popup, on X11 or Wayland (PasteTargets).
-        .target(name: "DisplayPaste", dependencies: ["ClipboardBackend", "DisplayBackends", "X11Paste", "WaylandPaste"]),
+        .target(
+            name: "DisplayPaste",
+            dependencies: ["ClipboardBackend", "DisplayBackends", "PasteboardControl", "X11Paste", "WaylandPaste"]),
         .target(
             name: "PasteboardDaemon",
             dependencies: [
-                "ClipboardBackend", "DisplayBackends", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
-                "PasteboardModel", "PasteboardSync", "CSystemShim", "SystemSupport", "TextSupport",
+                "ClipboardBackend", "DisplayBackends", "GnomeBackend", "PasteboardConfiguration", "PasteboardControl",
+                "PasteboardHistory", "PasteboardModel", "PasteboardSync", "CSystemShim", "SystemSupport", "TextSupport",
             ]),
         .target(
             name: "PasteboardSystem",
@@ -123,7 +133,8 @@ let package = Package(
         .target(
             name: "PasteboardCLI",
             dependencies: [
-                "ArgumentParsing", "ClipboardBackend", "DisplayBackends", "DisplayPaste", "PasteboardConfiguration",
+                "ArgumentParsing", "ClipboardBackend", "DisplayBackends", "DisplayPaste", "GnomeExtension",
+                "PasteboardConfiguration",
                 "PasteboardControl", "PasteboardHistory", "PasteboardModel", "PasteboardPicker", "PasteboardSync",
                 "PasteboardSystem", "PatternMatching", "SystemSupport", "TextSupport",
             ]

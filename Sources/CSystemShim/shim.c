@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <sys/epoll.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -36,4 +37,26 @@ int pb_name_current_thread(const char *name) {
 
 int pb_malloc_limit_arenas(int count) {
     return mallopt(M_ARENA_MAX, count);
+}
+
+int pb_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int pb_epoll_watch(int epoll, int fd, int events, int modify) {
+    struct epoll_event event = {0};
+    event.events = ((events & 1) ? EPOLLIN : 0) | ((events & 2) ? EPOLLOUT : 0);
+    event.data.fd = fd;
+    return epoll_ctl(epoll, modify ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event);
+}
+
+int pb_epoll_forget(int epoll, int fd) { return epoll_ctl(epoll, EPOLL_CTL_DEL, fd, NULL); }
+
+int pb_epoll_ready(int epoll, int *fds, int *hangups, int capacity, int timeout_ms) {
+    struct epoll_event events[64];
+    if (capacity > 64) capacity = 64;
+    int count = epoll_wait(epoll, events, capacity, timeout_ms);
+    for (int i = 0; i < count; i++) {
+        fds[i] = events[i].data.fd;
+        hangups[i] = (events[i].events & (EPOLLHUP | EPOLLERR)) != 0;
+    }
+    return count;
 }

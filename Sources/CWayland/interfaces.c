@@ -155,28 +155,6 @@ const struct pb_data_control_protocol pb_ext_data_control = {
 
 // MARK: - epoll and pipes
 
-int pb_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
-
-int pb_epoll_watch(int epoll, int fd, int output, int modify) {
-    struct epoll_event event = {0};
-    event.events = output ? EPOLLOUT : EPOLLIN;
-    event.data.fd = fd;
-    return epoll_ctl(epoll, modify ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &event);
-}
-
-int pb_epoll_forget(int epoll, int fd) { return epoll_ctl(epoll, EPOLL_CTL_DEL, fd, NULL); }
-
-int pb_epoll_ready(int epoll, int *fds, int *hangups, int capacity, int timeout_ms) {
-    struct epoll_event events[64];
-    if (capacity > 64) capacity = 64;
-    int count = epoll_wait(epoll, events, capacity, timeout_ms);
-    for (int i = 0; i < count; i++) {
-        fds[i] = events[i].data.fd;
-        hangups[i] = (events[i].events & (EPOLLHUP | EPOLLERR)) != 0;
-    }
-    return count;
-}
-
 int pb_wl_pipe(int fds[2]) {
     if (pipe2(fds, O_CLOEXEC) != 0) return -1;
     // The source writes as it likes (wl-copy and toolkits write blocking): only our end is non-blocking.

@@ -28,6 +28,8 @@ public protocol ClipboardBackend: AnyObject {
     /// What keeps the backend from working now, in words for a user (`compositor gone, retrying …`); nil when
     /// it works. Default: nil.
     var problem: String? { get }
+    /// What the backend sees and serves, in words, where its name does not say it all (`pb doctor`). Default: nil.
+    var summary: String? { get }
 
     /// Starts reporting owner changes of `selections` to `observer` (held weakly). Nothing is read on its own: the
     /// capture pipeline reads each new owner's offer through `startReading`.
@@ -62,6 +64,10 @@ public protocol ClipboardBackend: AnyObject {
     func setPasteGate(_ gate: (any PasteGate)?)
     /// Answers a request the gate held: send the data (when the selection still holds what was asked for) or refuse.
     func resolvePaste(ticket: Int, allow: Bool)
+}
+
+extension ClipboardBackend {
+    public var summary: String? { nil }
 }
 
 /// A backend failure with a message a user can act on, and its cause.

@@ -1,4 +1,5 @@
 import ClipboardBackend
+import PasteboardControl
 public import DisplayBackends
 import WaylandPaste
 import X11Paste
@@ -54,6 +55,8 @@ public enum PasteTargets {
                 throw ClipboardError(error.message, cause: error)
             }
             return WaylandPasteTarget(display: display)
+        case .gnome:
+            return try GnomePasteTarget.check(environment: environment)
         case .none:
             throw ClipboardError(
                 "--paste needs a display to paste into (DISPLAY and WAYLAND_DISPLAY are unset, or PB_BACKEND=headless).")
@@ -66,6 +69,8 @@ public enum PasteTargets {
         case x11(display: String)
         /// A Wayland virtual keyboard (wlroots) or KWin's fake input, on this compositor.
         case waylandKeyboard(display: String)
+        /// GNOME Wayland: only the Shell extension can type, asked by the daemon.
+        case gnome
         /// No display to type into.
         case none
 
@@ -77,6 +82,7 @@ public enum PasteTargets {
                 throw ClipboardError(error.message, cause: error)
             }
             switch kind {
+            case .wayland where GnomeDesktop.isCurrent(environment): self = .gnome
             case .wayland(let display, _): self = .waylandKeyboard(display: display)
             case .x11(let display): self = .x11(display: display)
             case .headless: self = .none
@@ -112,5 +118,42 @@ struct WaylandPasteTarget: PasteTarget {
         } catch {
             throw ClipboardError(error.message, cause: error)
         }
+    }
+}
+
+/// The GNOME paste target: mutter lets no client type, so the daemon asks the Pasteboard Shell extension to type
+/// into the window the shell focuses.
+struct GnomePasteTarget: PasteTarget {
+    let daemon: ControlClient
+    var needsFocusBack: Bool { true }
+
+    /// The target, once the daemon answers with the GNOME backend and its extension (else why not).
+    static func check(environment: [String: String]) throws(ClipboardError) -> GnomePasteTarget {
+        let daemon = ControlClient(runtime: RuntimeDirectory.standard(environment: environment))
+        let reply: ControlReply
+        do {
+            reply = try daemon.perform(.status)
+        } catch {
+            throw ClipboardError(
+                "--paste on GNOME needs the pb daemon and the Pasteboard GNOME Shell extension: start 'pb daemon' "
+                    + "(\(error.message))", cause: error)
+        }
+        guard reply.backend == "gnome" else {
+            throw ClipboardError(
+                "--paste on GNOME needs the Pasteboard GNOME Shell extension, which the daemon does not use "
+                    + "(\(reply.backend ?? "no") backend): run 'pb gnome-extension install', log out and in, and "
+                    + "restart 'pb daemon'. Leave out --paste and paste with Ctrl+V.")
+        }
+        return GnomePasteTarget(daemon: daemon)
+    }
+
+    func paste(_ keystroke: PasteKeystroke) throws(ClipboardError) {
+        let reply: ControlReply
+        do {
+            reply = try daemon.perform(.paste(key: keystroke.rawValue), timeout: 5)
+        } catch {
+            throw ClipboardError("The daemon could not type the paste key: \(error.message)", cause: error)
+        }
+        if !reply.ok { throw ClipboardError(reply.error ?? "The daemon could not type the paste key.") }
     }
 }

@@ -13,7 +13,7 @@ import SystemSupport
 /// the daemon's internals.
 public typealias DaemonEntry = (
     _ environment: [String: String], _ backend: BackendKind, _ configuration: Configuration,
-    _ log: @escaping (String) -> Void, _ onReady: () -> Void
+    _ log: @escaping (String) -> Void, _ onReady: (_ backend: String) -> Void
 ) throws -> Void
 
 /// What a command runs with: its environment and streams, and access to the store and pasteboard.

@@ -1,4 +1,5 @@
 import ArgumentParsing
+import GnomeExtension
 import ClipboardBackend
 import DisplayBackends
 import FoundationEssentials
@@ -47,14 +48,8 @@ enum DaemonCommand: Command {
             }
         }
         do {
-            try entry(environment, backend, configuration, log) {
+            try entry(environment, backend, configuration, log) { shown in
                 let out = context.stdout
-                let shown: String
-                switch backend {
-                case .headless: shown = "headless backend"
-                case .x11(let display): shown = "X11 backend on \(display)"
-                case .wayland(let display, _): shown = "Wayland backend on \(display)"
-                }
                 out.line("Pasteboard daemon \(PBCommandLine.version) running (\(shown), pid \(getpid())).")
                 out.line("  store:  \(context.location.databaseURL.path)")
                 out.line("  socket: \(context.runtime.socketPath)")
@@ -110,6 +105,8 @@ enum DoctorCommand: Command {
                 problems += 1
                 out.line("backend:  PROBLEM: \(error.message)")
             }
+        case .wayland(_, let fallback) where GnomeDesktop.isCurrent(context.environment):
+            problems += gnomeBackend(fallback: fallback, environment: context.environment, out: out)
         case .wayland(_, let fallback):
             problems += waylandBackend(clipboard, fallback: fallback, out: out)
         case .headless:
@@ -130,6 +127,7 @@ enum DoctorCommand: Command {
         }
         var status: ControlReply?
         problems += daemon(clipboard, out: out, status: &status)
+        if let summary = status?.backendSummary { out.line("daemon:   sees \(summary)") }
         out.line(AllowPasteNotice.doctorLine(clipboard, status: status, environment: context.environment))
         if let failure = lastDeferredPasteFailure(clipboard.runtime) { out.line("typing:   the last deferred paste failed: \(failure)") }
         do {
@@ -162,6 +160,34 @@ enum DoctorCommand: Command {
         var line = text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? text
         if line.hasPrefix("Error: ") { line.removeFirst(7) }
         return quoted(line)
+    }
+
+    /// GNOME Wayland: whether the Pasteboard Shell extension runs (the daemon's sensor there) and Xwayland is there
+    /// (to serve every type); the number of problems.
+    static func gnomeBackend(fallback: String?, environment: [String: String], out: Output) -> Int {
+        let xwayland = fallback.map { "Xwayland \($0)" } ?? "no Xwayland (DISPLAY unset)"
+        switch ShellPresence.check(environment: environment) {
+        case .loaded(let version) where version == UInt32(ExtensionSource.version):
+            out.line("backend:  gnome: the Pasteboard Shell extension reports every copy (with its application, CLIPBOARD")
+            out.line("  and PRIMARY) and types pastes; the daemon serves through \(xwayland)"
+                + (fallback == nil ? ", so only the richest type of an item" : ""))
+            return 0
+        case .loaded(let version):
+            out.line("backend:  PROBLEM: gnome: the Pasteboard Shell extension runs version \(version), this pb needs "
+                + "\(ExtensionSource.version): run 'pb gnome-extension install', then log out and in")
+            return 1
+        case .notLoaded, .noBus:
+            if fallback == nil {
+                out.line("backend:  PROBLEM: gnome without Xwayland and without the Pasteboard Shell extension: nothing")
+                out.line("  can reach the clipboard. Run 'pb gnome-extension install', then log out and in.")
+                return 1
+            }
+            out.line("backend:  gnome through \(xwayland) only: copies are seen without their application, mutter's")
+            out.line("  text-only copy is recorded when an application exits, a secret's text stays on the clipboard")
+            out.line("  and --paste cannot type. The Pasteboard Shell extension fixes all four:")
+            out.line("  run 'pb gnome-extension install', then log out and in ('pb gnome-extension status' checks it).")
+            return 0
+        }
     }
 
     /// Whether the Wayland compositor offers data-control (or the XWayland fallback opens); the number of problems.

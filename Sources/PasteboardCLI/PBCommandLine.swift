@@ -13,7 +13,7 @@ public enum PBCommandLine {
         PinCommand.self, UnpinCommand.self, DeleteCommand.self, ClearCommand.self, RestoreCommand.self,
         DecodeCommand.self, ImportCommand.self, ExportCommand.self, StatsCommand.self, PruneCommand.self,
         TakeCommand.self, WatchCommand.self, PickCommand.self, PopupCommand.self, CompletionsCommand.self, DaemonCommand.self, DoctorCommand.self,
-        SyncCommand.self,
+        SyncCommand.self, GnomeExtensionCommand.self,
     ]
 
     /// Internal commands, callable but not listed.

@@ -28,6 +28,9 @@ public struct ControlReply: Codable, Sendable, Equatable {
     /// `status`: what keeps the display backend from working now (`compositor gone, retrying …`); absent when it
     /// works.
     public var backendProblem: String?
+    /// `status`: what the backend in use sees and serves, in words (the GNOME backend's, with or without its Shell
+    /// extension); absent for backends that say nothing more than their name.
+    public var backendSummary: String?
 
     public init(ok: Bool = true, error: String? = nil) {
         self.ok = ok

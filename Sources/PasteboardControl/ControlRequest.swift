@@ -26,6 +26,9 @@ public enum ControlRequest: Sendable, Equatable {
     case approve(since: Int64? = nil)
     /// The user's answer to the `paste-requested` event numbered `request`.
     case answerPaste(request: Int, allow: Bool)
+    /// Type the paste keystroke `key` (`ctrl+v`, `shift+insert`, `ctrl+shift+v`) into the focused window, where
+    /// only the daemon's backend can (GNOME, through its Shell extension).
+    case paste(key: String)
     /// Stop the daemon.
     case stop
 
@@ -42,6 +45,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .watch: return "watch"
         case .approve: return "approve"
         case .answerPaste: return "answer-paste"
+        case .paste: return "paste"
         case .stop: return "stop"
         }
     }
@@ -49,13 +53,13 @@ public enum ControlRequest: Sendable, Equatable {
     /// Every command name.
     public static let commands = [
         "ping", "status", "restore", "clear", "forget", "reschedule", "notify", "watch", "approve", "answer-paste",
-        "stop",
+        "paste", "stop",
     ]
 }
 
 extension ControlRequest: Codable {
     private enum Keys: String, CodingKey {
-        case command, id, ids, once, expire, event, request, allow, since
+        case command, id, ids, once, expire, event, request, allow, since, key
     }
 
     public init(from decoder: any Decoder) throws {
@@ -82,6 +86,7 @@ extension ControlRequest: Codable {
             self = .answerPaste(
                 request: try container.decode(Int.self, forKey: .request),
                 allow: try container.decode(Bool.self, forKey: .allow))
+        case "paste": self = .paste(key: try container.decode(String.self, forKey: .key))
         case "stop": self = .stop
         default:
             throw UnknownCommand(name: command)
@@ -105,6 +110,8 @@ extension ControlRequest: Codable {
             try container.encode(allow, forKey: .allow)
         case .watch(let since), .approve(let since):
             try container.encodeIfPresent(since, forKey: .since)
+        case .paste(let key):
+            try container.encode(key, forKey: .key)
         case .ping, .status, .clear, .reschedule, .stop:
             break
         }

@@ -303,6 +303,7 @@ public final class Daemon {
             reply.approvers = server?.approverCount ?? 0
             reply.pasteGating = (backend?.pasteGating ?? .unsupported).rawValue
             reply.backendProblem = backend?.problem
+            reply.backendSummary = backend?.summary
             do {
                 reply.items = try store?.count()
             } catch {
@@ -365,6 +366,18 @@ public final class Daemon {
             guard let pasteApproval else { return .failure("No paste is waiting: the daemon has no display backend.") }
             do {
                 try pasteApproval.answer(request, allow: allow)
+                return ControlReply()
+            } catch {
+                return .failure(error.message)
+            }
+        case .paste(let key):
+            guard let typing = backend as? any PasteTyping else {
+                return .failure(
+                    "The daemon's \(backendName) backend cannot type keys: paste with the keys yourself, or use "
+                        + "--paste where pb can type (X11, sway, KWin, GNOME with the Pasteboard Shell extension).")
+            }
+            do {
+                try typing.typePaste(key)
                 return ControlReply()
             } catch {
                 return .failure(error.message)

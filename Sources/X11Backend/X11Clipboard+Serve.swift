@@ -126,7 +126,7 @@ extension X11Clipboard {
         guard let owned = owned[selection] else { return false }
         switch target {
         case "TARGETS":
-            let names = ["TARGETS", "TIMESTAMP", "MULTIPLE"] + owned.targetOrder
+            let names = ["TARGETS", "TIMESTAMP", "MULTIPLE"] + owned.targetOrder + (ownerMarker.map { [$0] } ?? [])
             x.setAtoms(names.map { x.atom($0) }, property: property, type: x.atom("ATOM"), on: requestor)
             return true
         case "TIMESTAMP":

@@ -15,6 +15,9 @@ public final class X11Clipboard {
     weak var observer: (any SelectionObserver)?
     /// A reader fetched `target` from an item we serve.
     public var onServed: ((Selection, String) -> Void)?
+    /// A target name added to every TARGETS list this process serves, which no reader can fetch: it tells this
+    /// process's owners from others where a sensor sees only the list (the GNOME Shell extension).
+    public var ownerMarker: String?
 
     /// The read of each selection in progress (one property, one conversion at a time).
     var captures: [Selection: CaptureJob] = [:]

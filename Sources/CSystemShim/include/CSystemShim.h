@@ -24,4 +24,17 @@ int pb_name_current_thread(const char *name);
 /// mallopt(M_ARENA_MAX, count): at most `count` glibc malloc arenas; returns 1 on success, 0 if refused.
 int pb_malloc_limit_arenas(int count);
 
+// epoll: several descriptors folded into one that an owner polls (SystemSupport's EventPoll). struct epoll_event
+// is packed on x86-64, so Swift reaches it only through these.
+
+/// A new close-on-exec epoll instance, or -1 (errno set).
+int pb_epoll_create(void);
+/// Adds (or, with `modify`, changes) `fd`, waiting for input (`events` bit 1) and room to write (bit 2); 0 or -1.
+int pb_epoll_watch(int epoll, int fd, int events, int modify);
+/// Removes `fd`; 0 or -1.
+int pb_epoll_forget(int epoll, int fd);
+/// Waits up to `timeout_ms` for ready descriptors: writes up to `capacity` of them into `fds` (with a nonzero
+/// `hangups[i]` when that one hung up or failed) and returns how many, or -1 (errno set).
+int pb_epoll_ready(int epoll, int *fds, int *hangups, int capacity, int timeout_ms);
+
 #endif

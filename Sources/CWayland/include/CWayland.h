@@ -118,19 +118,7 @@ static inline void pb_wl_seat_release(struct wl_proxy *seat) {
     }
 }
 
-// Readiness of the pipes a backend reads and writes, folded into one descriptor its owner can poll: an epoll
-// instance (readable when any descriptor in it is ready). struct epoll_event is packed on x86-64, so Swift
-// reaches it only through these.
-
-/// A new close-on-exec epoll instance, or -1 (errno set).
-int pb_epoll_create(void);
-/// Adds (or, with `modify`, changes) `fd`, waiting for input (`output`: room to write); 0 or -1 (errno set).
-int pb_epoll_watch(int epoll, int fd, int output, int modify);
-/// Removes `fd`; 0 or -1.
-int pb_epoll_forget(int epoll, int fd);
-/// Waits up to `timeout_ms` for ready descriptors: writes up to `capacity` of them into `fds` (with a nonzero
-/// `hangups[i]` when that one hung up or failed) and returns how many, or -1 (errno set).
-int pb_epoll_ready(int epoll, int *fds, int *hangups, int capacity, int timeout_ms);
+// Readiness of the pipes: SystemSupport's EventPoll (CSystemShim's pb_epoll_*).
 
 /// A pipe for a source to write into: both ends close-on-exec, the read end (fds[0]) non-blocking; 0 or -1.
 int pb_wl_pipe(int fds[2]);
