@@ -15,15 +15,20 @@ struct DBusAddress: Equatable {
         var sockets: [Socket] = []
         for entry in text.split(separator: ";") where !entry.isEmpty {
             guard let colon = entry.firstIndex(of: ":") else {
-                throw DBusError(.cannotConnect, "The D-Bus address \"\(text)\" is not valid: \"\(entry)\" names no transport.")
+                throw DBusError(
+                    .cannotConnect,
+                    "The D-Bus address \"\(text)\" is not valid: \"\(entry)\" names no transport.")
             }
             guard entry[..<colon] == "unix" else { continue }
             var keys: [String: String] = [:]
             for pair in entry[entry.index(after: colon)...].split(separator: ",") {
                 guard let equals = pair.firstIndex(of: "=") else {
-                    throw DBusError(.cannotConnect, "The D-Bus address \"\(text)\" is not valid: \"\(pair)\" is not key=value.")
+                    throw DBusError(
+                        .cannotConnect,
+                        "The D-Bus address \"\(text)\" is not valid: \"\(pair)\" is not key=value.")
                 }
-                keys[String(pair[..<equals])] = try Self.unescape(pair[pair.index(after: equals)...], in: text)
+                keys[String(pair[..<equals])] = try Self.unescape(
+                    pair[pair.index(after: equals)...], in: text)
             }
             if let path = keys["path"] {
                 sockets.append(.path(path))
@@ -34,7 +39,9 @@ struct DBusAddress: Equatable {
         guard !sockets.isEmpty else {
             throw DBusError(
                 .cannotConnect,
-                "The D-Bus address \"\(text)\" names no Unix socket (unix:path=… or unix:abstract=…), the only transport pb supports.")
+                "The D-Bus address \"\(text)\" names no Unix socket (unix:path=… or unix:abstract=…),"
+                    + " the only transport pb supports."
+            )
         }
         self.sockets = sockets
     }

@@ -14,7 +14,9 @@ struct DBusAuth {
     /// Bytes read after the last line (the server may send messages right after `BEGIN`).
     let leftover: [UInt8]
 
-    static func run(on socket: DBusSocket, deadline: ContinuousClock.Instant) throws(DBusError) -> DBusAuth {
+    static func run(on socket: DBusSocket, deadline: ContinuousClock.Instant) throws(DBusError)
+        -> DBusAuth
+    {
         var session = Session(socket: socket, deadline: deadline)
         let uid = Array(String(getuid()).utf8).map { byte in
             let digits = Array("0123456789abcdef".utf8)
@@ -25,13 +27,16 @@ struct DBusAuth {
         guard answer.hasPrefix("OK ") else {
             throw DBusError(
                 .authenticationFailed,
-                "The D-Bus bus refused authentication as uid \(getuid()) (it answered \"\(answer)\"); is it another user's bus?")
+                "The D-Bus bus refused authentication as uid \(getuid()) (it answered \"\(answer)\");"
+                    + " is it another user's bus?"
+            )
         }
         try session.write(Array("NEGOTIATE_UNIX_FD\r\n".utf8))
         let fdAnswer = try session.readLine()
         try session.write(Array("BEGIN\r\n".utf8))
         return DBusAuth(
-            serverGUID: String(answer.dropFirst(3)), canPassFDs: fdAnswer == "AGREE_UNIX_FD", leftover: session.buffer)
+            serverGUID: String(answer.dropFirst(3)), canPassFDs: fdAnswer == "AGREE_UNIX_FD",
+            leftover: session.buffer)
     }
 
     private struct Session {
@@ -50,7 +55,8 @@ struct DBusAuth {
                 do {
                     count = try socket.send(bytes[sent...], fds: [])
                 } catch {
-                    throw DBusError(.disconnected, "Cannot write to the D-Bus socket during authentication.", cause: error)
+                    throw DBusError(
+                        .disconnected, "Cannot write to the D-Bus socket during authentication.", cause: error)
                 }
                 if let count {
                     sent += count
@@ -63,13 +69,16 @@ struct DBusAuth {
         /// One line without its CR LF.
         mutating func readLine() throws(DBusError) -> String {
             while true {
-                if let end = buffer.indices.dropLast().first(where: { buffer[$0] == 13 && buffer[$0 + 1] == 10 }) {
+                if let end = buffer.indices.dropLast().first(where: {
+                    buffer[$0] == 13 && buffer[$0 + 1] == 10
+                }) {
                     let line = String(decoding: buffer[..<end], as: UTF8.self)
                     buffer.removeSubrange(...(end + 1))
                     return line
                 }
                 guard buffer.count < 16384 else {
-                    throw DBusError(.authenticationFailed, "The D-Bus bus sent an authentication line over 16 KiB.")
+                    throw DBusError(
+                        .authenticationFailed, "The D-Bus bus sent an authentication line over 16 KiB.")
                 }
                 switch try socket.receive() {
                 case .bytes(let bytes, let fds):
@@ -78,7 +87,8 @@ struct DBusAuth {
                 case .wouldBlock:
                     guard try socket.wait(forWriting: false, until: deadline) else { throw timedOut() }
                 case .endOfFile:
-                    throw DBusError(.authenticationFailed, "The D-Bus bus closed the connection during authentication.")
+                    throw DBusError(
+                        .authenticationFailed, "The D-Bus bus closed the connection during authentication.")
                 }
             }
         }

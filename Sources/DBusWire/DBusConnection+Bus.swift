@@ -42,15 +42,18 @@ extension DBusConnection {
         do {
             let reply = try callBus("GetNameOwner", signature: "s", body: [.string(name)])
             return reply.body.first?.string
-        } catch where error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+        } catch  where error.name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
             return nil
         }
     }
 
     @discardableResult
-    private func callBus(_ member: String, signature: String, body: [DBusValue]) throws(DBusError) -> DBusMessage {
+    private func callBus(_ member: String, signature: String, body: [DBusValue]) throws(DBusError)
+        -> DBusMessage
+    {
         try callAndWait(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
             member: member, signature: signature, body: body)
     }
 }

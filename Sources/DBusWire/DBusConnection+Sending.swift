@@ -10,7 +10,8 @@ extension DBusConnection {
     @discardableResult
     public func send(_ message: DBusMessage) throws(DBusError) -> UInt32 {
         if !message.fds.isEmpty, !canPassFDs {
-            throw DBusError(.invalidArgument, "This D-Bus bus does not pass fds, so the message cannot carry any.")
+            throw DBusError(
+                .invalidArgument, "This D-Bus bus does not pass fds, so the message cannot carry any.")
         }
         var message = message
         message.serial = takeSerial()
@@ -43,7 +44,8 @@ extension DBusConnection {
             signature: signature, body: body, fds: fds)
         let serial = try send(message)
         registerPendingCall(
-            serial: serial, deadline: .now + timeout, what: "\(interface).\(member) on \(destination)", handler: reply)
+            serial: serial, deadline: .now + timeout, what: "\(interface).\(member) on \(destination)",
+            handler: reply)
         return serial
     }
 
@@ -78,7 +80,8 @@ extension DBusConnection {
     /// Emits a signal, to everyone whose match rules take it or, with `destination`, to that name alone.
     @discardableResult
     public func emitSignal(
-        path: String, interface: String, member: String, destination: String? = nil, signature: String = "",
+        path: String, interface: String, member: String, destination: String? = nil,
+        signature: String = "",
         body: [DBusValue] = [], fds: [Int32] = []
     ) throws(DBusError) -> UInt32 {
         try send(
@@ -88,13 +91,16 @@ extension DBusConnection {
     }
 
     /// Answers a method call; nothing is sent when its caller asked for no reply.
-    public func reply(to call: DBusMessage, signature: String = "", body: [DBusValue] = [], fds: [Int32] = [])
+    public func reply(
+        to call: DBusMessage, signature: String = "", body: [DBusValue] = [], fds: [Int32] = []
+    )
         throws(DBusError)
     {
         guard call.expectsReply else { return }
         try send(
             DBusMessage(
-                kind: .methodReturn, replySerial: call.serial, destination: call.sender, signature: signature, body: body,
+                kind: .methodReturn, replySerial: call.serial, destination: call.sender,
+                signature: signature, body: body,
                 fds: fds))
     }
 
@@ -103,7 +109,8 @@ extension DBusConnection {
         guard call.expectsReply else { return }
         try send(
             DBusMessage(
-                kind: .error, replySerial: call.serial, errorName: name, destination: call.sender, signature: "s",
+                kind: .error, replySerial: call.serial, errorName: name, destination: call.sender,
+                signature: "s",
                 body: [.string(message)]))
     }
 }

@@ -66,7 +66,9 @@ public final class DBusConnection {
         guard let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty else {
             throw DBusError(
                 .cannotConnect,
-                "DBUS_SESSION_BUS_ADDRESS is not set, so the D-Bus session bus cannot be found; run inside a desktop session (or dbus-run-session).")
+                "DBUS_SESSION_BUS_ADDRESS is not set, so the D-Bus session bus cannot be found;"
+                    + " run inside a desktop session (or dbus-run-session)."
+            )
         }
         return try DBusConnection(address: address)
     }
@@ -88,7 +90,8 @@ public final class DBusConnection {
         canPassFDs = auth.canPassFDs
         input = auth.leftover
         let hello = try callAndWait(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+            interface: "org.freedesktop.DBus",
             member: "Hello", timeout: deadline - ContinuousClock.now)
         guard let name = hello.body.first?.string else {
             close()
@@ -159,10 +162,13 @@ public final class DBusConnection {
     /// Fails the calls whose timeout passed (their handlers get a `.timeout` error) and dispatches queued messages.
     /// A failure while doing so closes the connection; the next `processIncoming()` throws it.
     public func processTimeouts(now: ContinuousClock.Instant = .now) {
-        let expired = pending.filter { $0.value.deadline <= now }.sorted { $0.value.deadline < $1.value.deadline }
+        let expired = pending.filter { $0.value.deadline <= now }.sorted {
+            $0.value.deadline < $1.value.deadline
+        }
         for (serial, call) in expired {
             pending[serial] = nil
-            call.handler(.failure(DBusError(.timeout, "No answer to the D-Bus call \(call.what) in time.")))
+            call.handler(
+                .failure(DBusError(.timeout, "No answer to the D-Bus call \(call.what) in time.")))
         }
         do {
             try dispatchQueued()
@@ -261,7 +267,9 @@ public final class DBusConnection {
         case .signal:
             if let onSignal { onSignal(message) } else { Self.closeFDs(of: message) }
         case .methodCall:
-            if message.interface == "org.freedesktop.DBus.Peer" || (message.interface == nil && message.member == "Ping") {
+            if message.interface == "org.freedesktop.DBus.Peer"
+                || (message.interface == nil && message.member == "Ping")
+            {
                 Self.closeFDs(of: message)
                 if message.member == "Ping" {
                     try reply(to: message)
@@ -276,7 +284,9 @@ public final class DBusConnection {
                 Self.closeFDs(of: message)
                 try replyError(
                     to: message, name: "org.freedesktop.DBus.Error.UnknownMethod",
-                    message: "No method \(message.interface ?? "").\(message.member ?? "") at \(message.path ?? "").")
+                    message:
+                        "No method \(message.interface ?? "").\(message.member ?? "") at \(message.path ?? "")."
+                )
             }
         }
     }
@@ -300,7 +310,9 @@ public final class DBusConnection {
     }
 
     /// Waits for the socket; false when `deadline` passed first.
-    func waitForSocket(writing: Bool, until deadline: ContinuousClock.Instant) throws(DBusError) -> Bool {
+    func waitForSocket(writing: Bool, until deadline: ContinuousClock.Instant) throws(DBusError)
+        -> Bool
+    {
         try openSocket().wait(forWriting: writing, until: deadline)
     }
 
@@ -333,7 +345,8 @@ public final class DBusConnection {
         closeFDs(of: reply)
         let name = reply.errorName ?? "org.freedesktop.DBus.Error.Failed"
         let text = reply.errorMessage.map { ": \($0)" } ?? ""
-        return .failure(DBusError(.errorReply, "The D-Bus call \(what) failed with \(name)\(text).", name: name))
+        return .failure(
+            DBusError(.errorReply, "The D-Bus call \(what) failed with \(name)\(text).", name: name))
     }
 }
 

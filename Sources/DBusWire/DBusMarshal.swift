@@ -28,7 +28,8 @@ struct DBusMarshal {
         guard types.count == values.count else {
             throw DBusError(
                 .invalidArgument,
-                "The D-Bus signature \"\(signature)\" has \(types.count) types but \(values.count) values were given.")
+                "The D-Bus signature \"\(signature)\" has \(types.count) types but \(values.count) values were given."
+            )
         }
         for (value, type) in zip(values, types) {
             try append(value, as: type, depth: 0)
@@ -52,7 +53,8 @@ struct DBusMarshal {
         case (.string, .string(let text)): try appendString(text)
         case (.objectPath, .objectPath(let path)):
             guard DBusValidation.isObjectPath(path) else {
-                throw DBusError(.invalidArgument, "\"\(path)\" is not a D-Bus object path (\"/org/example/Object\").")
+                throw DBusError(
+                    .invalidArgument, "\"\(path)\" is not a D-Bus object path (\"/org/example/Object\").")
             }
             try appendString(path)
         case (.signature, .signature(let text)):
@@ -60,7 +62,8 @@ struct DBusMarshal {
             appendSignature(text)
         case (.unixFD, .unixFD(let index)):
             guard Int(index) < fdCount else {
-                throw DBusError(.invalidArgument, "The fd index \(index) is beyond the message's \(fdCount) fds.")
+                throw DBusError(
+                    .invalidArgument, "The fd index \(index) is beyond the message's \(fdCount) fds.")
             }
             append(index)
         case (.array(let elementType), .array(let elementSignature, let elements)):
@@ -77,7 +80,8 @@ struct DBusMarshal {
             }
             let length = bytes.count - start
             guard length <= Self.maximumArrayLength else {
-                throw DBusError(.invalidArgument, "A D-Bus array of \(length) bytes is over the 64 MiB limit.")
+                throw DBusError(
+                    .invalidArgument, "A D-Bus array of \(length) bytes is over the 64 MiB limit.")
             }
             withUnsafeBytes(of: UInt32(length).littleEndian) { lengthBytes in
                 bytes.replaceSubrange(lengthOffset..<lengthOffset + 4, with: lengthBytes)
@@ -105,7 +109,9 @@ struct DBusMarshal {
     private func mismatch(_ value: DBusValue, _ type: DBusType) -> DBusError {
         DBusError(
             .invalidArgument,
-            "A D-Bus value of signature \"\(value.signature)\" was given where the signature says \"\(type.signature)\".")
+            "A D-Bus value of signature \"\(value.signature)\" was given"
+                + " where the signature says \"\(type.signature)\"."
+        )
     }
 
     private mutating func appendString(_ text: String) throws(DBusError) {

@@ -11,7 +11,8 @@
 /// so the caller may close its own at once.
 public struct DBusMessage: Sendable {
     public enum Kind: UInt8, Sendable {
-        case methodCall = 1, methodReturn, error, signal
+        case methodCall = 1
+        case methodReturn, error, signal
     }
 
     /// Header flag: the caller wants no reply.
@@ -37,8 +38,10 @@ public struct DBusMessage: Sendable {
     public var fds: [Int32]
 
     public init(
-        kind: Kind, flags: UInt8 = 0, serial: UInt32 = 0, replySerial: UInt32? = nil, path: String? = nil,
-        interface: String? = nil, member: String? = nil, errorName: String? = nil, destination: String? = nil,
+        kind: Kind, flags: UInt8 = 0, serial: UInt32 = 0, replySerial: UInt32? = nil,
+        path: String? = nil,
+        interface: String? = nil, member: String? = nil, errorName: String? = nil,
+        destination: String? = nil,
         sender: String? = nil, signature: String = "", body: [DBusValue] = [], fds: [Int32] = []
     ) {
         self.kind = kind
@@ -70,19 +73,24 @@ extension DBusMessage {
     static let maximumLength = 64 << 20
 
     private enum Field: UInt8 {
-        case path = 1, interface, member, errorName, replySerial, destination, sender, signature, unixFDs
+        case path = 1
+        case interface, member, errorName, replySerial, destination, sender, signature, unixFDs
     }
 
     /// The message's bytes, little-endian, with `serial`.
     func encoded() throws(DBusError) -> [UInt8] {
-        guard serial != 0 else { throw DBusError(.invalidArgument, "A D-Bus message needs a serial other than 0.") }
+        guard serial != 0 else {
+            throw DBusError(.invalidArgument, "A D-Bus message needs a serial other than 0.")
+        }
         var fields: [DBusValue] = []
         func field(_ code: Field, _ value: DBusValue) {
             fields.append(.structure([.byte(code.rawValue), .variant(value)]))
         }
         if let path { field(.path, .objectPath(path)) }
         if let interface {
-            guard DBusValidation.isInterfaceName(interface) else { throw Self.invalid("interface name", interface) }
+            guard DBusValidation.isInterfaceName(interface) else {
+                throw Self.invalid("interface name", interface)
+            }
             field(.interface, .string(interface))
         }
         if let member {
@@ -90,12 +98,16 @@ extension DBusMessage {
             field(.member, .string(member))
         }
         if let errorName {
-            guard DBusValidation.isInterfaceName(errorName) else { throw Self.invalid("error name", errorName) }
+            guard DBusValidation.isInterfaceName(errorName) else {
+                throw Self.invalid("error name", errorName)
+            }
             field(.errorName, .string(errorName))
         }
         if let replySerial { field(.replySerial, .uint32(replySerial)) }
         if let destination {
-            guard DBusValidation.isBusName(destination) else { throw Self.invalid("bus name", destination) }
+            guard DBusValidation.isBusName(destination) else {
+                throw Self.invalid("bus name", destination)
+            }
             field(.destination, .string(destination))
         }
         if let sender { field(.sender, .string(sender)) }
@@ -118,7 +130,10 @@ extension DBusMessage {
         var bytes = message.bytes
         bytes.append(contentsOf: body.bytes)
         guard bytes.count <= Self.maximumLength else {
-            throw DBusError(.invalidArgument, "A D-Bus message of \(bytes.count) bytes is over the 64 MiB limit; send large data through an fd.")
+            throw DBusError(
+                .invalidArgument,
+                "A D-Bus message of \(bytes.count) bytes is over the 64 MiB limit; send large data through an fd."
+            )
         }
         return bytes
     }
@@ -131,11 +146,15 @@ extension DBusMessage {
         let missing: String? =
             switch kind {
             case .methodCall: path == nil ? "a path" : member == nil ? "a member" : nil
-            case .signal: path == nil ? "a path" : interface == nil ? "an interface" : member == nil ? "a member" : nil
+            case .signal:
+                path == nil
+                    ? "a path" : interface == nil ? "an interface" : member == nil ? "a member" : nil
             case .methodReturn: replySerial == nil ? "a reply serial" : nil
             case .error: replySerial == nil ? "a reply serial" : errorName == nil ? "an error name" : nil
             }
-        if let missing { throw DBusError(.invalidArgument, "A D-Bus \(kind) message needs \(missing).") }
+        if let missing {
+            throw DBusError(.invalidArgument, "A D-Bus \(kind) message needs \(missing).")
+        }
     }
 
     /// The whole length of the message that starts with these 16 bytes, checked against the limits.
@@ -148,7 +167,9 @@ extension DBusMessage {
         case UInt8(ascii: "B"): isBigEndian = true
         default: throw DBusUnmarshal.malformed("the endianness byte is \(bytes[start])")
         }
-        guard bytes[start + 3] == 1 else { throw DBusUnmarshal.malformed("protocol version \(bytes[start + 3])") }
+        guard bytes[start + 3] == 1 else {
+            throw DBusUnmarshal.malformed("protocol version \(bytes[start + 3])")
+        }
         func uint32(at offset: Int) -> Int {
             var value = 0
             for index in 0..<4 {
@@ -169,29 +190,40 @@ extension DBusMessage {
 
     /// The message in `bytes` (exactly one whole message), with the fds that came for it; nil for a message type
     /// this version of D-Bus does not know (the specification says to ignore it).
-    static func decode(_ bytes: [UInt8], takingFDs available: inout [Int32]) throws(DBusError) -> DBusMessage? {
+    static func decode(_ bytes: [UInt8], takingFDs available: inout [Int32]) throws(DBusError)
+        -> DBusMessage?
+    {
         let total = try length(ofMessageStartingWith: bytes[...])
-        guard total == bytes.count else { throw DBusUnmarshal.malformed("the message length is inconsistent") }
+        guard total == bytes.count else {
+            throw DBusUnmarshal.malformed("the message length is inconsistent")
+        }
         let isBigEndian = bytes[0] == UInt8(ascii: "B")
-        var reader = DBusUnmarshal(bytes: bytes, isBigEndian: isBigEndian, fdCount: 0, position: 4, end: bytes.count)
+        var reader = DBusUnmarshal(
+            bytes: bytes, isBigEndian: isBigEndian, fdCount: 0, position: 4, end: bytes.count)
         let bodyLength = Int(try reader.read(UInt32.self))
         let serial = try reader.read(UInt32.self)
         guard serial != 0 else { throw DBusUnmarshal.malformed("serial 0") }
         let headerFields = try reader.read(.array(.structure([.byte, .variant])), depth: 0)
         try reader.align(8)
-        guard reader.position + bodyLength == bytes.count else { throw DBusUnmarshal.malformed("the body length is inconsistent") }
+        guard reader.position + bodyLength == bytes.count else {
+            throw DBusUnmarshal.malformed("the body length is inconsistent")
+        }
 
         var message = DBusMessage(kind: .methodCall, flags: bytes[2], serial: serial)
         var fdCount = 0
         for entry in headerFields.arrayElements ?? [] {
-            guard case .structure(let parts) = entry, case .byte(let code) = parts[0], case .variant(let value) = parts[1]
+            guard case .structure(let parts) = entry, case .byte(let code) = parts[0],
+                case .variant(let value) = parts[1]
             else { throw DBusUnmarshal.malformed("a header field is not (yv)") }
             guard let field = Field(rawValue: code) else { continue }  // unknown fields are ignored
             switch (field, value) {
             case (.path, .objectPath(let text)): message.path = text
-            case (.interface, .string(let text)) where DBusValidation.isInterfaceName(text): message.interface = text
-            case (.member, .string(let text)) where DBusValidation.isMemberName(text): message.member = text
-            case (.errorName, .string(let text)) where DBusValidation.isInterfaceName(text): message.errorName = text
+            case (.interface, .string(let text)) where DBusValidation.isInterfaceName(text):
+                message.interface = text
+            case (.member, .string(let text)) where DBusValidation.isMemberName(text):
+                message.member = text
+            case (.errorName, .string(let text)) where DBusValidation.isInterfaceName(text):
+                message.errorName = text
             case (.replySerial, .uint32(let number)) where number != 0: message.replySerial = number
             case (.destination, .string(let text)): message.destination = text
             case (.sender, .string(let text)): message.sender = text
@@ -204,7 +236,8 @@ extension DBusMessage {
             throw DBusUnmarshal.malformed("the message names \(fdCount) fds but \(available.count) came")
         }
         var body = DBusUnmarshal(
-            bytes: bytes, isBigEndian: isBigEndian, fdCount: fdCount, position: reader.position, end: bytes.count)
+            bytes: bytes, isBigEndian: isBigEndian, fdCount: fdCount, position: reader.position,
+            end: bytes.count)
         do {
             message.body = try body.readBody(signature: message.signature)
         } catch {

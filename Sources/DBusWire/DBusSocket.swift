@@ -9,7 +9,9 @@ struct DBusSocket {
     let descriptor: Int32
 
     /// Connects to the first socket of `address` that answers, before `deadline`.
-    static func connect(to address: DBusAddress, deadline: ContinuousClock.Instant) throws(DBusError) -> DBusSocket {
+    static func connect(to address: DBusAddress, deadline: ContinuousClock.Instant) throws(DBusError)
+        -> DBusSocket
+    {
         var failures: [String] = []
         for socket in address.sockets {
             do throws(SystemError) {
@@ -22,10 +24,14 @@ struct DBusSocket {
             }
         }
         throw DBusError(
-            .cannotConnect, "Cannot connect to the D-Bus bus (\(failures.joined(separator: "; "))). Is the session bus running?")
+            .cannotConnect,
+            "Cannot connect to the D-Bus bus (\(failures.joined(separator: "; "))). Is the session bus running?"
+        )
     }
 
-    private static func connect(to socket: DBusAddress.Socket, deadline: ContinuousClock.Instant) throws(SystemError) -> Int32 {
+    private static func connect(to socket: DBusAddress.Socket, deadline: ContinuousClock.Instant)
+        throws(SystemError) -> Int32
+    {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let name: [UInt8]
@@ -39,12 +45,16 @@ struct DBusSocket {
             path.copyBytes(from: name)
         }
         // A path's NUL terminator is counted; an abstract name is exactly its bytes.
-        let length = MemoryLayout.offset(of: \sockaddr_un.sun_path)! + name.count + (name.first == 0 ? 0 : 1)
-        let descriptor = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+        let length =
+            MemoryLayout.offset(of: \sockaddr_un.sun_path)! + name.count + (name.first == 0 ? 0 : 1)
+        let descriptor = Glibc.socket(
+            AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw SystemError.last("socket") }
         while true {
             let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(length)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(descriptor, $0, socklen_t(length))
+                }
             }
             if result == 0 { return descriptor }
             let code = errno
@@ -71,7 +81,8 @@ struct DBusSocket {
             let result = poll(&entry, 1, milliseconds)
             if result > 0 { return true }
             if result < 0, errno != EINTR {
-                throw DBusError(.system, "Cannot wait for the D-Bus socket.", cause: SystemError.last("poll"))
+                throw DBusError(
+                    .system, "Cannot wait for the D-Bus socket.", cause: SystemError.last("poll"))
             }
         }
     }
@@ -96,7 +107,8 @@ struct DBusSocket {
         }
         while true {
             let result = bytes.withUnsafeBytes { buffer -> Int in
-                var vector = iovec(iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress), iov_len: buffer.count)
+                var vector = iovec(
+                    iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress), iov_len: buffer.count)
                 return withUnsafeMutablePointer(to: &vector) { vectorPointer in
                     var header = msghdr()
                     header.msg_iov = vectorPointer
@@ -148,14 +160,16 @@ struct DBusSocket {
         }
         if count < 0 {
             if errno == EAGAIN { return .wouldBlock }
-            throw DBusError(.disconnected, "Cannot read from the D-Bus socket.", cause: SystemError.last("recvmsg"))
+            throw DBusError(
+                .disconnected, "Cannot read from the D-Bus socket.", cause: SystemError.last("recvmsg"))
         }
         var fds: [Int32] = []
         var offset = 0
         let headerSize = MemoryLayout<cmsghdr>.size
         while offset + headerSize <= header.msg_controllen {
             let message = (control + offset).bindMemory(to: cmsghdr.self, capacity: 1).pointee
-            guard message.cmsg_len >= headerSize, offset + message.cmsg_len <= header.msg_controllen else { break }
+            guard message.cmsg_len >= headerSize, offset + message.cmsg_len <= header.msg_controllen
+            else { break }
             if message.cmsg_level == SOL_SOCKET, message.cmsg_type == Int32(SCM_RIGHTS) {
                 let dataOffset = offset + Self.align(headerSize)
                 for index in 0..<(message.cmsg_len - Self.align(headerSize)) / 4 {
@@ -166,7 +180,8 @@ struct DBusSocket {
         }
         if header.msg_flags & Int32(MSG_CTRUNC) != 0 {
             for fd in fds { _ = Glibc.close(fd) }
-            throw DBusError(.malformed, "The D-Bus peer sent more fds than one read takes; the connection is closed.")
+            throw DBusError(
+                .malformed, "The D-Bus peer sent more fds than one read takes; the connection is closed.")
         }
         if count == 0 {
             for fd in fds { _ = Glibc.close(fd) }

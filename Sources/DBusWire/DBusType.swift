@@ -56,7 +56,9 @@ indirect enum DBusType: Equatable, Sendable {
     static func parse(_ signature: String) throws(DBusError) -> [DBusType] {
         let bytes = Array(signature.utf8)
         guard bytes.count <= maximumSignatureLength else {
-            throw DBusError(.invalidArgument, "The D-Bus signature is \(bytes.count) bytes long; at most 255 are allowed.")
+            throw DBusError(
+                .invalidArgument,
+                "The D-Bus signature is \(bytes.count) bytes long; at most 255 are allowed.")
         }
         var parser = Parser(bytes: bytes, text: signature)
         var types: [DBusType] = []
@@ -71,7 +73,9 @@ indirect enum DBusType: Equatable, Sendable {
         let types = try parse(signature)
         guard types.count == 1 else {
             throw DBusError(
-                .invalidArgument, "The D-Bus signature \"\(signature)\" must be exactly one complete type; it has \(types.count).")
+                .invalidArgument,
+                "The D-Bus signature \"\(signature)\" must be exactly one complete type; it has \(types.count)."
+            )
         }
         return types[0]
     }
@@ -105,7 +109,8 @@ indirect enum DBusType: Equatable, Sendable {
             case UInt8(ascii: "h"): return .unixFD
             case UInt8(ascii: "v"): return .variant
             case UInt8(ascii: "a"):
-                guard arrays < DBusType.maximumArrayDepth, arrays + structures < DBusType.maximumDepth else {
+                guard arrays < DBusType.maximumArrayDepth, arrays + structures < DBusType.maximumDepth
+                else {
                     throw invalid("arrays are nested more than 32 deep")
                 }
                 if position < bytes.count, bytes[position] == UInt8(ascii: "{") {
@@ -124,7 +129,9 @@ indirect enum DBusType: Equatable, Sendable {
                 }
                 return .array(try completeType(arrays: arrays + 1, structures: structures))
             case UInt8(ascii: "("):
-                guard structures < DBusType.maximumStructureDepth, arrays + structures < DBusType.maximumDepth else {
+                guard structures < DBusType.maximumStructureDepth,
+                    arrays + structures < DBusType.maximumDepth
+                else {
                     throw invalid("structures are nested more than 32 deep")
                 }
                 var fields: [DBusType] = []

@@ -19,7 +19,8 @@ struct DBusUnmarshal {
     }
 
     static func malformed(_ why: String) -> DBusError {
-        DBusError(.malformed, "The D-Bus peer sent a malformed message (\(why)); the connection is closed.")
+        DBusError(
+            .malformed, "The D-Bus peer sent a malformed message (\(why)); the connection is closed.")
     }
 
     mutating func align(_ alignment: Int) throws(DBusError) {
@@ -64,12 +65,16 @@ struct DBusUnmarshal {
         for type in types {
             values.append(try read(type, depth: 0))
         }
-        guard position == end else { throw Self.malformed("the body is longer than its signature says") }
+        guard position == end else {
+            throw Self.malformed("the body is longer than its signature says")
+        }
         return values
     }
 
     mutating func read(_ type: DBusType, depth: Int) throws(DBusError) -> DBusValue {
-        guard depth <= DBusType.maximumDepth else { throw Self.malformed("values are nested more than 64 deep") }
+        guard depth <= DBusType.maximumDepth else {
+            throw Self.malformed("values are nested more than 64 deep")
+        }
         switch type {
         case .byte: return .byte(try readByte())
         case .bool:
@@ -86,7 +91,9 @@ struct DBusUnmarshal {
         case .string: return .string(try readString())
         case .objectPath:
             let path = try readString()
-            guard DBusValidation.isObjectPath(path) else { throw Self.malformed("an object path is not valid") }
+            guard DBusValidation.isObjectPath(path) else {
+                throw Self.malformed("an object path is not valid")
+            }
             return .objectPath(path)
         case .signature:
             let text = try readSignature()
@@ -98,7 +105,9 @@ struct DBusUnmarshal {
             return .signature(text)
         case .unixFD:
             let index = try read(UInt32.self)
-            guard Int(index) < fdCount else { throw Self.malformed("fd index \(index) but \(fdCount) fds came") }
+            guard Int(index) < fdCount else {
+                throw Self.malformed("fd index \(index) but \(fdCount) fds came")
+            }
             return .unixFD(index)
         case .array(let elementType):
             let length = Int(try read(UInt32.self))
@@ -159,7 +168,9 @@ struct DBusUnmarshal {
     }
 
     private func validatedText(_ range: Range<Int>) throws(DBusError) -> String {
-        guard bytes[range.upperBound] == 0 else { throw Self.malformed("a string is not NUL-terminated") }
+        guard bytes[range.upperBound] == 0 else {
+            throw Self.malformed("a string is not NUL-terminated")
+        }
         let slice = bytes[range]
         guard !slice.contains(0) else { throw Self.malformed("a string contains a NUL byte") }
         guard let text = String(validating: slice, as: UTF8.self) else {

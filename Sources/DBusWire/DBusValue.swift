@@ -5,9 +5,18 @@
 /// // signature "sasu"; a dictionary a{sv} is .array("{sv}", [.dictEntry(.string("key"), .variant(.uint32(1)))])
 /// ```
 public indirect enum DBusValue: Equatable, Sendable {
-    case byte(UInt8), bool(Bool), int16(Int16), uint16(UInt16), int32(Int32), uint32(UInt32), int64(Int64)
-    case uint64(UInt64), double(Double)
-    case string(String), objectPath(String), signature(String)
+    case byte(UInt8)
+    case bool(Bool)
+    case int16(Int16)
+    case uint16(UInt16)
+    case int32(Int32)
+    case uint32(UInt32)
+    case int64(Int64)
+    case uint64(UInt64)
+    case double(Double)
+    case string(String)
+    case objectPath(String)
+    case signature(String)
     /// An index into the message's `fds`.
     case unixFD(UInt32)
     /// The element signature and the elements; a dictionary is an array of `.dictEntry`, element signature "{sv}".
@@ -59,8 +68,12 @@ public indirect enum DBusValue: Equatable, Sendable {
     /// The fd index of a `.unixFD`: look it up in the message's `fds`.
     public var unixFD: UInt32? { if case .unixFD(let value) = self { value } else { nil } }
     /// The elements of an array of any type.
-    public var arrayElements: [DBusValue]? { if case .array(_, let elements) = self { elements } else { nil } }
-    public var structureFields: [DBusValue]? { if case .structure(let fields) = self { fields } else { nil } }
+    public var arrayElements: [DBusValue]? {
+        if case .array(_, let elements) = self { elements } else { nil }
+    }
+    public var structureFields: [DBusValue]? {
+        if case .structure(let fields) = self { fields } else { nil }
+    }
     /// The value inside a variant.
     public var variantValue: DBusValue? { if case .variant(let value) = self { value } else { nil } }
 
@@ -91,7 +104,9 @@ public indirect enum DBusValue: Equatable, Sendable {
     // MARK: - Builders
 
     /// An `as`.
-    public static func strings(_ strings: [String]) -> DBusValue { .array("s", strings.map { .string($0) }) }
+    public static func strings(_ strings: [String]) -> DBusValue {
+        .array("s", strings.map { .string($0) })
+    }
 
     /// An `ay`.
     public static func bytes(_ bytes: [UInt8]) -> DBusValue { .array("y", bytes.map { .byte($0) }) }

@@ -23,16 +23,20 @@ import Testing
     /// A connection that owns `service` and answers `Echo` with its arguments and `Fail` with an error.
     func makeServer() throws -> DBusConnection {
         let server = try DBusConnection(address: bus.address)
-        #expect(try server.requestName(Self.service, flags: DBusConnection.doNotQueue) == DBusConnection.primaryOwner)
+        #expect(
+            try server.requestName(Self.service, flags: DBusConnection.doNotQueue)
+                == DBusConnection.primaryOwner)
         server.onMethodCall = { [unowned server] call in
             do {
                 switch call.member {
                 case "Echo":
                     try server.reply(to: call, signature: call.signature, body: call.body)
                 case "Fail":
-                    try server.replyError(to: call, name: "org.pasteboard.Test1.Error.Stale", message: "it changed")
+                    try server.replyError(
+                        to: call, name: "org.pasteboard.Test1.Error.Stale", message: "it changed")
                 default:
-                    try server.replyError(to: call, name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no")
+                    try server.replyError(
+                        to: call, name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no")
                 }
             } catch {
                 Issue.record("the server could not reply: \(error)")
@@ -54,12 +58,15 @@ import Testing
     }
 
     @Test func sessionBusComesFromTheEnvironment() throws {
-        let connection = try DBusConnection.sessionBus(environment: ["DBUS_SESSION_BUS_ADDRESS": bus.address])
+        let connection = try DBusConnection.sessionBus(environment: [
+            "DBUS_SESSION_BUS_ADDRESS": bus.address
+        ])
         #expect(connection.uniqueName.hasPrefix(":"))
         let error = #expect(throws: DBusError.self) { try DBusConnection.sessionBus(environment: [:]) }
         #expect(error?.message.contains("DBUS_SESSION_BUS_ADDRESS") == true)
         let missing = #expect(throws: DBusError.self) {
-            try DBusConnection(address: "unix:path=\(bus.directory.path)/none;unix:abstract=nothing-\(UUID())")
+            try DBusConnection(
+                address: "unix:path=\(bus.directory.path)/none;unix:abstract=nothing-\(UUID())")
         }
         #expect(missing?.code == .cannotConnect)
     }
@@ -69,12 +76,15 @@ import Testing
         let other = try DBusConnection(address: bus.address)
         #expect(try other.getNameOwner(Self.service) == server.uniqueName)
         #expect(try other.getNameOwner("org.pasteboard.Nobody") == nil)
-        #expect(try other.requestName(Self.service, flags: DBusConnection.doNotQueue) == DBusConnection.exists)
+        #expect(
+            try other.requestName(Self.service, flags: DBusConnection.doNotQueue) == DBusConnection.exists
+        )
         #expect(try server.requestName(Self.service, flags: 0) == DBusConnection.alreadyOwner)
     }
 
     static let everyType: [DBusValue] = [
-        .byte(0xfe), .bool(true), .int16(-12345), .uint16(54321), .int32(-2_000_000_000), .uint32(4_000_000_000),
+        .byte(0xfe), .bool(true), .int16(-12345), .uint16(54321), .int32(-2_000_000_000),
+        .uint32(4_000_000_000),
         .int64(-9_000_000_000_000_000_000), .uint64(18_000_000_000_000_000_000), .double(-3.25),
         .string("Grüße, 世界 🙂"), .objectPath("/org/pasteboard/Item_7"), .signature("a{sv}(iu)"),
         .strings(["text/plain", "", "image/png"]),
@@ -83,10 +93,12 @@ import Testing
         .array("x", [.int64(1), .int64(-1)]),
         .structure([.byte(1), .structure([.string("nested"), .double(0.5)]), .array("(yv)", [])]),
         .vardict([
-            ("size", .uint64(1 << 40)), ("names", .strings(["a", "b"])), ("inner", .variant(.variant(.int16(-1)))),
+            ("size", .uint64(1 << 40)), ("names", .strings(["a", "b"])),
+            ("inner", .variant(.variant(.int16(-1)))),
             ("point", .structure([.int32(3), .int32(4)])),
         ]),
-        .array("{uas}", [.dictEntry(.uint32(1), .strings(["x"])), .dictEntry(.uint32(2), .strings([]))]),
+        .array(
+            "{uas}", [.dictEntry(.uint32(1), .strings(["x"])), .dictEntry(.uint32(2), .strings([]))]),
         .variant(.array("(sv)", [.structure([.string("k"), .variant(.bool(false))])])),
         .array("aa{sv}", [.array("a{sv}", [.vardict([("deep", .byte(9))])])]),
     ]
@@ -111,13 +123,14 @@ import Testing
         let server = try DBusConnection(address: bus.address)
         var written = false
         server.onMethodCall = { [unowned server] call in
-            guard let index = call.body.first?.unixFD, Int(index) < call.fds.count else {
-                Issue.record("no fd in \(call.body)")
+            defer { for fd in call.fds { close(fd) } }
+            guard call.body.count == 2, let index = call.body[1].unixFD, Int(index) < call.fds.count
+            else {
+                Issue.record("no fd in \(call.body), fds \(call.fds)")
                 return
             }
             let text = Array("through the pipe".utf8)
             written = write(call.fds[Int(index)], text, text.count) == text.count
-            for fd in call.fds { close(fd) }
             do {
                 // And one back: a pipe whose read end goes with the reply.
                 var back: [Int32] = [0, 0]
@@ -152,16 +165,23 @@ import Testing
         let client = try DBusConnection(address: bus.address)
         var results: [String: Result<DBusMessage, DBusError>] = [:]
         for member in ["Fail", "Nothing"] {
-            try client.call(destination: Self.service, path: Self.path, interface: Self.interface, member: member) {
+            try client.call(
+                destination: Self.service, path: Self.path, interface: Self.interface, member: member
+            ) {
                 results[member] = $0
             }
         }
         // A connection without onMethodCall answers UnknownMethod itself, and Ping always.
         let silent = try DBusConnection(address: bus.address)
-        try client.call(destination: silent.uniqueName, path: "/", interface: Self.interface, member: "Echo") {
+        try client.call(
+            destination: silent.uniqueName, path: "/", interface: Self.interface, member: "Echo"
+        ) {
             results["silent"] = $0
         }
-        try client.call(destination: silent.uniqueName, path: "/", interface: "org.freedesktop.DBus.Peer", member: "Ping") {
+        try client.call(
+            destination: silent.uniqueName, path: "/", interface: "org.freedesktop.DBus.Peer",
+            member: "Ping"
+        ) {
             results["ping"] = $0
         }
         #expect(try pump([server, client, silent]) { results.count == 4 })
@@ -180,7 +200,8 @@ import Testing
 
         // The blocking form throws the same.
         let thrown = #expect(throws: DBusError.self) {
-            try client.callAndWait(destination: "org.pasteboard.Nobody", path: "/", interface: Self.interface, member: "X")
+            try client.callAndWait(
+                destination: "org.pasteboard.Nobody", path: "/", interface: Self.interface, member: "X")
         }
         #expect(thrown?.name == "org.freedesktop.DBus.Error.ServiceUnknown")
     }
@@ -193,10 +214,15 @@ import Testing
             if signal.interface == "org.pasteboard.Shell1" { signals.append(signal) }
         }
         try listener.addMatch("type='signal',interface='org.pasteboard.Shell1',member='OwnerChanged'")
-        let body: [DBusValue] = [.string("CLIPBOARD"), .strings(["text/plain", "text/html"]), .string("org.gnome.TextEditor"), .uint32(7)]
-        try emitter.emitSignal(path: "/org/pasteboard/Shell", interface: "org.pasteboard.Shell1", member: "Other")
+        let body: [DBusValue] = [
+            .string("CLIPBOARD"), .strings(["text/plain", "text/html"]), .string("org.gnome.TextEditor"),
+            .uint32(7),
+        ]
         try emitter.emitSignal(
-            path: "/org/pasteboard/Shell", interface: "org.pasteboard.Shell1", member: "OwnerChanged", signature: "sassu",
+            path: "/org/pasteboard/Shell", interface: "org.pasteboard.Shell1", member: "Other")
+        try emitter.emitSignal(
+            path: "/org/pasteboard/Shell", interface: "org.pasteboard.Shell1", member: "OwnerChanged",
+            signature: "sassu",
             body: body)
         // A unicast signal reaches its destination without a match rule.
         try emitter.emitSignal(
@@ -245,7 +271,9 @@ import Testing
         let emitter = try DBusConnection(address: bus.address)
         let listener = try DBusConnection(address: bus.address)
         var received: [String] = []
-        listener.onSignal = { if let member = $0.member, member.hasPrefix("Tick") { received.append(member) } }
+        listener.onSignal = {
+            if let member = $0.member, member.hasPrefix("Tick") { received.append(member) }
+        }
         try listener.addMatch("type='signal',interface='org.pasteboard.Shell1'")
         try emitter.emitSignal(path: "/", interface: "org.pasteboard.Shell1", member: "Tick")
         usleep(100_000)  // the signal reaches the listener's socket before its next call's reply
@@ -266,7 +294,8 @@ import Testing
         let child = try ChildProcess(
             executable: dbusSend,
             arguments: [
-                "--bus=\(bus.address)", "--print-reply", "--reply-timeout=5000", "--dest=\(Self.service)", Self.path,
+                "--bus=\(bus.address)", "--print-reply", "--reply-timeout=5000", "--dest=\(Self.service)",
+                Self.path,
                 "\(Self.interface).Echo", "string:héllo", "uint64:18446744073709551615", "array:int32:1,-2",
                 "dict:string:uint32:a,1,b,2",
             ],
@@ -277,6 +306,8 @@ import Testing
         #expect(output.contains("string \"héllo\""))
         #expect(output.contains("uint64 18446744073709551615"))
         #expect(output.contains("int32 -2"))
-        #expect(output.contains("dict entry(") && output.contains("string \"b\"") && output.contains("uint32 2"))
+        #expect(
+            output.contains("dict entry(") && output.contains("string \"b\"")
+                && output.contains("uint32 2"))
     }
 }

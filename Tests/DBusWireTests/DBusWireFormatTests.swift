@@ -1,5 +1,6 @@
-@testable import DBusWire
 import Testing
+
+@testable import DBusWire
 
 /// The wire format without a bus: alignment, both endiannesses, the limits.
 @Suite struct DBusWireFormatTests {
@@ -20,7 +21,9 @@ import Testing
 
     @Test func structuresAndDictEntriesAlignToEight() throws {
         var marshal = DBusMarshal(fdCount: 0)
-        try marshal.append([.byte(1), .structure([.byte(2)]), .array("{yy}", [.dictEntry(.byte(3), .byte(4))])], signature: "y(y)a{yy}")
+        try marshal.append(
+            [.byte(1), .structure([.byte(2)]), .array("{yy}", [.dictEntry(.byte(3), .byte(4))])],
+            signature: "y(y)a{yy}")
         #expect(marshal.bytes == [1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, 4])
     }
 
@@ -29,7 +32,10 @@ import Testing
         func pad(_ alignment: Int) { while bytes.count % alignment != 0 { bytes.append(0) } }
         func uint32(_ value: UInt32) {
             pad(4)
-            bytes += [UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)]
+            bytes += [
+                UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff),
+                UInt8(value & 0xff),
+            ]
         }
         func string(_ text: String) {
             uint32(UInt32(text.utf8.count))
@@ -66,9 +72,13 @@ import Testing
 
     @Test func aMessageRoundTrips() throws {
         var message = DBusMessage(
-            kind: .methodCall, path: "/org/pasteboard/Shell", interface: "org.pasteboard.Shell1", member: "ReadType",
+            kind: .methodCall, path: "/org/pasteboard/Shell", interface: "org.pasteboard.Shell1",
+            member: "ReadType",
             destination: "org.pasteboard.Shell", signature: "sushth",
-            body: [.string("CLIPBOARD"), .uint32(3), .string("image/png"), .unixFD(0), .uint64(1 << 24), .unixFD(1)],
+            body: [
+                .string("CLIPBOARD"), .uint32(3), .string("image/png"), .unixFD(0), .uint64(1 << 24),
+                .unixFD(1),
+            ],
             fds: [5, 6])
         message.serial = 12
         let bytes = try message.encoded()
@@ -82,7 +92,10 @@ import Testing
 
     @Test(arguments: [
         ("a" + String(repeating: "a", count: 32) + "y", "arrays are nested more than 32 deep"),
-        (String(repeating: "(", count: 33) + "y" + String(repeating: ")", count: 33), "structures are nested"),
+        (
+            String(repeating: "(", count: 33) + "y" + String(repeating: ")", count: 33),
+            "structures are nested"
+        ),
         ("a{vs}", "a dictionary key must be a basic type"),
         ("{ss}", "only be an array's element"),
         ("()", "at least one field"),
@@ -99,15 +112,20 @@ import Testing
         var marshal = DBusMarshal(fdCount: 0)
         #expect(throws: DBusError.self) { try marshal.append([.string("x")], signature: "u") }
         #expect(throws: DBusError.self) { try marshal.append([.unixFD(0)], signature: "h") }
-        #expect(throws: DBusError.self) { try marshal.append([.objectPath("no/slash")], signature: "o") }
-        #expect(throws: DBusError.self) { try marshal.append([.array("s", [.uint32(1)])], signature: "as") }
+        #expect(throws: DBusError.self) {
+            try marshal.append([.objectPath("no/slash")], signature: "o")
+        }
+        #expect(throws: DBusError.self) {
+            try marshal.append([.array("s", [.uint32(1)])], signature: "as")
+        }
         var deep: DBusValue = .byte(0)
         for _ in 0..<70 { deep = .variant(deep) }
         #expect(throws: DBusError.self) { try marshal.append([deep], signature: "v") }
     }
 
     @Test func addressesNameTheirSockets() throws {
-        let address = try DBusAddress("tcp:host=x,port=1;unix:abstract=/tmp/dbus-AbC,guid=0123;unix:path=/run/user/1000/b%20us")
+        let address = try DBusAddress(
+            "tcp:host=x,port=1;unix:abstract=/tmp/dbus-AbC,guid=0123;unix:path=/run/user/1000/b%20us")
         #expect(address.sockets == [.abstract("/tmp/dbus-AbC"), .path("/run/user/1000/b us")])
         #expect(throws: DBusError.self) { try DBusAddress("tcp:host=localhost,port=1") }
         #expect(throws: DBusError.self) { try DBusAddress("nonsense") }

@@ -19,7 +19,8 @@ final class PrivateBus {
         guard let executable = executableOnPath("dbus-daemon") else {
             throw SetupFailure("dbus-daemon is needed: apt-get install -y dbus-daemon")
         }
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("dbuswire-\(UUID().uuidString)")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dbuswire-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let listenAddress =
             switch listen {
@@ -67,12 +68,16 @@ final class PrivateBus {
 }
 
 /// Drives `connections` (poll, read, flush, timeouts) until `done` is true or `timeout` passes; false then.
-func pump(_ connections: [DBusConnection], timeout: Duration = .seconds(5), until done: () -> Bool) throws -> Bool {
+func pump(_ connections: [DBusConnection], timeout: Duration = .seconds(5), until done: () -> Bool)
+    throws -> Bool
+{
     let deadline = ContinuousClock.now + timeout
     while !done() {
         guard ContinuousClock.now < deadline else { return false }
         var entries = connections.map {
-            pollfd(fd: $0.fileDescriptor, events: Int16(POLLIN) | ($0.wantsWrite ? Int16(POLLOUT) : 0), revents: 0)
+            pollfd(
+                fd: $0.fileDescriptor, events: Int16(POLLIN) | ($0.wantsWrite ? Int16(POLLOUT) : 0),
+                revents: 0)
         }
         _ = poll(&entries, nfds_t(entries.count), 20)
         for (connection, entry) in zip(connections, entries) {
