@@ -21,7 +21,7 @@ TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python
 	imagemagick tmux xterm chafa fzf rofi suckless-tools wofi fuzzel sway wl-clipboard wtype foot libwayland-bin \
 	syncthing curl jq strace xwayland x11-xserver-utils passwd util-linux gcc \
 	firefox-esr epiphany-browser libreoffice-writer libreoffice-calc pcmanfm openbox kwin-wayland qtwayland5 x11-utils \
-	dbus dbus-x11
+	dbus dbus-x11 gnome-shell mutter gjs gsettings-desktop-schemas libglib2.0-bin
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run build app test test-release test-deps deps install install-app uninstall bench clean
@@ -74,6 +74,7 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	python3 scripts/check_essentials.py .build/debug/pb
 	python3 scripts/check_layers.py
+	python3 scripts/gnome_extension.py --check
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
 	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
 	$(MAKE) --no-print-directory test-apps
@@ -104,6 +105,8 @@ test-apps:
 		--results $(FIDELITY_RESULTS) || status=1; \
 	python3 scripts/fidelity_table.py $(FIDELITY_RESULTS) --check || status=1; \
 	PB_BINARY=$(CURDIR)/.build/debug/pb /usr/bin/python3 Tests/Apps/restore_paste.py --desktop all || status=1; \
+	/usr/bin/python3 Tests/Apps/gnome_extension.py || status=1; \
+	/usr/bin/python3 Tests/Apps/gnome_pb.py --pb $(CURDIR)/.build/debug/pb || status=1; \
 	exit $$status
 
 .PHONY: compat
@@ -126,6 +129,10 @@ install: build
 	install -m 0644 contrib/pasteboard-history.svg $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/pasteboard-history.svg
 	# KWin lets pb type the paste keystroke (org_kde_kwin_fake_input) only by a .desktop file whose Exec= is pb.
 	sed 's|^Exec=.*|Exec=$(PREFIX)/bin/pb|' contrib/pb-paste.desktop > $(DESTDIR)$(PREFIX)/share/applications/pb-paste.desktop
+	# The GNOME Shell extension, for every user (each still enables it: pb gnome-extension install). Without GNOME
+	# Shell here to ask its version, the ES-module variant of GNOME 45 and later.
+	.build/release/pb gnome-extension install --dir $(DESTDIR)$(PREFIX)/share/gnome-shell/extensions \
+		$$(gnome-shell --version >/dev/null 2>&1 || echo --shell-version 45)
 
 app: deps
 	$(SWIFT) build -c release --product pasteboard-gtk
@@ -137,6 +144,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pb $(DESTDIR)$(PREFIX)/bin/pbcopy $(DESTDIR)$(PREFIX)/bin/pbpaste
 	rm -f $(DESTDIR)$(PREFIX)/bin/pasteboard-gtk $(DESTDIR)$(PREFIX)/share/applications/pasteboard-history.desktop
 	rm -f $(DESTDIR)$(PREFIX)/share/applications/pb-paste.desktop
+	rm -rf $(DESTDIR)$(PREFIX)/share/gnome-shell/extensions/pasteboard@pasteboard.org
 	rm -f $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/pasteboard-history.svg
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pb $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pb $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pb.fish
 

@@ -60,7 +60,8 @@ def variants():
 def swift_literal(text):
     if '"""#' in text:
         raise SystemExit("gnome_extension: a source file holds '\"\"\"#', which the Swift raw literal cannot")
-    return '#"""\n' + text + '"""#'
+    # A multi-line literal drops the line break just before its closing delimiter: one more keeps the file's last.
+    return '#"""\n' + text + '\n"""#'
 
 
 def render():

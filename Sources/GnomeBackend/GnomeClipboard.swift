@@ -335,6 +335,14 @@ public final class GnomeClipboard: ClipboardBackend, PasteTyping {
         return true
     }
 
+    // MARK: - Allow Paste
+
+    /// Xwayland holds readers' requests, but every Wayland application reads through mutter's bridge: no reader
+    /// is named.
+    public var pasteGating: PasteGating { x11 == nil ? .unsupported : .unnamedReaders }
+    public func setPasteGate(_ gate: (any PasteGate)?) { x11?.setPasteGate(gate) }
+    public func resolvePaste(ticket: Int, allow: Bool) { x11?.resolvePaste(ticket: ticket, allow: allow) }
+
     // MARK: - Paste
 
     /// Types `key` (`ctrl+v`, `shift+insert`, `ctrl+shift+v`) into the focused window through the extension.

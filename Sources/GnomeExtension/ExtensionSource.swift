@@ -4,7 +4,7 @@
 public enum ExtensionSource {
     public static let uuid = "pasteboard@pasteboard.org"
     /// The extension's version (metadata.json).
-    public static let version = 1
+    public static let version = 2
     /// The first GNOME Shell version that loads only ES modules.
     public static let firstModuleShell = 45
 
@@ -402,6 +402,7 @@ function focusedAppId() {
 function init() {
     return new Pasteboard();
 }
+
 """#
 
     static let legacyMetadata = #"""
@@ -410,8 +411,9 @@ function init() {
   "name": "Pasteboard",
   "description": "Lets the pb clipboard daemon see every copy on GNOME (CLIPBOARD and PRIMARY, every type, the copying application) and paste into the focused window. It answers only the daemon's bus name.",
   "shell-version": ["43", "44"],
-  "version": 1
+  "version": 2
 }
+
 """#
 
     static let moduleScript = #"""
@@ -815,6 +817,7 @@ export default class PasteboardExtension extends Extension {
         this._pasteboard = null;
     }
 }
+
 """#
 
     static let moduleMetadata = #"""
@@ -829,7 +832,8 @@ export default class PasteboardExtension extends Extension {
     "48",
     "49"
   ],
-  "version": 1
+  "version": 2
 }
+
 """#
 }

@@ -89,7 +89,10 @@ class GnomeSession:
     """A headless gnome-shell with its buses, inside the namespace of enter_namespace(). `env` is the environment
     for clients once start() has returned: the variables in EXPORTED plus the private HOME and XDG directories."""
 
-    def __init__(self, workdir: str, extensions: list[str] = (), size: str = "1280x800"):
+    def __init__(self, workdir: str, extensions: list[str] = (), size: str = "1280x800", before_shell=None):
+        """`before_shell(env)` runs once the buses and settings are up, before the shell starts (to install an
+        extension the way a user would, for the shell to load it)."""
+        self.before_shell = before_shell
         self.workdir = os.path.abspath(workdir)
         self.extensions = [os.path.abspath(path) for path in extensions]
         self.size = size
@@ -137,6 +140,8 @@ class GnomeSession:
                                   capture_output=True, timeout=20)
             if done.returncode != 0:
                 raise SetupError(f"gsettings set org.gnome.shell {key} failed: {done.stderr.decode(errors='replace')}")
+        if self.before_shell is not None:
+            self.before_shell(self.env)
         ready = os.path.join(runtime, "pasteboard-test-ready")
         for stale in (os.path.join(runtime, "gnome-shell-disable-extensions"), ready):
             if os.path.exists(stale):
