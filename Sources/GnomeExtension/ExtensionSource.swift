@@ -387,15 +387,15 @@ class Pasteboard {
     }
 }
 
-/* The focused application's id: its .desktop id when the shell knows the application, else the window's Wayland
- * app_id (or X11 WM_CLASS: both are the WM class to mutter); '' when no window has the focus. */
+/* The focused application's id: its desktop id (without '.desktop') when the shell knows the application, else
+ * the window's Wayland app_id (or X11 WM_CLASS: both are the WM class to mutter); '' when no window has the focus. */
 function focusedAppId() {
     const window = global.display.get_focus_window();
     if (window === null)
         return '';
     const app = Shell.WindowTracker.get_default().get_window_app(window);
     if (app !== null && !app.is_window_backed())
-        return app.get_id();
+        return app.get_id().replace(/\.desktop$/, '');
     return window.get_wm_class() || window.get_gtk_application_id() || '';
 }
 
@@ -794,15 +794,15 @@ class Pasteboard {
     }
 }
 
-/* The focused application's id: its .desktop id when the shell knows the application, else the window's Wayland
- * app_id (or X11 WM_CLASS: both are the WM class to mutter); '' when no window has the focus. */
+/* The focused application's id: its desktop id (without '.desktop') when the shell knows the application, else
+ * the window's Wayland app_id (or X11 WM_CLASS: both are the WM class to mutter); '' when no window has the focus. */
 function focusedAppId() {
     const window = global.display.get_focus_window();
     if (window === null)
         return '';
     const app = Shell.WindowTracker.get_default().get_window_app(window);
     if (app !== null && !app.is_window_backed())
-        return app.get_id();
+        return app.get_id().replace(/\.desktop$/, '');
     return window.get_wm_class() || window.get_gtk_application_id() || '';
 }
 

@@ -222,6 +222,35 @@ def run_checks(s: Session, checks: Checks, install: subprocess.CompletedProcess)
     kill_group(daemon)
 
 
+def without_xwayland(s: Session, checks: Checks) -> None:
+    """A daemon with no Xwayland to serve through (DISPLAY unset): the extension still senses every copy, and a
+    restore is served from the shell's memory with the item's richest single type."""
+    env = {key: value for key, value in s.env.items() if key not in ("DISPLAY", "XAUTHORITY")}
+    daemon = s.start([s.pb, "daemon"], "pb-daemon-no-xwayland", env=env)
+    first = line_from(daemon, lambda line: line.startswith("Pasteboard daemon"), 20) or ""
+    checks.check("without Xwayland the start line says only the richest type is served",
+                 "without Xwayland" in first and "richest type" in first, first)
+    doctor = subprocess.run([s.pb, "doctor"], env=env, capture_output=True, timeout=30).stdout.decode()
+    checks.check("without Xwayland pb doctor says only the richest type is served",
+                 "only the richest type of an item" in doctor, doctor.strip())
+    copier = copy_three(s, "alone")
+    expected = gnome_bench.content_of("alone", 0)
+    items = wait_until(lambda: [i for i in s.history() if "alone" in json.dumps(i)], 5)
+    checks.check("without Xwayland the copy is recorded with its three types",
+                 len(items) == 1 and len(items[0].get("types", [])) >= 3, json.dumps(items)[:300])
+    kill_group(copier)
+    time.sleep(0.5)
+    if items:
+        restore = subprocess.run([s.pb, "restore", str(items[0]["id"])], env=env, capture_output=True, timeout=30)
+        time.sleep(0.3)
+        read = s.read_clipboard()
+        kept = exact(read, expected)
+        checks.check("without Xwayland a restore serves one type byte-exact",
+                     restore.returncode == 0 and len(read.get("types", [])) == 1 and len(kept) == 1,
+                     f"{read.get('types')} {kept} {restore.stderr.decode(errors='replace')}")
+    kill_group(daemon)
+
+
 def without_pb(s: Session, checks: Checks) -> None:
     """The differential half: the same copy and exit with no pb running leaves mutter's text-only copy."""
     copier = copy_three(s, "bare")
@@ -260,6 +289,7 @@ def main() -> int:
             s = Session(session, pb, workdir)
             without_pb(s, checks)
             run_checks(s, checks, installed["result"])
+            without_xwayland(s, checks)
     except SetupError as error:
         checks.check("the GNOME session and its clients start", False, str(error))
     finally:
