@@ -125,7 +125,7 @@ public final class GnomeClipboard: ClipboardBackend, PasteTyping {
         } catch {
             busFailure = error.message
         }
-        for read in Array(reads.values) { read.readPipe() }
+        for read in Array(reads.values) { read.readPipes() }
         dropFinishedReads()
     }
 
@@ -243,14 +243,14 @@ public final class GnomeClipboard: ClipboardBackend, PasteTyping {
         run.ownerTime = UInt(owner.serial)
         let source = SourceApplication(name: owner.appID.isEmpty ? nil : owner.appID)
         let first = run.listed(owner.types, source: source, limits: limits)
-        let read = ShellRead(run: run, owner: owner, link: shell, poll: poll, limits: limits, first: first)
+        let read = ShellRead(run: run, owner: owner, link: shell, poll: poll, limits: limits)
         run.abandon = { [weak self, weak read] in
             guard let self, let read, self.reads[selection] === read else { return }
             self.reads[selection] = nil
             read.stop()
         }
         reads[selection] = read
-        read.start()
+        read.start(first)
         if read.isFinished {
             reads[selection] = nil
             noteOutcome(read)
@@ -335,6 +335,18 @@ public final class GnomeClipboard: ClipboardBackend, PasteTyping {
         return true
     }
 
+    /// Just after a restore, mutter may not yet offer our new X11 owner to Wayland applications (it reads its
+    /// types from Xwayland first): a paste then would get the old content, or nothing. Waits, up to half a second,
+    /// until the extension sees our owner.
+    private func waitUntilMutterHasOurClipboard() {
+        guard x11?.owns(.clipboard) == true else { return }
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(500))
+        while ContinuousClock.now < deadline {
+            if let owner = shell.currentOwner(.clipboard), isOurs(owner) { return }
+            usleep(10_000)
+        }
+    }
+
     // MARK: - Allow Paste
 
     /// Xwayland holds readers' requests, but every Wayland application reads through mutter's bridge: no reader
@@ -352,6 +364,7 @@ public final class GnomeClipboard: ClipboardBackend, PasteTyping {
                 "On GNOME only the Pasteboard Shell extension can type the paste key, and it is not running"
                     + (shell.problem.map { " (\($0))" } ?? "") + ": run 'pb gnome-extension install', then log out and in.")
         }
+        waitUntilMutterHasOurClipboard()
         do {
             try shell.pasteAndWait(key)
         } catch {

@@ -24,7 +24,6 @@ import argparse
 import base64
 import json
 import os
-import select
 import subprocess
 import sys
 import tempfile
@@ -113,17 +112,12 @@ class Session:
 
 
 def line_from(process: subprocess.Popen, wanted, timeout: float) -> str | None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([process.stdout], [], [], 0.1)
-        if ready:
-            line = process.stdout.readline()
-            if not line:
-                return None
-            text = line.decode(errors="replace").strip()
-            if wanted(text):
-                return text
-    return None
+    """The first line `process` printed that `wanted` accepts, waiting up to `timeout` (read on a thread of its
+    own: a select() on the pipe would miss lines Python has buffered already)."""
+    if not hasattr(process, "lines"):
+        process.lines = gnome_bench.Lines(process.stdout)
+    found = process.lines.wait(wanted, timeout)
+    return found[1] if found else None
 
 
 def exact(read: dict, expected: dict[str, bytes]) -> list[str]:
