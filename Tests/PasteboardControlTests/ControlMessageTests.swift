@@ -18,6 +18,7 @@ import Testing
         (.forget(ids: [3, 9]), #"{"command":"forget","ids":[3,9]}"#),
         (.approve(), #"{"command":"approve"}"#),
         (.answerPaste(request: 4, allow: true), #"{"allow":true,"command":"answer-paste","request":4}"#),
+        (.paste(key: "ctrl+v"), #"{"command":"paste","key":"ctrl+v"}"#),
     ])
     func requestsEncodeAsDocumented(request: ControlRequest, expected: String) throws {
         #expect(line(request) == expected)
@@ -27,7 +28,8 @@ import Testing
     @Test func everyCommandRoundTrips() throws {
         let requests: [ControlRequest] = [
             .ping, .status, .restore(id: 1, once: false, expire: 2.5), .clear, .forget(ids: [4, 5]), .reschedule,
-            .notify(ControlEvent("x")), .watch(since: 7), .approve(), .answerPaste(request: 1, allow: false), .stop,
+            .notify(ControlEvent("x")), .watch(since: 7), .approve(), .answerPaste(request: 1, allow: false),
+            .paste(key: "shift+insert"), .stop,
         ]
         #expect(requests.map(\.command) == ControlRequest.commands)
         for request in requests {
