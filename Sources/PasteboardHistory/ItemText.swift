@@ -22,11 +22,12 @@ enum ItemText {
         {
             return .file
         }
-        // An offer with a picture and no plain text is a picture, whatever else comes with it (Chromium's "Copy
-        // image" adds HTML and a link; GTK adds text/ico).
+        // The richest representation decides: an offer with a picture is a picture, whatever else comes with it
+        // (Chromium's "Copy image" adds HTML and a link, a screenshot tool its file name as text, LibreOffice Calc
+        // a rendering of the cells next to their HTML and text). It is shown with its thumbnail and found by the
+        // Images filter; its text is still searched.
+        if types.contains(where: { $0.conforms(to: .image) }) { return .image }
         let textType = textType(of: item)
-        let isImage = types.contains(where: { $0.conforms(to: .image) })
-        if isImage && textType == nil { return .image }
         if types.contains(.html) { return .html }
         if types.contains(where: { $0.conforms(to: .url) || $0 == .mozillaURL }) { return .url }
         if let textType, let text = item.representation(forType: textType), text.byteCount < 8192,
@@ -34,8 +35,7 @@ enum ItemText {
         {
             return .url
         }
-        if textType != nil { return .text }
-        return isImage ? .image : .data
+        return textType != nil ? .text : .data
     }
 
     /// The representation whose bytes are the item's text, preferring plain text.

@@ -167,5 +167,19 @@ enum Schema {
                     identity BLOB
                 );
                 """),
+        // Kinds follow the richest representation: an item with a picture is an image (ItemText.kind), so items
+        // recorded before as text, HTML or a link with a picture among their types become images.
+        .init(
+            version: 5,
+            sql: """
+                UPDATE items SET kind = 'image'
+                WHERE kind IN ('text', 'html', 'url', 'data') AND EXISTS (
+                    SELECT 1 FROM representations r JOIN content_types t ON t.id = r.type_id
+                    WHERE r.item_id = items.id AND (
+                        t.identifier LIKE 'image/%' OR t.identifier IN (
+                            'public.image', 'public.png', 'public.jpeg', 'com.compuserve.gif', 'com.microsoft.bmp',
+                            'public.tiff', 'public.svg-image', 'com.microsoft.ico', 'public.heic', 'public.heif',
+                            'public.avif', 'org.webmproject.webp')));
+                """),
     ])
 }
