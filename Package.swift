@@ -146,8 +146,9 @@ let package = Package(
         .target(
             name: "PasteboardApp",
             dependencies: [
-                "DisplayBackends", "DisplayPaste", "GtkSupport", "PasteboardConfiguration", "PasteboardControl",
-                "PasteboardHistory", "PasteboardModel", "PasteboardSystem", "SystemSupport", "TextSupport",
+                "ClipboardBackend", "DisplayBackends", "DisplayPaste", "GtkSupport", "PasteboardConfiguration",
+                "PasteboardControl", "PasteboardHistory", "PasteboardModel", "PasteboardSystem", "SystemSupport",
+                "TextSupport",
             ]
         ),
         .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp"]),

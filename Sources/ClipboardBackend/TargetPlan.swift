@@ -201,6 +201,8 @@ public enum TargetPlan {
 
     /// The target names an owner advertises for a representation of `type`, its own name first.
     public static func targets(for type: ContentType) -> [String] {
+        // A file URL has no MIME type of its own (pb import makes them): offered as the file managers' types.
+        if type == .fileURL { return [Self.uriListName, Self.copiedFilesName] }
         let targets = type.x11Targets
         if !targets.isEmpty { return targets }
         if type.isDynamic, let mime = type.preferredMIMEType { return [mime] }
@@ -215,20 +217,33 @@ public enum TargetPlan {
             case latin1
             /// Compound Text, from UTF-8 text (`X11Text.compoundText(fromUTF8:)`), for `COMPOUND_TEXT` and `TEXT`.
             case compoundText
+            /// `text/uri-list` from a file URL: the URL and CRLF.
+            case uriList
+            /// `x-special/gnome-copied-files` from a file URL: `copy`, a line break, the URL.
+            case copiedFiles
 
             public func apply(to data: Data) -> Data {
                 switch self {
                 case .latin1: return X11Text.latin1(fromUTF8: data)
                 case .compoundText: return X11Text.compoundText(fromUTF8: data)
+                case .uriList: return Data((Self.url(in: data) + "\r\n").utf8)
+                case .copiedFiles: return Data(("copy\n" + Self.url(in: data)).utf8)
                 }
             }
 
-            /// The type an X11 reply carries: the encoding, also for `TEXT` (ICCCM 2.7.1).
-            public var replyType: String {
+            /// The type an X11 reply carries: the encoding for text (also for `TEXT`, ICCCM 2.7.1); nil where it is
+            /// the target itself.
+            public var replyType: String? {
                 switch self {
                 case .latin1: return "STRING"
                 case .compoundText: return "COMPOUND_TEXT"
+                case .uriList, .copiedFiles: return nil
                 }
+            }
+
+            /// The URL a file-URL representation holds, without surrounding white space.
+            private static func url(in data: Data) -> String {
+                String(decoding: data, as: UTF8.self).trimmingWhitespace()
             }
         }
 
@@ -244,6 +259,9 @@ public enum TargetPlan {
     /// and the other names a representation is offered under (the UTF-8 text's `text/plain`, `STRING`, …) go to
     /// the first representation that has them, when no representation has them as its own name. `STRING`, `TEXT`
     /// and `COMPOUND_TEXT` of the UTF-8 text are converted.
+    static let uriListName = "text/uri-list"
+    static let copiedFilesName = "x-special/gnome-copied-files"
+
     public static func servedTargets(for item: PasteboardItem) -> [ServedTarget] {
         let names = item.representations.map { targets(for: $0.type) }
         var owner: [String: Int] = [:]
@@ -261,6 +279,9 @@ public enum TargetPlan {
                 var conversion: ServedTarget.Conversion?
                 if isText && name == "STRING" { conversion = .latin1 }
                 if isText && (name == "TEXT" || name == "COMPOUND_TEXT") { conversion = .compoundText }
+                if item.representations[index].type == .fileURL {
+                    conversion = name == Self.uriListName ? .uriList : .copiedFiles
+                }
                 served.append(ServedTarget(name: name, representation: index, conversion: conversion))
             }
         }

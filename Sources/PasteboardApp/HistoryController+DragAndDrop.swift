@@ -1,3 +1,4 @@
+import ClipboardBackend
 import Foundation
 import GtkSupport
 import PasteboardControl
@@ -16,12 +17,13 @@ extension HistoryController {
             log.note("drag refused \(id): \(error.message)")
             return nil
         }
+        // The names the clipboard offers the item under, those with a MIME type's shape (a file URL as
+        // text/uri-list and as the file managers' copied files, made from it).
         var representations: [DragRepresentation] = []
-        for representation in item.representations {
-            guard let mime = representation.type.preferredMIMEType,
-                !representations.contains(where: { $0.mimeType == mime })
-            else { continue }
-            representations.append(DragRepresentation(mimeType: mime, data: representation.data))
+        for target in TargetPlan.servedTargets(for: item) where target.name.contains("/") {
+            let data = item.representations[target.representation].data
+            representations.append(
+                DragRepresentation(mimeType: target.name, data: target.conversion.map { $0.apply(to: data) } ?? data))
         }
         log.note("drag \(id) \(representations.map(\.mimeType).joined(separator: " "))")
         return representations

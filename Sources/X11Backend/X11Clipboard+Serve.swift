@@ -153,7 +153,7 @@ extension X11Clipboard {
             var type = atom
             if let conversion {
                 data = conversion.apply(to: data)
-                type = x.atom(conversion.replyType)
+                if let reply = conversion.replyType { type = x.atom(reply) }
             }
             if data.count > x.maxPropertyBytes {
                 startIncr(OutgoingPayload(data), size: data.count, property: property, type: type, requestor: requestor,

@@ -110,6 +110,27 @@ extension X11IntegrationTests {
             try await session.stop(daemon: daemon)
         }
 
+        /// A file URL (what `pb import` makes of another manager's copied file) is offered as the file managers'
+        /// types, made from it, never under its identifier `public.file-url` (issue 26, defect 10).
+        @Test func aFileURLIsOfferedAsAURIListAndCopiedFiles() async throws {
+            let daemon = try await session.startDaemon()
+            let line = #"{"representations":[{"type":"public.file-url","text":"file:///etc/hosts"},"#
+                + #"{"type":"public.utf8-plain-text","text":"/etc/hosts"}]}"#
+            try await session.pbSucceeding(["import", "-"], stdin: Data((line + "\n").utf8))
+            let history = try await session.pbSucceeding(["history", "--json", "--limit", "1"])
+            let items = try #require(try JSONSerialization.jsonObject(with: history.stdout) as? [[String: Any]])
+            let id = try #require(items.first?["id"] as? Int)
+            #expect(items.first?["kind"] as? String == "file")
+            try await session.pbSucceeding(["restore", String(id)])
+            _ = try await session.waitForClipboard(Data("/etc/hosts".utf8))
+            let targets = try await session.offeredTargets()
+            #expect(targets.contains("text/uri-list") && targets.contains("x-special/gnome-copied-files"), "\(targets)")
+            #expect(!targets.contains("public.file-url"), "\(targets)")
+            #expect(try await session.xclipRead("text/uri-list").stdout == Data("file:///etc/hosts\r\n".utf8))
+            #expect(try await session.xclipRead("x-special/gnome-copied-files").stdout == Data("copy\nfile:///etc/hosts".utf8))
+            try await session.stop(daemon: daemon)
+        }
+
         /// Text outside Latin-1: COMPOUND_TEXT and TEXT are compound text (Latin-1 with UTF-8 segments) that GTK 3
         /// decodes, through Xlib, back to the text; STRING is Latin-1 with `?` for the rest.
         @Test func x11TextTargetsOfAnyTextDecodeBackToIt() async throws {
