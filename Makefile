@@ -21,7 +21,8 @@ TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python
 	imagemagick tmux xterm chafa fzf rofi suckless-tools wofi fuzzel sway wl-clipboard wtype foot libwayland-bin \
 	syncthing curl jq strace xwayland x11-xserver-utils passwd util-linux gcc \
 	firefox-esr epiphany-browser libreoffice-writer libreoffice-calc pcmanfm openbox kwin-wayland qtwayland5 x11-utils \
-	dbus dbus-x11 gnome-shell mutter gjs gsettings-desktop-schemas libglib2.0-bin
+	dbus dbus-x11 gnome-shell mutter gjs gsettings-desktop-schemas libglib2.0-bin \
+	python3-pyatspi at-spi2-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: run build app test test-release test-deps deps install install-app uninstall bench clean
@@ -100,11 +101,13 @@ FIDELITY_RESULTS := .build/fidelity-results.json
 .PHONY: test-apps
 test-apps:
 	$(SWIFT) build --product pb
+	$(SWIFT) build --product pasteboard-gtk
 	@status=0; \
 	PB_BINARY=$(CURDIR)/.build/debug/pb /usr/bin/python3 Tests/Apps/fidelity.py --desktop all \
 		--results $(FIDELITY_RESULTS) || status=1; \
 	python3 scripts/fidelity_table.py $(FIDELITY_RESULTS) --check || status=1; \
 	PB_BINARY=$(CURDIR)/.build/debug/pb /usr/bin/python3 Tests/Apps/restore_paste.py --desktop all || status=1; \
+	/usr/bin/python3 Tests/Apps/a11y.py --app $(CURDIR)/.build/debug/pasteboard-gtk --pb $(CURDIR)/.build/debug/pb || status=1; \
 	/usr/bin/python3 Tests/Apps/gnome_extension.py || status=1; \
 	/usr/bin/python3 Tests/Apps/gnome_pb.py --pb $(CURDIR)/.build/debug/pb || status=1; \
 	exit $$status

@@ -192,7 +192,7 @@ def measure_search_keys(args, env):
             # main's app searches on its main thread: its list drawn is its search done, and it logs no "search done".
             app.logs_search_done = label != "before"
             time.sleep(1)
-            xdotool(env, "search", "--sync", "--name", "^Pasteboard History$", "windowfocus", "--sync")
+            xdotool(env, "search", "--sync", "--onlyvisible", "--name", "^Pasteboard History$", "windowfocus", "--sync")
             records = results.setdefault(label, [])
             latencies, missed = measure_keystrokes(env, app, args.queries.split(","), records)
             if missed:
@@ -240,7 +240,7 @@ def measure_app(args, env, newest, oldest, ranks):
         gl_mapped.append(maps_gl(app.process.pid))
         idle.append(rss_mb(app.process.pid))
         idle_anon.append(rss_mb(app.process.pid, "RssAnon"))
-        xdotool(env, "search", "--sync", "--name", "^Pasteboard History$", "windowfocus", "--sync")
+        xdotool(env, "search", "--sync", "--onlyvisible", "--name", "^Pasteboard History$", "windowfocus", "--sync")
         xdotool(env, "mousemove", "1270", "790")
         # Into the list, then End: the oldest item, read from the far end of the store.
         xdotool(env, "key", "ctrl+t")  # the vertical list pages further per key than the strip
@@ -281,7 +281,7 @@ def measure_app(args, env, newest, oldest, ranks):
 
 
 def focus_and_close_popup(env, app, mark):
-    xdotool(env, "search", "--sync", "--name", "^Pasteboard Popup$", "windowfocus", "--sync")
+    xdotool(env, "search", "--sync", "--onlyvisible", "--name", "^Pasteboard Popup$", "windowfocus", "--sync")
     xdotool(env, "key", "Escape")
     if not app.wait("popup closed: escape", 10, after=mark):
         sys.exit("the popup did not close on Escape")

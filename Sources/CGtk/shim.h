@@ -57,6 +57,11 @@ static inline void pb_accessible_set_label(GtkAccessible *accessible, const char
     gtk_accessible_update_property(accessible, GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
 
+/// Takes an accessible's label away, so that its name comes from its content again.
+static inline void pb_accessible_reset_label(GtkAccessible *accessible) {
+    gtk_accessible_reset_property(accessible, GTK_ACCESSIBLE_PROPERTY_LABEL);
+}
+
 /// Watches `fd` for input, a hang-up or an error on GLib's default context (g_unix_fd_add_full).
 static inline guint pb_watch_fd(int fd, GUnixFDSourceFunc function, gpointer data, GDestroyNotify destroy) {
     return g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, (GIOCondition)(G_IO_IN | G_IO_HUP | G_IO_ERR), function, data,

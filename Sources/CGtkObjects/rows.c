@@ -68,6 +68,27 @@ static void pb_slot_focus_enter(GtkEventControllerFocus *controller, gpointer da
     gtk_widget_activate_action(slot, "list.select-item", "(ubb)", position, FALSE, FALSE);
 }
 
+static const char *label_key = "pasteboard-accessible-label";
+
+static void pb_set_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+void pb_row_set_accessible_label(GtkWidget *row, const char *label) {
+    g_object_set_data_full(G_OBJECT(row), label_key, g_strdup(label), g_free);
+    pb_set_label(row, label);
+    GtkWidget *slot = gtk_widget_get_parent(row);
+    if (slot != NULL) pb_set_label(slot, label);
+}
+
+void pb_accessible_label_descendants(GtkWidget *widget, GType type, const char *label) {
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child != NULL;
+         child = gtk_widget_get_next_sibling(child)) {
+        if (G_TYPE_CHECK_INSTANCE_TYPE(child, type)) pb_set_label(child, label);
+        pb_accessible_label_descendants(child, type, label);
+    }
+}
+
 void pb_list_item_prepare(GtkListItem *item) {
     GtkWidget *child = gtk_list_item_get_child(item);
     if (child != NULL && g_object_get_data(G_OBJECT(child), slot_key) == NULL) {
@@ -91,6 +112,8 @@ void pb_list_item_prepare(GtkListItem *item) {
                               0);
         gtk_widget_add_controller(slot, focus);
     }
+    const char *label = child != NULL ? g_object_get_data(G_OBJECT(child), label_key) : NULL;
+    if (slot != NULL && label != NULL) pb_set_label(slot, label);
 }
 
 guint pb_list_focused_position(GtkWidget *list) {

@@ -7,6 +7,9 @@ public class Button: Widget {
 
     public init(label: String) {
         super.init(gtk_button_new_with_mnemonic(label))
+        // GTK 4.8 names it after its label with the mnemonic's underscore and the label's text both ("_Copy
+        // Copy"): without the first, the name is the text.
+        pb_accessible_reset_label(OpaquePointer(pointer))
     }
 
     /// A button showing a themed icon ("edit-copy-symbolic"), with `tooltip` as its description.

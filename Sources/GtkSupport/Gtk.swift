@@ -9,6 +9,18 @@ public enum Gtk {
         public let description: String
     }
 
+    /// The program's name (`g_set_prgname`: the Wayland app id and X11 WM_CLASS, matched to the desktop file, and
+    /// the accessibility tree's name of the application). Call before `initialize`.
+    public static func setProgramName(_ name: String) {
+        g_set_prgname(name)
+    }
+
+    /// The application's name for people: call after `initialize` (GDK names its X11 client leader window after
+    /// the name set before, and a window search by title would then find that unmapped window too).
+    public static func setApplicationName(_ name: String) {
+        g_set_application_name(name)
+    }
+
     /// Opens the display. Call once, on the main thread, before making any widget.
     public static func initialize() throws(StartError) {
         guard gtk_init_check() != 0 else {

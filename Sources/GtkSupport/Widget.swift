@@ -1,4 +1,5 @@
 internal import CGtk
+internal import CGtkObjects
 
 /// A GtkWidget: visibility, sensitivity, focus, style classes, size and alignment.
 @MainActor
@@ -107,6 +108,33 @@ public class Widget: Object {
     /// An accessible name for screen readers (GTK_ACCESSIBLE_PROPERTY_LABEL).
     public func setAccessibleLabel(_ label: String) {
         pb_accessible_set_label(OpaquePointer(pointer), label)
+    }
+
+    /// The accessible name of a list row: this widget (a `ListFactory` row) and the list's slot holding it, which
+    /// is what a screen reader reads as the list item.
+    public func setAccessibleRowLabel(_ label: String) {
+        pb_row_set_accessible_label(widget, label)
+    }
+
+    /// Parts GTK builds inside a widget, named after their class unless named.
+    public enum InnerPart {
+        /// The button that opens a drop-down.
+        case toggleButton
+        /// The scroll bars of a scrolled window.
+        case scrollbar
+        /// The slot showing the chosen entry inside a drop-down's button.
+        case listItem
+    }
+
+    /// Names every `part` inside this widget.
+    public func setAccessibleLabel(_ label: String, ofInner part: InnerPart) {
+        let type = switch part {
+        case .toggleButton: gtk_toggle_button_get_type()
+        case .scrollbar: gtk_scrollbar_get_type()
+        case .listItem: g_type_from_name("GtkListItemWidget")
+        }
+        guard type != 0 else { return }  // a GTK without that class
+        pb_accessible_label_descendants(widget, type, label)
     }
 
     /// Runs `action` when the key combination `trigger` ("<Control>f", "Delete") is pressed while the focus is

@@ -57,7 +57,9 @@ public enum HistoryApp {
         // Cairo without GL unless the user asks for GL (see RendererPolicy): less memory, a faster start.
         RendererPolicy.apply()
         do {
+            Gtk.setProgramName("pasteboard-history")
             try Gtk.initialize()
+            Gtk.setApplicationName("Pasteboard History")
         } catch {
             return fail(error.description)
         }

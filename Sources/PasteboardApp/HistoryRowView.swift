@@ -90,6 +90,11 @@ final class HistoryRowView {
             title.text = text
         }
         meta.text = ItemFormatting.meta(of: item)
+        let kindName = ItemFormatting.kindName(of: item)
+        icon.setAccessibleLabel(kindName)
+        // What a screen reader reads for the row: its title, kind and time (and size), and whether it is pinned.
+        root.setAccessibleRowLabel(
+            "\(item.kind == .image ? "" : text + ", ")\(kindName), \(meta.text)\(item.isPinned ? ", pinned" : "")")
         pin.isVisible = item.isPinned
         root.setStyleClass("pinned", item.isPinned)
         root.tooltip = item.kind == .image ? text : String(item.preview.prefix(300))

@@ -72,6 +72,20 @@ final class HistoryWindow {
         status.textAlignment = 0
         split = Paned(.vertical, start: listScroller, end: preview.root)
         split.expandsVertically = true
+        // Names for screen readers where GTK would give a class name or none (checked by Tests/Apps/a11y.py).
+        copyField.setAccessibleLabel("Text to copy")
+        urlField.setAccessibleLabel("Web address to copy from")
+        searchField.setAccessibleLabel("Search history")
+        kindFilter.setAccessibleLabel("Show types")
+        kindFilter.setAccessibleLabel("Show types", ofInner: .toggleButton)
+        kindFilter.setAccessibleLabel("Show types", ofInner: .listItem)
+        listScroller.setAccessibleLabel("History")
+        listView.setAccessibleLabel("History")
+        listScroller.setAccessibleLabel("History", ofInner: .scrollbar)
+        split.setAccessibleLabel("History and preview")
+        daemonBanner.setAccessibleLabel("Daemon status")
+        errorBanner.setAccessibleLabel("Error")
+        status.setAccessibleLabel("Status")
 
         let copyRow = Box(.horizontal, spacing: 6, [copyField, copyButton])
         let urlRow = Box(.horizontal, spacing: 6, [urlField, urlButton])

@@ -86,6 +86,18 @@ enum ItemFormatting {
     static func day(of date: Date) -> String { localTime(date, format: "%Y-%m-%d") }
 
     /// A row's second line: age, size.
+    /// The item's kind in words, for a screen reader: "Image", "Link", "Text" …
+    static func kindName(of item: HistoryItem) -> String {
+        switch item.kind {
+        case .text: "Text"
+        case .url: isLink(item) ? "Link" : "Text"
+        case .html: "Formatted text"
+        case .image: "Image"
+        case .file: "File"
+        case .data: "Data"
+        }
+    }
+
     static func meta(of item: HistoryItem) -> String {
         "\(age(of: item.lastCopied)) · \(ByteCountFormatting.string(item.size))"
     }

@@ -94,6 +94,10 @@ final class PopupController {
         // The rows past the first screenful are read as the list nears their end.
         scroller.onNearEnd { [weak rows] in rows?.loadMore() }
         search.expandsHorizontally = true
+        search.setAccessibleLabel("Filter history")
+        listView.setAccessibleLabel("History")
+        scroller.setAccessibleLabel("History", ofInner: .scrollbar)
+        status.setAccessibleLabel("Status")
         status.addStyleClass("dim-label")
         status.textAlignment = 0
         let content = Box(.vertical, spacing: 6, [search, scroller, status])

@@ -21,6 +21,9 @@ final class PreviewPane {
         textScroller.expandsVertically = true
         textScroller.expandsHorizontally = true
         textView.addStyleClass("preview-text")
+        textView.setAccessibleLabel("Preview")
+        textScroller.setAccessibleLabel("Preview", ofInner: .scrollbar)
+        picture.setAccessibleLabel("Preview picture")
         picture.expandsVertically = true
         picture.expandsHorizontally = true
         picture.setSizeRequest(width: 120, height: 120)

@@ -61,6 +61,14 @@ gboolean pb_list_get_activates_on_click(GtkWidget *list);
 /// Gives the row widget of `item` (its child, set) a click that activates it, and its slot (once bound) a focus
 /// controller that selects the row when it takes the keyboard focus. Call at setup and at each bind.
 void pb_list_item_prepare(GtkListItem *item);
+
+/// Names a row for screen readers: the row widget and the list's slot holding it (the "list item" a screen reader
+/// reads), now or once the slot exists (pb_list_item_prepare).
+void pb_row_set_accessible_label(GtkWidget *row, const char *label);
+
+/// Names every descendant of `widget` of type `type` that GTK would otherwise name after its class (the toggle
+/// button inside a GtkDropDown, the scroll bars of a GtkScrolledWindow).
+void pb_accessible_label_descendants(GtkWidget *widget, GType type, const char *label);
 /// The position of the row whose slot has the keyboard focus in `list`, else GTK_INVALID_LIST_POSITION.
 guint pb_list_focused_position(GtkWidget *list);
 /// While held, a row taking the focus is not selected (GTK moving the focus as rows are replaced).

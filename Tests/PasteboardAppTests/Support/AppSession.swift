@@ -211,7 +211,7 @@ final class AppSession: Sendable {
     /// selects nothing.
     func focusWindow(named title: String = "Pasteboard History") async throws {
         try await xdotool(["mousemove", "1020", "764"])
-        try await xdotool(["search", "--sync", "--name", "^\(title)$", "windowfocus", "--sync"])
+        try await xdotool(["search", "--sync", "--onlyvisible", "--name", "^\(title)$", "windowfocus", "--sync"])
     }
 
     func movePointer(x: Int, y: Int) async throws { try await xdotool(["mousemove", String(x), String(y)]) }
@@ -232,8 +232,9 @@ final class AppSession: Sendable {
 
     /// Moves another application's window to x, y and raises it above the app's (there is no window manager).
     func placeWindow(named title: String, x: Int, y: Int) async throws {
-        try await xdotool(["search", "--sync", "--name", "^\(title)$", "windowmove", "--sync", String(x), String(y)])
-        try await xdotool(["search", "--name", "^\(title)$", "windowraise"])
+        try await xdotool(
+            ["search", "--sync", "--onlyvisible", "--name", "^\(title)$", "windowmove", "--sync", String(x), String(y)])
+        try await xdotool(["search", "--onlyvisible", "--name", "^\(title)$", "windowraise"])
     }
 
     func key(_ keys: String...) async throws {
