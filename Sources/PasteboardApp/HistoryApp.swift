@@ -53,6 +53,12 @@ public enum HistoryApp {
         if isPopup && !once && !background {
             if case .success = ResidentPopup.handOver(pastes: pastes, environment: environment) { return 0 }
         }
+        // One instance: a running window (or background instance) on this display presents its window.
+        if !isPopup && !background,
+            case .success = ResidentPopup.handOver(pastes: false, window: true, environment: environment)
+        {
+            return 0
+        }
         let log = TestLog(environment: environment)
         // Cairo without GL unless the user asks for GL (see RendererPolicy): less memory, a faster start.
         RendererPolicy.apply()
@@ -96,7 +102,9 @@ public enum HistoryApp {
         var resident: ResidentPopup?
         MainLoop.after(0.2, whenIdle: true) {
             do throws(PopupLock.Failure) {
-                resident = try ResidentPopup(store: store, clipboard: clipboard, environment: environment, log: log)
+                resident = try ResidentPopup(
+                    store: store, clipboard: clipboard, environment: environment, log: log,
+                    presentWindow: { controller.present() })
             } catch {
                 log.note("popup not resident: \(error.message)")
             }
@@ -115,8 +123,22 @@ public enum HistoryApp {
         showing pastes: Bool?
     ) -> Int32 {
         let resident: ResidentPopup
+        // The main window, made when a `pasteboard-gtk` asks for it; closing it hides it, the popup stays ready.
+        var window: HistoryController?
         do throws(PopupLock.Failure) {
-            resident = try ResidentPopup(store: store, clipboard: clipboard, environment: environment, log: log)
+            resident = try ResidentPopup(
+                store: store, clipboard: clipboard, environment: environment, log: log,
+                presentWindow: {
+                    if let window {
+                        window.present()
+                    } else {
+                        let controller = HistoryController(
+                            store: store, clipboard: clipboard, environment: environment, log: log)
+                        controller.closeHides = true
+                        controller.start()
+                        window = controller
+                    }
+                })
         } catch {
             guard error.holder != nil else { return fail(error.message) }
             // Another one runs: hand it the request, if any, and leave it be.
@@ -132,7 +154,7 @@ public enum HistoryApp {
         // Unbuffered, at once: pb popup waits for this line.
         FileHandle.standardOutput.write(Data("ready\n".utf8))
         MainLoop.run()
-        withExtendedLifetime(resident) {}
+        withExtendedLifetime((resident, window)) {}
         return 0
     }
 

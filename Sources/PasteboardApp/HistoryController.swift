@@ -32,6 +32,8 @@ final class HistoryController {
     var confirmation: ConfirmationWindow?
     /// The "Allow Paste" questions on screen, by the daemon's number.
     var approvals: [Int: PasteApprovalWindow] = [:]
+    /// Whether closing the window hides it (a background instance keeps running for its popup) instead of quitting.
+    var closeHides = false
     private let colorScheme = ColorScheme()
     private var factories: [AppState.Layout: ListFactory] = [:]
     /// The row views alive, to find the one showing an item.
@@ -76,6 +78,12 @@ final class HistoryController {
         ui.apply(state.layout)
         connect()
         log.note("window built")
+    }
+
+    /// Brings the window to the front (a second `pasteboard-gtk` asked).
+    func present() {
+        ui.window.present()
+        log.note("window presented")
     }
 
     /// Shows the window and starts listening to the daemon.
@@ -216,13 +224,21 @@ final class HistoryController {
             self.setLayout(self.state.layout == .list ? .strip : .list)
             return true
         }
+        ui.window.addShortcut("<Control>w", scope: .global) { [weak self] in
+            self?.ui.window.close()
+            return true
+        }
         ui.window.addShortcut("<Control>l", scope: .global) { [weak self] in
             self?.ui.urlField.grabFocus()
             return true
         }
-        ui.window.onCloseRequest {
-            MainLoop.quit()
-            return false
+        ui.window.onCloseRequest { [weak self] in
+            guard self?.closeHides == true else {
+                MainLoop.quit()
+                return false
+            }
+            self?.ui.window.isVisible = false
+            return true
         }
         ui.window.onActiveChange { [log] active in if active { log.note("window active") } }
         ui.window.onDrop { [weak self] content in self?.addDropped(content) ?? false }

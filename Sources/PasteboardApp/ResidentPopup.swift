@@ -18,9 +18,13 @@ final class ResidentPopup {
 
     /// Builds the popup and listens for requests, unless another resident holds the lock (or the runtime
     /// directory cannot be used): then it throws and nothing is left running.
-    init(store: HistoryStore, clipboard: SystemClipboard, environment: [String: String], log: TestLog)
-        throws(PopupLock.Failure)
-    {
+    ///
+    /// `presentWindow` shows the main window (making it, in a background instance) when a second `pasteboard-gtk`
+    /// asks: one instance per user and display.
+    init(
+        store: HistoryStore, clipboard: SystemClipboard, environment: [String: String], log: TestLog,
+        presentWindow: @escaping @MainActor () -> Void
+    ) throws(PopupLock.Failure) {
         let channel = PopupChannel(runtime: .standard(environment: environment))
         let popup = PopupController(
             store: store, clipboard: clipboard, environment: environment, log: log, residence: .resident)
@@ -32,6 +36,11 @@ final class ResidentPopup {
                 return PopupReply(
                     ok: false, error: "The resident popup runs on \(display ?? "no display"), not \(asked).")
             }
+            if request.window == true {
+                log.note("window requested")
+                presentWindow()
+                return PopupReply(ok: true, state: "window", pid: getpid())
+            }
             log.note("popup requested\(request.pastes ? " with paste" : "")")
             return PopupReply(ok: true, state: popup.show(pastes: request.pastes), pid: getpid())
         }
@@ -41,9 +50,13 @@ final class ResidentPopup {
 
     /// Asks a resident popup (in another process) to show; whether one did. Called before GTK starts: it is the
     /// whole of `pasteboard-gtk --popup` when a resident answers.
-    static func handOver(pastes: Bool, environment: [String: String]) -> Result<PopupReply, ControlError> {
+    /// With `window`, asks it to present the main window instead (a second `pasteboard-gtk`).
+    static func handOver(pastes: Bool, window: Bool = false, environment: [String: String])
+        -> Result<PopupReply, ControlError>
+    {
         let channel = PopupChannel(runtime: .standard(environment: environment))
-        let request = PopupRequest(pastes: pastes, display: PopupRequest.display(environment: environment))
+        let request = PopupRequest(
+            pastes: pastes, display: PopupRequest.display(environment: environment), window: window ? true : nil)
         return Result { () throws(ControlError) in try channel.show(request) }
     }
 }

@@ -50,10 +50,13 @@ public struct PopupRequest: Codable, Sendable, Equatable {
     public var pastes: Bool
     /// The display the popup is asked for (`PopupRequest.display(environment:)`); a resident on another one says no.
     public var display: String?
+    /// Present the main window instead of the popup (a second `pasteboard-gtk`: one instance); absent: the popup.
+    public var window: Bool?
 
-    public init(pastes: Bool, display: String?) {
+    public init(pastes: Bool, display: String?, window: Bool? = nil) {
         self.pastes = pastes
         self.display = display
+        self.window = window
     }
 
     /// The display an environment names: `wayland:NAME` or `x11:NAME`, nil when neither is set.

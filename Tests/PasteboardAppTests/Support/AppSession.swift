@@ -237,6 +237,13 @@ final class AppSession: Sendable {
         try await xdotool(["search", "--onlyvisible", "--name", "^\(title)$", "windowraise"])
     }
 
+    /// How many mapped windows have exactly this title.
+    func visibleWindows(named title: String) async throws -> Int {
+        let xdotool = try Self.tool("xdotool", package: "xdotool")
+        let result = try await sandbox.run(xdotool, ["search", "--onlyvisible", "--name", "^\(title)$"], timeout: .seconds(10))
+        return result.output.split(separator: "\n").count
+    }
+
     func key(_ keys: String...) async throws {
         for key in keys { try await xdotool(["key", key]) }
     }
