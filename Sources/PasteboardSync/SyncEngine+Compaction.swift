@@ -24,7 +24,8 @@ extension SyncEngine {
     /// the segments it replaces, once this device has more than `threshold` of them. Whoever reads the new segment
     /// reaches the same state as by reading every old one; a device that joins reads far fewer operations.
     /// A segment in this device's directory that does not open is quarantined (see `Compaction.quarantined`), not
-    /// a reason to stop: this device's own state holds everything its own log said.
+    /// a reason to stop: this device's own state holds everything its own log said, and its next snapshot (due at
+    /// once then) carries it.
     /// Returns nil when nothing was done.
     @discardableResult
     public func compactLog(threshold: Int = SyncEngine.compactionThreshold, now: Date = Date()) throws(SyncError) -> Compaction? {
@@ -59,6 +60,9 @@ extension SyncEngine {
                 try folder.remove(path)
                 try state.forgetFile(path)
             }
+            // The new segment lacks what a quarantined one said; the merged state has it: a snapshot is due now
+            // (it covers, and removes, every segment of this device up to the new one).
+            if !quarantined.isEmpty { try state.setMeta("snapshot-at", "0") }
             return Compaction(written: written, removed: readable, quarantined: quarantined)
         }
     }
