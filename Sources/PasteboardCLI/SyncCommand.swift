@@ -133,7 +133,15 @@ enum SyncCommand: Command {
             out.line("rejected: none")
         } else {
             out.line("rejected: \(status.rejected.count) file\(status.rejected.count == 1 ? "" : "s") (modified, truncated or foreign; never applied)")
-            for file in status.rejected { out.line("  \(file.path): \(file.reason)") }
+            // One line per reason, with a count and a few of the files: a folder may hold thousands of junk files.
+            for group in status.rejectedByReason {
+                if group.count == 1 {
+                    out.line("  \(group.examples[0]): \(group.reason)")
+                } else {
+                    let more = group.count > group.examples.count ? ", …" : ""
+                    out.line("  \(group.count) files: \(group.reason) (\(group.examples.joined(separator: ", "))\(more))")
+                }
+            }
         }
     }
 

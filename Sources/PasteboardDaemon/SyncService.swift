@@ -18,8 +18,8 @@ final class SyncService {
     private var hasLeft = false
     /// Puts an item on this device's clipboard (the universal clipboard); nil when `sync-clipboard` is off.
     private let toClipboard: ((Int64) -> Void)?
-    /// Rejections already logged, so each is logged once.
-    private var reported = Set<String>()
+    /// What was logged already: each rejection once, grouped by reason; the same warning at most every 10 minutes.
+    private var warnings = SyncWarnings()
 
     /// The service for `store`, or nil when this device does not sync.
     static func start(
@@ -74,6 +74,7 @@ final class SyncService {
             if let compaction = try engine.compactLog() {
                 written += [compaction.written] + compaction.removed
                 log("sync: compacted \(compaction.removed.count) segments of this device's log into one")
+                for line in warnings.rejections(compaction.quarantined) { log(line + "; quarantined, skipped from now on") }
             }
             if let snapshot = try engine.writeSnapshotIfDue() {
                 written += [snapshot.path] + snapshot.removed + snapshot.removedPayloads + snapshot.restoredPayloads
@@ -92,19 +93,17 @@ final class SyncService {
                 }
             }
         } catch {
-            log("sync: could not write this device's changes: \(error.message)")
+            if let line = warnings.warning("sync: could not write this device's changes: \(error.message)") { log(line) }
         }
         guard changes.folder else { return }
         let arrivals: SyncArrivals
         do {
             arrivals = try engine.applyArrivals()
         } catch {
-            log("sync: could not apply what arrived: \(error.message)")
+            if let line = warnings.warning("sync: could not apply what arrived: \(error.message)") { log(line) }
             return
         }
-        for rejection in arrivals.rejected where reported.insert(rejection).inserted {
-            log("sync: rejected \(rejection) (see pb sync status)")
-        }
+        for line in warnings.rejections(arrivals.rejected) { log(line) }
         if arrivals.operations > 0 { log("sync: applied \(arrivals.operations) operation\(arrivals.operations == 1 ? "" : "s")") }
         // Only when nothing copied here since is newer: the arriving copy is at the top of the history.
         if let toClipboard, let newest = arrivals.newestCopy {

@@ -17,28 +17,39 @@ struct AtomicFile {
     func write(_ data: Data, to destination: URL, flushing: Bool = true) throws(SyncError) {
         let directory = destination.deletingLastPathComponent()
         try Self.makeDirectory(directory)
+        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error("Cannot open \(directory.path)", .last("open")) }
+        defer { close(fd) }
+        try write(data, into: fd, name: destination.lastPathComponent, shownAs: destination.path, flushing: flushing)
+    }
+
+    /// Writes `data` as `name` in the open directory `directory` (mode 600): staged, then renamed in relative to
+    /// the directory's descriptor, so no link on the way there is followed. `shownAs` names it in errors.
+    func write(_ data: Data, into directory: Int32, name: String, shownAs path: String, flushing: Bool = true) throws(SyncError) {
         try Self.makeDirectory(staging)
-        var temporary = staging.appendingPathComponent(".pb-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
-        try Self.writeFlushed(data, to: temporary, flushing: flushing)
-        if rename(temporary.path, destination.path) != 0 {
-            let failure = SystemError.last("rename")
+        let temporary = staging.appendingPathComponent(".pb-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
+        try Self.writeFlushed(data, into: AT_FDCWD, name: temporary.path, shownAs: temporary.path, flushing: flushing)
+        if renameat(AT_FDCWD, temporary.path, directory, name) != 0 {
+            let failure = SystemError.last("renameat")
             unlink(temporary.path)
-            guard failure.errno == EXDEV else { throw Self.error("Cannot move a file into \(directory.path)", failure) }
+            guard failure.errno == EXDEV else { throw Self.error("Cannot move a file in as \(path)", failure) }
             // Another file system: stage beside the destination under Syncthing's own temporary-file name, which
             // it never scans or sends.
-            temporary = directory.appendingPathComponent(".syncthing.pb-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp")
-            try Self.writeFlushed(data, to: temporary, flushing: flushing)
-            if rename(temporary.path, destination.path) != 0 {
-                let failure = SystemError.last("rename")
-                unlink(temporary.path)
-                throw Self.error("Cannot move a file into \(directory.path)", failure)
+            let beside = ".syncthing.pb-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+            try Self.writeFlushed(data, into: directory, name: beside, shownAs: path, flushing: flushing)
+            if renameat(directory, beside, directory, name) != 0 {
+                let failure = SystemError.last("renameat")
+                unlinkat(directory, beside, 0)
+                throw Self.error("Cannot move a file in as \(path)", failure)
             }
         }
     }
 
-    private static func writeFlushed(_ data: Data, to url: URL, flushing: Bool) throws(SyncError) {
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw error("Cannot write \(url.path)", .last("open")) }
+    private static func writeFlushed(_ data: Data, into directory: Int32, name: String, shownAs path: String, flushing: Bool)
+        throws(SyncError)
+    {
+        let fd = openat(directory, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw error("Cannot write \(path)", .last("open")) }
         var written = 0
         let failure: SystemError? = data.withUnsafeBytes { buffer -> SystemError? in
             while written < buffer.count {
@@ -53,8 +64,8 @@ struct AtomicFile {
         }
         let closed = close(fd) == 0 ? nil : SystemError.last("close")
         if let failure = failure ?? closed {
-            unlink(url.path)
-            throw error("Cannot write \(url.path)", failure)
+            unlinkat(directory, name, 0)
+            throw error("Cannot write \(path)", failure)
         }
     }
 
@@ -79,9 +90,10 @@ struct AtomicFile {
         SyncError(.io, "\(what): \(failure.reason).", cause: failure)
     }
 
-    /// Reads a whole file of at most `limit` bytes; a larger one is refused unread.
+    /// Reads a whole file of at most `limit` bytes; a larger one, or one that is not a regular file (never
+    /// blocking on a named pipe), is refused unread.
     static func read(_ url: URL, limit: Int) throws(SyncError) -> Data {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { throw error("Cannot read \(url.path)", .last("open")) }
         defer { close(fd) }
         var info = stat()

@@ -43,7 +43,8 @@ public final class FolderWatcher {
     deinit { close(fileDescriptor) }
 
     private func add(_ path: String) throws(SyncError) {
-        let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE_SELF | IN_ONLYDIR)
+        // Below the root, a symbolic link is never followed (see `SyncFolder+Files`): not watched either.
+        let mask = UInt32(IN_MOVED_TO | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE_SELF | IN_ONLYDIR) | (path == folder.path ? 0 : UInt32(IN_DONT_FOLLOW))
         let watch = inotify_add_watch(fileDescriptor, path, mask)
         guard watch >= 0 else { throw AtomicFile.error("Cannot watch \(path) (inotify)", .last("inotify_add_watch")) }
         watches[watch] = path

@@ -53,47 +53,78 @@ enum SecretStream {
     /// Opens a sealed file: every message, or an error when anything is wrong (another key, a changed byte, a
     /// missing end, bytes after the end, a different `context`). Nothing is returned from a file that fails.
     static func open(_ file: Data, key: SecretKey, context: String) throws(SyncError) -> [Data] {
+        var source = MemorySource(bytes: [UInt8](file))
+        var messages: [Data] = []
+        try open(&source, key: key, context: context) { messages.append($0) }
+        return messages
+    }
+
+    /// Opens a sealed file read from `source`, handing each message to `message` as it is decrypted; throws when
+    /// anything is wrong, possibly after some messages were handed over (the caller uses them only once this
+    /// returns). Each message's declared length is checked against its limit and against what is left of the file
+    /// before it is read, so a file that lies about its lengths costs no more than one message of memory.
+    static func open<Source: SealedSource>(
+        _ source: inout Source, key: SecretKey, context: String, message: (Data) throws(SyncError) -> Void
+    ) throws(SyncError) {
         try Sodium.start()
         let headerBytes = Int(crypto_secretstream_xchacha20poly1305_headerbytes())
         let abytes = Int(crypto_secretstream_xchacha20poly1305_abytes())
-        let bytes = [UInt8](file)
-        guard bytes.count >= magic.count + headerBytes, Data(bytes[0..<magic.count]) == magic else {
+        guard source.remaining >= magic.count + headerBytes, Data(try source.read(magic.count)) == magic else {
             throw SyncError(.rejected, "not a Pasteboard sync file (no PBS1 header)")
         }
         var state = crypto_secretstream_xchacha20poly1305_state()
-        let header = Array(bytes[magic.count..<magic.count + headerBytes])
+        let header = try source.read(headerBytes)
         let started = key.bytes.withUnsafeBytes { k in
             crypto_secretstream_xchacha20poly1305_init_pull(&state, header, k.bindMemory(to: UInt8.self).baseAddress!)
         }
         guard started == 0 else { throw SyncError(.rejected, "its stream header is invalid") }
         let ad = [UInt8](context.utf8)
-        var offset = magic.count + headerBytes
-        var messages: [Data] = []
         var finished = false
-        while offset < bytes.count {
+        while source.remaining > 0 {
             if finished { throw SyncError(.rejected, "it has bytes after its end") }
-            guard bytes.count - offset >= 4 else { throw SyncError(.rejected, "it is truncated") }
-            let length = Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-            offset += 4
+            guard source.remaining >= 4 else { throw SyncError(.rejected, "it is truncated") }
+            let prefix = try source.read(4)
+            let length = Int(prefix[0]) << 24 | Int(prefix[1]) << 16 | Int(prefix[2]) << 8 | Int(prefix[3])
             guard length >= abytes, length <= maxMessageBytes + abytes else {
-                throw SyncError(.rejected, "a message has an impossible length (\(length) bytes)")
+                throw SyncError(.rejected, "a message has an impossible length")
             }
-            guard bytes.count - offset >= length else { throw SyncError(.rejected, "it is truncated") }
+            guard source.remaining >= length else { throw SyncError(.rejected, "it is truncated (a message is longer than the rest of the file)") }
+            let cipher = try source.read(length)
             var plain = [UInt8](repeating: 0, count: length - abytes)
             var plainLength: UInt64 = 0
             var tag: UInt8 = 0
-            let pulled = bytes.withUnsafeBufferPointer { buffer in
-                crypto_secretstream_xchacha20poly1305_pull(
-                    &state, &plain, &plainLength, &tag, buffer.baseAddress! + offset, UInt64(length), ad, UInt64(ad.count))
-            }
+            let pulled = crypto_secretstream_xchacha20poly1305_pull(
+                &state, &plain, &plainLength, &tag, cipher, UInt64(length), ad, UInt64(ad.count))
             guard pulled == 0 else {
                 throw SyncError(.rejected, "it does not decrypt with this folder's key (modified, or from another folder)")
             }
-            offset += length
-            messages.append(Data(plain[0..<Int(plainLength)]))
+            try message(Data(plain[0..<Int(plainLength)]))
             if tag == crypto_secretstream_xchacha20poly1305_tag_final() { finished = true }
         }
         guard finished else { throw SyncError(.rejected, "it is truncated (its last message is missing)") }
-        return messages
+    }
+}
+
+/// Where `SecretStream.open` reads a sealed file from, a piece at a time.
+protocol SealedSource {
+    /// The bytes not read yet.
+    var remaining: Int { get }
+    /// The next `count` bytes (at most `remaining`).
+    mutating func read(_ count: Int) throws(SyncError) -> [UInt8]
+}
+
+/// A sealed file already in memory.
+struct MemorySource: SealedSource {
+    let bytes: [UInt8]
+    private var offset = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    var remaining: Int { bytes.count - offset }
+
+    mutating func read(_ count: Int) throws(SyncError) -> [UInt8] {
+        guard count <= remaining else { throw SyncError(.rejected, "it is truncated") }
+        defer { offset += count }
+        return Array(bytes[offset..<offset + count])
     }
 }

@@ -8,30 +8,62 @@ extension SyncEngine {
     /// How many of its own segments a device keeps before it compacts them.
     public static let compactionThreshold = 64
 
+    /// What one `compactLog` did, paths relative to the folder.
+    public struct Compaction: Sendable, Equatable {
+        /// The segment written.
+        public var written: String
+        /// The segments it replaces, removed.
+        public var removed: [String]
+        /// Segments of this device's directory that did not open (another key, modified, not a regular file):
+        /// quarantined, that is noted as rejected in the sync state, reported this once and skipped from now on.
+        /// This device's next snapshot removes them with the segments it covers.
+        public var quarantined: [String] = []
+    }
+
     /// Rewrites this device's log as one segment holding only what still counts (see `compacted(_:)`) and removes
     /// the segments it replaces, once this device has more than `threshold` of them. Whoever reads the new segment
     /// reaches the same state as by reading every old one; a device that joins reads far fewer operations.
-    /// Returns the paths written and removed (relative to the folder), or nil when nothing was done.
+    /// A segment in this device's directory that does not open is quarantined (see `Compaction.quarantined`), not
+    /// a reason to stop: this device's own state holds everything its own log said, and its next snapshot (due at
+    /// once then) carries it.
+    /// Returns nil when nothing was done.
     @discardableResult
-    public func compactLog(threshold: Int = SyncEngine.compactionThreshold, now: Date = Date()) throws(SyncError)
-        -> (written: String, removed: [String])?
-    {
-        try withLock { () throws(SyncError) -> (written: String, removed: [String])? in
-            let own = folder.segmentPaths().filter { SyncFolder.parseSegmentPath($0)?.device == setup.device }
+    public func compactLog(threshold: Int = SyncEngine.compactionThreshold, now: Date = Date()) throws(SyncError) -> Compaction? {
+        try withLock { () throws(SyncError) -> Compaction? in
+            var own: [String] = []
+            for path in folder.segmentPaths() where SyncFolder.parseSegmentPath(path)?.device == setup.device {
+                if let known = try state.file(path), known.status == "rejected", let attributes = folder.attributes(path),
+                    known.size == attributes.size, known.modified == attributes.modified
+                {
+                    continue  // quarantined already
+                }
+                own.append(path)
+            }
             guard own.count > threshold else { return nil }
             var operations: [SyncOperation] = []
-            for path in own { operations += try readSegment(path).operations }
+            var readable: [String] = []
+            var quarantined: [String] = []
+            for path in own {
+                do throws(SyncError) {
+                    operations += try readSegment(path).operations
+                    readable.append(path)
+                } catch where error.code == .rejected {
+                    try state.noteFile(path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: now)
+                    quarantined.append("\(path): \(error.message)")
+                }
+            }
             let kept = Self.compacted(operations)
             let written = try batch(includingStore: false) { () throws(SyncError) -> String in
                 try writeSegment(kept, coversFrom: (Int(try state.meta("snapshot-sequence") ?? "0") ?? 0) + 1, now: now)
             }
-            for path in own {
-                if unlink(folder.url(path).path) != 0 && errno != ENOENT {
-                    throw AtomicFile.error("Cannot remove the compacted segment \(path)", .last("unlink"))
-                }
+            for path in readable {
+                try folder.remove(path)
                 try state.forgetFile(path)
             }
-            return (written, own)
+            // The new segment lacks what a quarantined one said; the merged state has it: a snapshot is due now
+            // (it covers, and removes, every segment of this device up to the new one).
+            if !quarantined.isEmpty { try state.setMeta("snapshot-at", "0") }
+            return Compaction(written: written, removed: readable, quarantined: quarantined)
         }
     }
 

@@ -251,9 +251,9 @@ extension SyncEngine {
             }
             let name = Hex.encode(try KeyedHash.digest(data, key: setup.key.nameKey))
             let path = SyncFolder.payloadPath(name)
-            if !FileManager.default.fileExists(atPath: folder.url(path).path) {
+            if !folder.exists(path) {
                 // Flushed together before the segment that names it (see `writeSegments`).
-                try staging.write(try sealPayload(data, path: path), to: folder.url(path), flushing: false)
+                try folder.write(try sealPayload(data, path: path), to: path, staging: staging, flushing: false)
                 try state.noteOwnPayload(name)
                 written.append(path)
             }
@@ -315,10 +315,10 @@ extension SyncEngine {
             offset = end
         }
         let sealed = try SecretStream.seal(messages, key: setup.key.logKey, context: path)
-        try staging.write(sealed, to: folder.url(path))
+        try folder.write(sealed, to: path, staging: staging)
         try state.setMeta("sequence", String(sequence))
         try state.setMeta("operations-since-snapshot", String((Int(try state.meta("operations-since-snapshot") ?? "0") ?? 0) + operations.count))
-        try state.noteFile(path, url: folder.url(path), status: "applied", reason: nil, operations: operations.count, now: now)
+        try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: operations.count, now: now)
         if let last = operations.last { try state.noteDevice(setup.device, clock: last.clock, seen: now) }
         return path
     }

@@ -48,20 +48,19 @@ extension SyncEngine {
             try state.transaction {
                 // A rejected file its device has since removed (replaced by a newer snapshot, compacted) is no
                 // longer a warning.
-                for file in try state.rejectedFiles() where SyncState.attributes(folder.url(file.path)) == nil {
+                for file in try state.rejectedFiles() where folder.attributes(file.path) == nil {
                     try state.forgetFile(file.path)
                 }
                 if paths == nil { try takeInSnapshots(into: &intake, rejected: &arrivals.rejected, now: now) }
                 for path in paths ?? folder.segmentPaths() {
-                    let url = folder.url(path)
-                    guard let attributes = SyncState.attributes(url) else { continue }  // gone meanwhile
+                    guard let attributes = folder.attributes(path) else { continue }  // gone meanwhile
                     if let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified {
                         continue  // applied or rejected as it is
                     }
                     guard let place = SyncFolder.parseSegmentPath(path) else { continue }  // listed, so named like one
                     if place.sequence <= (try state.floor(place.device)) {
                         // A snapshot or a compacted segment taken in already holds what it decided.
-                        try state.noteFile(path, url: url, status: "applied", reason: nil, operations: 0, now: now)
+                        try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: 0, now: now)
                         continue
                     }
                     let read: (operations: [SyncOperation], coversFrom: Int?)
@@ -69,14 +68,14 @@ extension SyncEngine {
                         read = try readSegment(path)
                     } catch {
                         // Removed meanwhile by its device (a snapshot covers it now): not a damaged file.
-                        if SyncState.attributes(url) == nil { continue }
+                        if folder.attributes(path) == nil { continue }
                         arrivals.rejected.append("\(path): \(error.message)")
-                        try state.noteFile(path, url: url, status: "rejected", reason: error.message, operations: 0, now: now)
+                        try state.noteFile(path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: now)
                         continue
                     }
                     try takeIn(read.operations, into: &intake)
                     if !read.operations.isEmpty { intake.devices.insert(place.device.rawValue) }
-                    try state.noteFile(path, url: url, status: "applied", reason: nil, operations: read.operations.count, now: now)
+                    try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: read.operations.count, now: now)
                     if let last = read.operations.map(\.clock).max() { try state.noteDevice(place.device, clock: last, seen: now) }
                     if let from = read.coversFrom, try coverage()[place.device] ?? 0 >= from - 1 {
                         try state.raiseFloor(place.device, to: place.sequence)
@@ -128,8 +127,8 @@ extension SyncEngine {
     /// well formed and that device's own.
     func readSegment(_ path: String) throws(SyncError) -> (operations: [SyncOperation], coversFrom: Int?) {
         guard let place = SyncFolder.parseSegmentPath(path) else { throw SyncError(.rejected, "it is not named like a segment") }
-        let data = try AtomicFile.read(folder.url(path), limit: SyncFolder.maxSegmentBytes)
-        let messages = try SecretStream.open(data, key: setup.key.logKey, context: path)
+        var messages: [Data] = []
+        try folder.openSealed(path, limit: SyncFolder.maxSegmentBytes, key: setup.key.logKey) { messages.append($0) }
         guard let first = messages.first, let header = try? JSONDecoder().decode(SegmentHeader.self, from: first),  // reported below
             header.device == place.device.rawValue, header.sequence == place.sequence, header.types.count <= 4096,
             header.count >= 0, header.count <= SyncFolder.maxSegmentBytes / 3
@@ -319,20 +318,27 @@ extension SyncEngine {
             }
             guard let name = representation.payload else { return nil }
             let path = SyncFolder.payloadPath(name)
-            let url = folder.url(path)
-            guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+            guard folder.exists(path) else { return nil }
             do throws(SyncError) {
-                let sealed = try AtomicFile.read(url, limit: SyncFolder.maxPayloadBytes)
-                let chunks = try SecretStream.open(sealed, key: setup.key.payloadKey, context: path)
+                // A message at a time, never more than the size the operation declares: a payload file that lies
+                // about its length costs no more memory than the item it names.
+                guard representation.size >= 0, representation.size <= SyncFolder.maxPayloadBytes else {
+                    throw SyncError(.rejected, "the operation naming it declares an impossible size")
+                }
                 var data = Data()
-                for chunk in chunks { data.append(chunk) }
+                try folder.openSealed(path, limit: SyncFolder.maxPayloadBytes, key: setup.key.payloadKey) { (chunk) throws(SyncError) in
+                    guard data.count + chunk.count <= representation.size else {
+                        throw SyncError(.rejected, "it holds more bytes than the operation naming it declares")
+                    }
+                    data.append(chunk)
+                }
                 guard data.count == representation.size,
                     Hex.encode(try KeyedHash.digest(data, key: setup.key.nameKey)) == name
                 else { throw SyncError(.rejected, "its bytes do not match its name") }
                 item.setData(data, forType: ContentType(representation.type))
             } catch {
                 rejected.append("\(path): \(error.message)")
-                try state.noteFile(path, url: url, status: "rejected", reason: error.message, operations: 0, now: Date())
+                try state.noteFile(path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: Date())
                 return nil
             }
         }

@@ -90,7 +90,7 @@ extension SyncEngine {
                         for representation in record.representations ?? [] {
                             guard let name = representation.payload else { continue }
                             referenced.insert(name)
-                            if !entry.isPending, !FileManager.default.fileExists(atPath: folder.url(SyncFolder.payloadPath(name)).path) {
+                            if !entry.isPending, !folder.exists(SyncFolder.payloadPath(name)) {
                                 missing.append(entry.identity)
                             }
                         }
@@ -123,10 +123,10 @@ extension SyncEngine {
             }
             let sealed = try SecretStream.seal(messages, key: setup.key.snapshotKey, context: path)
             messages = []
-            try staging.write(sealed, to: folder.url(path))
+            try folder.write(sealed, to: path, staging: staging)
             var written = SnapshotWritten(path: path, removed: [], removedPayloads: [])
             try state.transaction {
-                try state.noteFile(path, url: folder.url(path), status: "applied", reason: nil, operations: header.count, now: now)
+                try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: header.count, now: now)
                 try state.setMeta("snapshot-sequence", String(sequence))
                 try state.setMeta("snapshot-at", String(now.timeIntervalSince1970))
                 try state.setMeta("operations-since-snapshot", "0")
@@ -180,8 +180,8 @@ extension SyncEngine {
             for representation in item.representations where representation.data.count > SyncOperation.Representation.inlineLimit {
                 let name = Hex.encode(try KeyedHash.digest(representation.data, key: setup.key.nameKey))
                 let path = SyncFolder.payloadPath(name)
-                guard !FileManager.default.fileExists(atPath: folder.url(path).path) else { continue }
-                try staging.write(try sealPayload(representation.data, path: path), to: folder.url(path))
+                guard !folder.exists(path) else { continue }
+                try folder.write(try sealPayload(representation.data, path: path), to: path, staging: staging)
                 try state.noteOwnPayload(name)
                 written.append(path)
             }
@@ -189,25 +189,23 @@ extension SyncEngine {
         return written
     }
 
-    private func remove(_ path: String) throws(SyncError) {
-        if unlink(folder.url(path).path) != 0 && errno != ENOENT {
-            throw AtomicFile.error("Cannot remove \(path) from the sync folder", .last("unlink"))
-        }
-    }
+    private func remove(_ path: String) throws(SyncError) { try folder.remove(path) }
 
     /// Opens one snapshot and checks it whole: its header names the device and number its path does, and every
     /// operation is well formed. With `body` false only the header is decoded (the whole file is still checked).
     func readSnapshot(_ path: String, body: Bool) throws(SyncError) -> (header: SnapshotHeader, operations: [SyncOperation]) {
         guard let place = SyncFolder.parseSnapshotPath(path) else { throw SyncError(.rejected, "it is not named like a snapshot") }
-        let data = try AtomicFile.read(folder.url(path), limit: SyncFolder.maxSnapshotBytes)
-        let messages = try SecretStream.open(data, key: setup.key.snapshotKey, context: path)
-        guard let first = messages.first, let header = try? JSONDecoder().decode(SnapshotHeader.self, from: first),  // reported below
+        // Read a message at a time: the body is kept only when asked for, the whole file is authenticated always.
+        var first: Data?
+        var bytes = Data()
+        try folder.openSealed(path, limit: SyncFolder.maxSnapshotBytes, key: setup.key.snapshotKey) { message in
+            if first == nil { first = message } else if body { bytes.append(message) }
+        }
+        guard let first, let header = try? JSONDecoder().decode(SnapshotHeader.self, from: first),  // reported below
             header.device == place.device.rawValue, header.sequence == place.sequence, header.count >= 0,
             header.clock.device == place.device, header.covers.keys.allSatisfy({ DeviceID(rawValue: $0) != nil })
         else { throw SyncError(.rejected, "its header does not match its name") }
         guard body else { return (header, []) }
-        var bytes = Data()
-        for message in messages.dropFirst() { bytes.append(message) }
         guard let operations = SegmentCodec.decodeGroups(bytes), operations.count == header.count, operations.allSatisfy(\.isWellFormed)
         else { throw SyncError(.rejected, "it holds a malformed operation") }
         return (header, operations)
@@ -220,24 +218,22 @@ extension SyncEngine {
         var candidates: [(path: String, header: SnapshotHeader)] = []
         for path in folder.snapshotPaths() {
             guard let place = SyncFolder.parseSnapshotPath(path), place.device != setup.device else { continue }
-            let url = folder.url(path)
-            guard let attributes = SyncState.attributes(url) else { continue }
+            guard let attributes = folder.attributes(path) else { continue }
             if let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified { continue }
             do throws(SyncError) {
                 candidates.append((path, try readSnapshot(path, body: false).header))
             } catch {
                 rejected.append("\(path): \(error.message)")
-                try state.noteFile(path, url: url, status: "rejected", reason: error.message, operations: 0, now: now)
+                try state.noteFile(path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: now)
             }
         }
         for candidate in candidates.sorted(by: { $0.header.clock > $1.header.clock }) {
-            let url = folder.url(candidate.path)
             let held = try coverage()
             let covers = candidate.header.covers.compactMap { key, value in DeviceID(rawValue: key).map { ($0, value) } }
                 .filter { $0.0 != setup.device }
             guard covers.contains(where: { $0.1 > held[$0.0] ?? 0 }) else {
                 // Nothing in it this device lacks.
-                try state.noteFile(candidate.path, url: url, status: "applied", reason: nil, operations: 0, now: now)
+                try state.noteFile(candidate.path, folder: folder, status: "applied", reason: nil, operations: 0, now: now)
                 continue
             }
             if let device = SyncFolder.parseSnapshotPath(candidate.path)?.device { intake.devices.insert(device.rawValue) }
@@ -246,7 +242,7 @@ extension SyncEngine {
                 read = try readSnapshot(candidate.path, body: true)
             } catch {
                 rejected.append("\(candidate.path): \(error.message)")
-                try state.noteFile(candidate.path, url: url, status: "rejected", reason: error.message, operations: 0, now: now)
+                try state.noteFile(candidate.path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: now)
                 continue
             }
             // In slices, as segments come: what one slice changed is saved before the next is taken in.
@@ -257,7 +253,7 @@ extension SyncEngine {
                 start = end
             }
             for (device, sequence) in covers { try state.raiseFloor(device, to: sequence) }
-            try state.noteFile(candidate.path, url: url, status: "applied", reason: nil, operations: read.operations.count, now: now)
+            try state.noteFile(candidate.path, folder: folder, status: "applied", reason: nil, operations: read.operations.count, now: now)
             try state.noteDevice(read.header.clock.device, clock: read.header.clock, seen: now)
         }
     }

@@ -54,13 +54,18 @@ struct SyncFolder {
     }
 
     func readHeader() throws(SyncError) -> Header {
-        guard FileManager.default.fileExists(atPath: headerURL.path) else {
+        guard exists(Self.headerName) else {
             throw SyncError(
                 .invalidInput,
                 "\(root.path) is not a Pasteboard sync folder (no \(Self.headerName)). Run 'pb sync init --folder \(root.path)' on the first device, "
                     + "and wait until the folder has synced here before joining.")
         }
-        let data = try AtomicFile.read(headerURL, limit: 64 * 1024)
+        let data: Data
+        do throws(SyncError) {
+            data = try read(Self.headerName, limit: 64 * 1024)
+        } catch {
+            throw SyncError(error.code, "\(headerURL.path) cannot be read: \(error.message)", cause: error)
+        }
         do {
             let header = try JSONDecoder().decode(Header.self, from: data)
             guard header.format == 1 else {
@@ -99,17 +104,14 @@ struct SyncFolder {
 
     /// Every payload file in the folder, by name.
     func payloadNames() -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: payloadsURL.path) else { return [] }  // none yet
-        return names.filter { $0.hasSuffix(".pbdata") && !$0.hasPrefix(".") }.map { String($0.dropLast(7)) }.sorted()
+        names(in: ["payloads"]).filter { $0.hasSuffix(".pbdata") && !$0.hasPrefix(".") }.map { String($0.dropLast(7)) }.sorted()
     }
 
+    /// (A device directory that is a symbolic link, or not a directory, holds nothing: it is never followed.)
     private func paths(suffix: String) -> [String] {
-        let manager = FileManager.default
-        guard let devices = try? manager.contentsOfDirectory(atPath: devicesURL.path) else { return [] }  // no folder yet: nothing to read
         var paths: [String] = []
-        for device in devices.sorted() where DeviceID(rawValue: device) != nil {
-            guard let names = try? manager.contentsOfDirectory(atPath: devicesURL.appendingPathComponent(device).path) else { continue }
-            for name in names.sorted() where name.hasSuffix(suffix) && !name.hasPrefix(".") {
+        for device in names(in: ["devices"]) where DeviceID(rawValue: device) != nil {
+            for name in names(in: ["devices", device]) where name.hasSuffix(suffix) && !name.hasPrefix(".") {
                 paths.append("devices/\(device)/\(name)")
             }
         }

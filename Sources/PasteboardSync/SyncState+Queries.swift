@@ -93,13 +93,6 @@ extension SyncState {
         var seen: Date
     }
 
-    static func attributes(_ url: URL) -> (size: Int, modified: Double)? {
-        var info = stat()
-        guard lstat(url.path, &info) == 0 else { return nil }
-        let modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
-        return (Int(info.st_size), modified)
-    }
-
     func file(_ path: String) throws(SyncError) -> FileRecord? {
         try run { () throws -> FileRecord? in
             guard let row = try db.row("SELECT * FROM files WHERE path = ?", path) else { return nil }
@@ -114,8 +107,8 @@ extension SyncState {
             seen: Date(timeIntervalSince1970: row.double("seen") ?? 0))
     }
 
-    func noteFile(_ path: String, url: URL, status: String, reason: String?, operations: Int, now: Date) throws(SyncError) {
-        let attributes = Self.attributes(url)
+    func noteFile(_ path: String, folder: SyncFolder, status: String, reason: String?, operations: Int, now: Date) throws(SyncError) {
+        let attributes = folder.attributes(path)
         try run {
             try db.run(
                 """

@@ -28,6 +28,21 @@ public struct SyncStatus: Sendable {
     public let unappliedSegments: Int
     public let rejected: [RejectedFile]
 
+    /// The rejected files grouped by why, most first: what a terminal shows (a folder may hold thousands).
+    public struct Rejection: Sendable {
+        public let reason: String
+        public let count: Int
+        /// The first few paths, sorted.
+        public let examples: [String]
+    }
+
+    public var rejectedByReason: [Rejection] {
+        var byReason: [String: [String]] = [:]
+        for file in rejected { byReason[file.reason, default: []].append(file.path) }
+        return byReason.map { Rejection(reason: $0.key, count: $0.value.count, examples: Array($0.value.sorted().prefix(3))) }
+            .sorted { ($0.count, $1.reason) > ($1.count, $0.reason) }
+    }
+
     /// The status of this device's sync, or nil when it does not sync.
     public static func load(location: StoreLocation) throws(SyncError) -> SyncStatus? {
         guard let setup = try SyncSetup.load(for: location) else { return nil }
@@ -35,7 +50,7 @@ public struct SyncStatus: Sendable {
         let folder = SyncFolder(root: setup.folder)
         var unapplied = 0
         for path in folder.segmentPaths() {
-            guard let attributes = SyncState.attributes(folder.url(path)) else { continue }
+            guard let attributes = folder.attributes(path) else { continue }
             let known = try state.file(path)
             if known == nil || known!.size != attributes.size || known!.modified != attributes.modified { unapplied += 1 }
         }
