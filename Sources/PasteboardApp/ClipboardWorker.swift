@@ -42,16 +42,17 @@ final class ClipboardWorker: Sendable {
         }
     }
 
-    /// Puts history item `id` back on the clipboard with all its representations. `completion` runs on the worker's
-    /// thread.
-    func restore(id: Int64, completion: @escaping @Sendable (Result<Void, AppError>) -> Void) {
+    /// Puts history item `id` back on the clipboard with all its representations (with `plain`, its plain text
+    /// alone). `completion` runs on the worker's thread.
+    func restore(id: Int64, plain: Bool = false, completion: @escaping @Sendable (Result<Void, AppError>) -> Void) {
         queue.async { [self] in
             completion(
                 Result { () throws(AppError) in
                     let store = try self.box.store()
                     do throws(ClipboardError) {
                         // A move to the top: no payload is read here (whoever serves the item reads it when pasted).
-                        try self.clipboard.restore(id: id, store: store, fallback: Self.ownerFallback)
+                        try self.clipboard.restore(
+                            id: id, store: store, plain: plain, fallback: plain ? Self.plainOwnerFallback : Self.ownerFallback)
                     } catch {
                         throw AppError(error.message)
                     }
@@ -104,5 +105,10 @@ final class ClipboardWorker: Sendable {
     /// `pasteboard-gtk __serve ID`: this binary in owner mode (see `OwnerMode`).
     static func ownerFallback(_ id: Int64) -> SystemClipboard.Fallback {
         .ownerProcess(executable: ownerExecutable, arguments: ["__serve", String(id)])
+    }
+
+    /// `pasteboard-gtk __serve ID --plain`: the item's plain text alone.
+    static func plainOwnerFallback(_ id: Int64) -> SystemClipboard.Fallback {
+        .ownerProcess(executable: ownerExecutable, arguments: ["__serve", String(id), "--plain"])
     }
 }

@@ -33,17 +33,18 @@ extension HistoryController {
         subscribeToDaemon()
     }
 
-    /// Puts the row's item back on the clipboard with every representation, and previews it.
-    func restore(at position: Int) {
+    /// Puts the row's item back on the clipboard with every representation (with `plain`, its text alone: Shift+Enter),
+    /// and previews it.
+    func restore(at position: Int, plain: Bool = false) {
         guard let item = rows.item(at: position) else { return }
         if ui.listView.selectedPosition != position { ui.listView.selectedPosition = position }
         showPreview(of: item)
-        worker.restore(id: item.id) { [weak self] result in
+        worker.restore(id: item.id, plain: plain) { [weak self] result in
             MainLoop.post {
                 guard let self else { return }
                 switch result {
                 case .success:
-                    self.log.note("restored \(item.id)")
+                    self.log.note("restored \(item.id)\(plain ? " as plain text" : "")")
                     self.refresh(after: nil)
                 case .failure(let error):
                     self.showError(error)

@@ -198,6 +198,11 @@ final class HistoryController {
             self?.rows.completeCount()
             return false
         }
+        ui.listView.addShortcut("<Shift>Return") { [weak self] in
+            guard let self, let position = self.ui.listView.selectedPosition else { return false }
+            self.restore(at: position, plain: true)
+            return true
+        }
         ui.listView.addShortcut("Delete") { [weak self] in
             self?.deleteSelected()
             return true

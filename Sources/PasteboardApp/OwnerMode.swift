@@ -28,7 +28,7 @@ enum OwnerMode {
 
     private static func serve(_ arguments: [String], environment: [String: String]) throws(AppError) {
         guard let target = arguments.first else { throw AppError("__serve needs a history item id or '-'.") }
-        let item: PasteboardItem
+        var item: PasteboardItem
         if target == "-" {
             guard arguments.count == 3, arguments[1] == "--type" else { throw AppError("__serve - needs --type TYPE.") }
             let data = FileHandle.standardInput.readDataToEndOfFile()
@@ -39,6 +39,10 @@ enum OwnerMode {
                 item = try HistoryStore(location: .standard(environment: environment)).pasteboardItem(id: id)
             } catch {
                 throw AppError(error.message)
+            }
+            if arguments.dropFirst().contains("--plain") {
+                guard let text = item.plainTextOnly else { throw AppError("Item \(id) has no text to paste as plain text.") }
+                item = text
             }
         }
         do {

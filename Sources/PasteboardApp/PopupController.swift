@@ -139,6 +139,12 @@ final class PopupController {
             return true
         }
         listView.onActivate { [weak self] position in self?.copy(at: position) }
+        // Shift+Enter: the item's text alone (paste as plain text), from the search field or the list.
+        window.addShortcut("<Shift>Return", scope: .global) { [weak self] in
+            guard let self else { return false }
+            self.copy(at: self.listView.selectedPosition ?? 0, plain: true)
+            return true
+        }
         window.addShortcut("Escape", scope: .global) { [weak self] in
             self?.close(copied: false, why: "escape")
             return true
@@ -283,15 +289,15 @@ final class PopupController {
     }
 
     /// Copies the row's item with every representation, then closes (and pastes, with `--paste`).
-    private func copy(at position: Int) {
+    private func copy(at position: Int, plain: Bool = false) {
         guard !isCopying, let item = rows.item(at: position) else { return }
         isCopying = true
-        worker.restore(id: item.id) { [weak self] result in
+        worker.restore(id: item.id, plain: plain) { [weak self] result in
             MainLoop.post {
                 guard let self else { return }
                 switch result {
                 case .success:
-                    self.log.note("restored \(item.id)")
+                    self.log.note("restored \(item.id)\(plain ? " as plain text" : "")")
                     self.close(copied: true, why: "copied")
                 case .failure(let error):
                     self.isCopying = false

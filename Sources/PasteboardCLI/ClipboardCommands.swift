@@ -17,12 +17,13 @@ enum ServeCommand: Command {
         options: [
             .init("once", help: "Serve one paste."), .init("expire", value: "SECONDS", help: "Give up after SECONDS."),
             .init("type", value: "TYPE", help: "With ID '-': the type of the data on standard input."),
+            .init("plain", help: "Serve the item's plain text alone."),
         ],
         positionals: [.init("ID", help: "History item id, or '-' for data on standard input (not in the history).")])
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let clipboard = try context.clipboard()
-        let item: PasteboardItem
+        var item: PasteboardItem
         if arguments.positionals[0] == "-" {
             guard let type = try resolveType(arguments.value("type")) else {
                 throw CommandUsageError("__serve - needs --type.")
@@ -31,6 +32,10 @@ enum ServeCommand: Command {
         } else {
             // Its payload files are read (and checked against their hashes) when a reader asks, not now.
             item = try context.store().restorableItem(id: try ItemIDs.parse(arguments.positionals[0]))
+        }
+        if arguments.flag("plain") {
+            guard let text = item.plainTextOnly else { throw CommandFailure("The item has no text to serve as plain text.") }
+            item = text
         }
         var expiry: Date?
         if let text = arguments.value("expire") {

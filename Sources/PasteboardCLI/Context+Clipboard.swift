@@ -63,10 +63,11 @@ extension Context {
     }
 
     /// How `pb` keeps an item on the clipboard without a daemon: `pb __serve ID` in a process of its own.
-    func ownerFallback(once: Bool, expire: TimeInterval?) -> (Int64) -> SystemClipboard.Fallback {
+    func ownerFallback(once: Bool, expire: TimeInterval?, plain: Bool = false) -> (Int64) -> SystemClipboard.Fallback {
         { id in
             var arguments = ["__serve", String(id)]
             if once { arguments.append("--once") }
+            if plain { arguments.append("--plain") }
             if let expire { arguments += ["--expire", String(expire)] }
             return .ownerProcess(executable: "/proc/self/exe", arguments: arguments)
         }

@@ -291,6 +291,7 @@ enum RestoreCommand: Command {
         options: [
             .init("paste", help: "Then paste it into the window that has the keyboard focus."),
             PasteOptions.key,
+            .init("plain", help: "Put its plain text alone on the clipboard (paste as plain text)."),
         ],
         positionals: [.init("ID", help: "The item's id, as 'pb history' shows.")],
         discussion: """
@@ -300,9 +301,14 @@ enum RestoreCommand: Command {
             it to a hotkey; run from a terminal, the terminal itself gets the paste. Where no keystroke can be
             typed, pb says why, leaves the clipboard as it was and exits with status 1.
 
+            With --plain, only the item's text goes on the clipboard (no HTML, no picture): pasting into a
+            document then takes the document's formatting. No item is added; the item moves to the top as with
+            any restore. An item without text is refused.
+
             EXAMPLES:
               pb restore 42 && pb paste
               pb restore 42 --paste --paste-key shift+insert
+              pb restore 42 --plain --paste
             """)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
@@ -324,7 +330,9 @@ enum RestoreCommand: Command {
         let clipboard = try context.clipboard()
         do {
             // A move to the top, not a new copy: no payload is read here (the daemon reads them as they are pasted).
-            try clipboard.restore(id: id, store: store, fallback: context.ownerFallback(once: false, expire: nil))
+            let plain = arguments.flag("plain")
+            try clipboard.restore(
+                id: id, store: store, plain: plain, fallback: context.ownerFallback(once: false, expire: nil, plain: plain))
         } catch {
             throw error.failure
         }

@@ -6,9 +6,9 @@ public enum ControlRequest: Sendable, Equatable {
     case ping
     /// Pid, backend, store, socket, item count.
     case status
-    /// Put history item `id` on the clipboard with all its representations; `once`: only for the first paste;
-    /// `expire`: only for that many seconds.
-    case restore(id: Int64, once: Bool = false, expire: TimeInterval? = nil)
+    /// Put history item `id` on the clipboard with all its representations (with `plain`, its plain text alone);
+    /// `once`: only for the first paste; `expire`: only for that many seconds.
+    case restore(id: Int64, once: Bool = false, expire: TimeInterval? = nil, plain: Bool = false)
     /// Leave the clipboard empty.
     case clear
     /// History items `ids` were deleted: never serve them again. The daemon empties each selection that holds one
@@ -59,7 +59,7 @@ public enum ControlRequest: Sendable, Equatable {
 
 extension ControlRequest: Codable {
     private enum Keys: String, CodingKey {
-        case command, id, ids, once, expire, event, request, allow, since, key
+        case command, id, ids, once, expire, event, request, allow, since, key, plain
     }
 
     public init(from decoder: any Decoder) throws {
@@ -75,7 +75,8 @@ extension ControlRequest: Codable {
             }
             self = .restore(
                 id: try container.decode(Int64.self, forKey: .id),
-                once: try container.decodeIfPresent(Bool.self, forKey: .once) ?? false, expire: expire)
+                once: try container.decodeIfPresent(Bool.self, forKey: .once) ?? false, expire: expire,
+                plain: try container.decodeIfPresent(Bool.self, forKey: .plain) ?? false)
         case "clear": self = .clear
         case "forget": self = .forget(ids: try container.decode([Int64].self, forKey: .ids))
         case "reschedule": self = .reschedule
@@ -97,10 +98,11 @@ extension ControlRequest: Codable {
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(command, forKey: .command)
         switch self {
-        case .restore(let id, let once, let expire):
+        case .restore(let id, let once, let expire, let plain):
             try container.encode(id, forKey: .id)
             try container.encode(once, forKey: .once)
             try container.encodeIfPresent(expire, forKey: .expire)
+            if plain { try container.encode(plain, forKey: .plain) }
         case .notify(let event):
             try container.encode(event, forKey: .event)
         case .forget(let ids):

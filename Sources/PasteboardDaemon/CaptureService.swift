@@ -200,13 +200,18 @@ public final class CaptureService: CaptureSink {
     /// Puts history item `id` on the clipboard with all its representations; with `once`, only for the first
     /// paste; with `expireAfter`, for that long. Its payload files are not read now: the backend reads each when a
     /// reader asks for it, after checking it once against its hash (a damaged one is refused, and logged).
-    public func restore(id: Int64, once: Bool, expireAfter: TimeInterval?) throws(DaemonError) {
-        let item: PasteboardItem
+    /// With `plain`, only the item's plain text is served ("paste as plain text").
+    public func restore(id: Int64, once: Bool, expireAfter: TimeInterval?, plain: Bool = false) throws(DaemonError) {
+        var item: PasteboardItem
         let loopLog = LoopLog(write: log)
         do {
             item = try store.restorableItem(id: id) { problem in loopLog.write("clipboard: not served: \(problem.message)") }
         } catch {
             throw DaemonError(error.message, cause: error)
+        }
+        if plain {
+            guard let text = item.plainTextOnly else { throw DaemonError("Item \(id) has no text to paste as plain text.") }
+            item = text
         }
         guard backend.own(.clipboard, item: item, once: once) else {
             throw DaemonError("Could not take the clipboard selection\(backend.problem.map { ": \($0)" } ?? ".")")

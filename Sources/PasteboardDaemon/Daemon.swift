@@ -319,7 +319,7 @@ public final class Daemon {
             event.time = Date().timeIntervalSince1970
             server?.broadcast(event)
             return ControlReply()
-        case .restore(let id, let once, let expire):
+        case .restore(let id, let once, let expire, let plain):
             guard let capture else {
                 // Headless, the clipboard is the store's general pasteboard, which the client writes itself;
                 // the item must still exist, or the client would believe a restore that never happened.
@@ -333,7 +333,7 @@ public final class Daemon {
                 return reply
             }
             do {
-                try capture.restore(id: id, once: once, expireAfter: expire)
+                try capture.restore(id: id, once: once, expireAfter: expire, plain: plain)
                 return ControlReply()
             } catch {
                 return .failure(error.message)

@@ -151,6 +151,15 @@ public struct PasteboardItem: Sendable, Hashable {
     /// The content types present, in order.
     public var types: [ContentType] { representations.map(\.type) }
 
+    /// The item with its plain text alone ("paste as plain text"): its UTF-8 text, else its plain text; nil when it
+    /// has neither. The representation is kept as it is (a stored payload is not read).
+    public var plainTextOnly: PasteboardItem? {
+        for type in [ContentType.utf8PlainText, .plainText] {
+            if let text = representations.first(where: { $0.type == type }) { return PasteboardItem([text]) }
+        }
+        return nil
+    }
+
     /// The total size of all representations in bytes.
     public var byteCount: Int { representations.reduce(0) { $0 + $1.byteCount } }
 

@@ -166,10 +166,12 @@ public struct SystemClipboard: Sendable {
     }
 
     /// Puts history item `id` on the display's clipboard: through the daemon when it runs, else through `fallback`.
-    public func deliver(id: Int64, once: Bool, expire: TimeInterval?, fallback: Fallback) throws(ClipboardError) {
+    public func deliver(
+        id: Int64, once: Bool, expire: TimeInterval?, plain: Bool = false, fallback: Fallback
+    ) throws(ClipboardError) {
         guard kind.hasDisplay else { return }
         do {
-            try daemon.perform(.restore(id: id, once: once, expire: expire), timeout: 5)
+            try daemon.perform(.restore(id: id, once: once, expire: expire, plain: plain), timeout: 5)
             return
         } catch where error.code == .notRunning {
             // No daemon: an owner of our own.

@@ -39,3 +39,34 @@ import Testing
         #expect(alone.status == 64 && alone.stderr.contains("--paste-key goes with --paste"), "\(alone)")
     }
 }
+
+/// `pb restore ID --plain` with no display: the store's clipboard holds the item's text alone; an item without
+/// text is refused and nothing moves.
+@Suite struct RestorePlainTests {
+    let sandbox: Sandbox
+
+    init() throws {
+        sandbox = try Sandbox()
+    }
+
+    @Test func thePlainTextAloneAndNothingWithoutText() async throws {
+        let line = #"{"representations":[{"type":"public.html","text":"<i>slanted</i>"},"#
+            + #"{"type":"public.utf8-plain-text","text":"slanted"}]}"#
+        let picture = #"{"representations":[{"type":"public.png","base64":"iVBORw0KGgo="}]}"#
+        let file = try sandbox.file("two.jsonl", Data((line + "\n" + picture + "\n").utf8))
+        try await sandbox.succeed(["import", file.path])
+        let history = try await sandbox.succeed(["history", "--json"])
+        let items = try #require(try JSONSerialization.jsonObject(with: history.stdout) as? [[String: Any]])
+        let text = try #require(items.first { $0["kind"] as? String == "html" }?["id"] as? Int)
+        let image = try #require(items.first { $0["kind"] as? String == "image" }?["id"] as? Int)
+        try await sandbox.succeed(["restore", String(text), "--plain"])
+        #expect(String(decoding: try await sandbox.paste(), as: UTF8.self) == "slanted")
+        let html = try await sandbox.run(["paste", "--type", "public.html"])
+        #expect(html.status != 0, "the HTML is not on the clipboard: \(html)")
+        let refused = try await sandbox.run(["restore", String(image), "--plain"])
+        #expect(refused.status == 1 && refused.stderr.contains("has no text to paste as plain text"), "\(refused)")
+        let after = try await sandbox.succeed(["history", "--json"])
+        let top = try #require(try JSONSerialization.jsonObject(with: after.stdout) as? [[String: Any]]).first
+        #expect(top?["id"] as? Int == text, "the refused restore moved nothing")
+    }
+}

@@ -110,6 +110,28 @@ extension X11IntegrationTests {
             try await session.stop(daemon: daemon)
         }
 
+        /// Paste as plain text (issue 26): `pb restore ID --plain` serves the item's text alone, through the daemon
+        /// and through pb's own owner, and adds no item.
+        @Test(arguments: [true, false]) func restorePlainServesTheTextAlone(daemonRuns: Bool) async throws {
+            let daemon = daemonRuns ? try await session.startDaemon() : nil
+            let line = #"{"representations":[{"type":"public.html","text":"<b>bold</b> words"},"#
+                + #"{"type":"public.utf8-plain-text","text":"bold words"}]}"#
+            try await session.pbSucceeding(["import", "-"], stdin: Data((line + "\n").utf8))
+            try await session.pbSucceeding(["copy"], stdin: Data("on top".utf8))
+            let before = try await session.pbSucceeding(["history", "--json"])
+            let items = try #require(try JSONSerialization.jsonObject(with: before.stdout) as? [[String: Any]])
+            let id = try #require(items.first { ($0["preview"] as? String)?.contains("bold") == true }?["id"] as? Int)
+            try await session.pbSucceeding(["restore", String(id), "--plain"])
+            _ = try await session.waitForClipboard(Data("bold words".utf8))
+            let targets = try await session.offeredTargets()
+            #expect(!targets.contains("text/html") && targets.contains("UTF8_STRING"), "\(targets)")
+            let after = try await session.pbSucceeding(["history", "--json"])
+            let listed = try #require(try JSONSerialization.jsonObject(with: after.stdout) as? [[String: Any]])
+            #expect(listed.count == items.count, "no item added")
+            #expect(listed.first?["id"] as? Int == id, "the item moved to the top")
+            if let daemon { try await session.stop(daemon: daemon) }
+        }
+
         /// A file URL (what `pb import` makes of another manager's copied file) is offered as the file managers'
         /// types, made from it, never under its identifier `public.file-url` (issue 26, defect 10).
         @Test func aFileURLIsOfferedAsAURIListAndCopiedFiles() async throws {
