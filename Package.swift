@@ -209,7 +209,9 @@ let package = Package(
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardAppTests",
-            dependencies: ["GtkSupport", "PasteboardApp", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"],
+            dependencies: [
+                "GtkSupport", "PasteboardApp", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport", "URLFetching",
+            ],
             exclude: ["Support/fetch_server.py", "Support/paste_target.py", "Support/dnd_peer.py"]
         ),
         .testTarget(
