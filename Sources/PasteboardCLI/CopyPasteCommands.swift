@@ -48,7 +48,7 @@ func readInput(_ path: String?, context: Context, limit: Int? = nil) throws -> D
 
 enum CopyCommand: Command {
     static let spec = CommandSpec(
-        name: "copy", abstract: "Copy a file or standard input to the clipboard (and the history).",
+        name: "copy", abstract: "Copy a file, standard input or a download (--url) to the clipboard and the history.",
         options: [
             .init("type", short: "t", value: "TYPE", help: "Content type: identifier, MIME type or extension (default: sniffed)."),
             .init("expire", value: "DURATION", help: "Clear it from the clipboard and the history after DURATION (30s, 5m, 2h, 7d)."),
