@@ -106,4 +106,18 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(6))
         #expect(try await history().isEmpty)
     }
+
+    /// On a terminal, standard error shows how far the download is, then the line is erased and the failure said.
+    @Test func progressShowsOnATerminalOnly() async throws {
+        let cli = try Sandbox()
+        let pbPath = TerminalSession.shellQuoted(pb)
+        let address = TerminalSession.shellQuoted(server.url("stall"))
+        let terminal = try await TerminalSession("\(pbPath) copy --url \(address) --timeout 4s", sandbox: cli)
+        let during = try await terminal.waitForScreen { $0.contains { $0.contains("Downloading: 10 B of 1.0 KB (1 %)") } }
+        #expect(during.contains { $0.contains("Downloading:") })
+        let after = try await terminal.waitForScreen { $0.contains { $0.hasPrefix("EXIT=") } }
+        #expect(after.contains("EXIT=1"), "\(after)")
+        #expect(after.contains { $0.contains("was stopped") }, "\(after)")
+        #expect(!after.contains { $0.contains("Downloading:") }, "the progress line is erased: \(after)")
+    }
 }
