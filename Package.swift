@@ -94,6 +94,12 @@ let package = Package(
                 "CSHA256", "CZlib", "PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport",
             ]),
         .target(name: "ArgumentParsing", dependencies: ["TextSupport"]),
+        // libcurl, loaded with dlopen on the first download (pb links no networking library).
+        .target(name: "CURLShim", linkerSettings: [.linkedLibrary("dl")]),
+        // Copy from URL for the app and pb copy --url: the download, its limits, redirects and address checks.
+        .target(
+            name: "URLFetching",
+            dependencies: ["CURLShim", "PasteboardHistory", "PasteboardModel", "SystemSupport", "TextSupport"]),
         .target(name: "PatternMatching"),
         .target(name: "PasteboardControl", dependencies: ["CSystemShim", "SystemSupport", "TextSupport"]),
         // End-to-end encrypted sync through a shared folder (Syncthing or any other folder sync).
@@ -136,7 +142,7 @@ let package = Package(
                 "ArgumentParsing", "ClipboardBackend", "DisplayBackends", "DisplayPaste", "GnomeExtension",
                 "PasteboardConfiguration",
                 "PasteboardControl", "PasteboardHistory", "PasteboardModel", "PasteboardPicker", "PasteboardSync",
-                "PasteboardSystem", "PatternMatching", "SystemSupport", "TextSupport",
+                "PasteboardSystem", "PatternMatching", "SystemSupport", "TextSupport", "URLFetching",
             ]
         ),
         // Thin GTK 4 wrappers (no C type in their API), then the app over them; it is a client like pb.
@@ -148,7 +154,7 @@ let package = Package(
             dependencies: [
                 "ClipboardBackend", "DisplayBackends", "DisplayPaste", "GtkSupport", "PasteboardConfiguration",
                 "PasteboardControl", "PasteboardHistory", "PasteboardModel", "PasteboardSystem", "SystemSupport",
-                "TextSupport",
+                "TextSupport", "URLFetching",
             ]
         ),
         .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp"]),
@@ -198,10 +204,15 @@ let package = Package(
                 "PasteboardCLI", "PasteboardHistory", "PasteboardModel", "PasteboardPicker", "PasteboardTestSupport",
             ]
         ),
+        .testTarget(
+            name: "URLFetchingTests", dependencies: ["URLFetching", "PasteboardModel", "PasteboardTestSupport"],
+            exclude: ["hostile_server.py"]),
         .testTarget(name: "ReliabilityTests", dependencies: ["PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"]),
         .testTarget(
             name: "PasteboardAppTests",
-            dependencies: ["GtkSupport", "PasteboardApp", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport"],
+            dependencies: [
+                "GtkSupport", "PasteboardApp", "PasteboardHistory", "PasteboardModel", "PasteboardTestSupport", "URLFetching",
+            ],
             exclude: ["Support/fetch_server.py", "Support/paste_target.py", "Support/dnd_peer.py"]
         ),
         .testTarget(
@@ -213,7 +224,7 @@ let package = Package(
 
 // The same strict settings for every Swift target.
 for target in package.targets
-where target.type != .system && !["CSHA256", "CSystemShim", "CX11", "CXTest", "CWayland", "CVirtualKeyboard", "CStaticFoundation", "CGtkObjects", "CGtkX11"].contains(target.name) {
+where target.type != .system && !["CSHA256", "CSystemShim", "CX11", "CXTest", "CWayland", "CVirtualKeyboard", "CStaticFoundation", "CGtkObjects", "CGtkX11", "CURLShim"].contains(target.name) {
     var settings = target.swiftSettings ?? []
     settings.append(.swiftLanguageMode(.v6))
     settings.append(.enableUpcomingFeature("ExistentialAny"))

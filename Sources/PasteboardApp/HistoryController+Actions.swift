@@ -3,6 +3,8 @@ import GtkSupport
 import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
+import SystemSupport
+import URLFetching
 
 extension HistoryController {
     // MARK: - Copying
@@ -56,44 +58,53 @@ extension HistoryController {
 
     // MARK: - Copy from URL
 
-    /// Downloads the address in the URL field and copies what it holds (see `FetchedContent`).
+    /// Downloads the address in the URL field and copies what it holds (see `URLFetching`), on a thread of its own.
     func copyFromURL() {
         guard fetch == nil else { return }
-        let url: URL
+        let address: FetchAddress
         do {
-            url = try URLFetch.validatedURL(ui.urlField.text)
+            address = try FetchAddress.typed(ui.urlField.text)
         } catch {
-            return showError(error)
+            return showError(AppError(error.message))
         }
-        var limits = URLFetch.Limits()
+        var limits = URLFetcher.Limits()
         if let text = environment["PASTEBOARD_GTK_STALL_TIMEOUT"], let seconds = Double(text), seconds > 0 {
             limits.stallTimeout = seconds
         }
         ui.errorBox.isVisible = false
-        ui.overlay.begin(url.absoluteString)
-        log.note("fetch started \(url.absoluteString)")
-        let fetch = URLFetch(url: url, limits: limits) { [weak self] event in
-            switch event {
-            case .progress(let received, let expected):
-                MainLoop.post { self?.ui.overlay.update(received: received, expected: expected) }
-            case .finished(let result):
+        ui.overlay.begin(address.text)
+        log.note("fetch started \(address.text)")
+        let fetcher = URLFetcher(address: address, limits: limits, userAgent: "Pasteboard (pasteboard-gtk)")
+        self.fetch = fetcher
+        do {
+            try DetachedThread.start(name: "pb-fetch") { [weak self] in
+                var shown = ContinuousClock.now
+                let result = fetcher.run { received, expected in
+                    // A few redraws a second are enough; the main loop need not see every piece.
+                    guard ContinuousClock.now - shown > .milliseconds(100) else { return }
+                    shown = ContinuousClock.now
+                    MainLoop.post { self?.ui.overlay.update(received: received, expected: expected) }
+                }
+                if case .failure(let error) = result, error.kind == .cancelled {
+                    return MainLoop.post {
+                        guard let self else { return }
+                        self.fetch = nil
+                        self.ui.overlay.end()
+                        self.showNotice("Download cancelled; nothing was copied.")
+                        self.log.note("fetch cancelled")
+                    }
+                }
                 // Classifying decodes an image: done here, off the main thread.
-                let content = result.flatMap { download in
-                    Result { () throws(AppError) in try FetchedContent.item(from: download) }
+                let content = result.mapError { AppError($0.message) }.flatMap { download in
+                    Result { () throws(AppError) in try AppFetchedContent.item(from: download) }
                 }
                 MainLoop.post { self?.finishFetch(content) }
-            case .cancelled:
-                MainLoop.post {
-                    guard let self else { return }
-                    self.fetch = nil
-                    self.ui.overlay.end()
-                    self.showNotice("Download cancelled; nothing was copied.")
-                    self.log.note("fetch cancelled")
-                }
             }
+        } catch {
+            fetch = nil
+            ui.overlay.end()
+            showError(AppError("Could not start the download: \(error.reason)"))
         }
-        self.fetch = fetch
-        fetch.start()
     }
 
     private func finishFetch(_ result: Result<(item: PasteboardItem, summary: String), AppError>) {

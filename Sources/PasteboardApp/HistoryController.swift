@@ -4,6 +4,7 @@ import PasteboardControl
 import PasteboardHistory
 import PasteboardModel
 import PasteboardSystem
+import URLFetching
 
 /// The "Pasteboard History" window's behaviour: the history list over the store, the preview, copying, search,
 /// filters, pins, deletion, Copy from URL, and live updates from the daemon.
@@ -23,7 +24,7 @@ final class HistoryController {
     var state: AppState
     var filter = HistoryRows.Filter()
     /// The download under way, if any.
-    var fetch: URLFetch?
+    var fetch: URLFetcher?
     /// While the rows are being replaced: selection changes then are passing states.
     var isRefreshing = false
     /// The item selected when a search was asked for, to select again among its rows when they come.

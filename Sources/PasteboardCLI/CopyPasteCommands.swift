@@ -48,7 +48,7 @@ func readInput(_ path: String?, context: Context, limit: Int? = nil) throws -> D
 
 enum CopyCommand: Command {
     static let spec = CommandSpec(
-        name: "copy", abstract: "Copy a file or standard input to the clipboard (and the history).",
+        name: "copy", abstract: "Copy a file, standard input or a download (--url) to the clipboard and the history.",
         options: [
             .init("type", short: "t", value: "TYPE", help: "Content type: identifier, MIME type or extension (default: sniffed)."),
             .init("expire", value: "DURATION", help: "Clear it from the clipboard and the history after DURATION (30s, 5m, 2h, 7d)."),
@@ -57,10 +57,16 @@ enum CopyCommand: Command {
             .init("ask", help: "Ask before each paste: the app shows Allow / Don't Allow (X11, needs the daemon)."),
             .init("local", help: "Keep it on this device: never sync it to your other devices (see pb sync)."),
             .init("pasteboard", short: "p", value: "NAME", help: "Write a named pasteboard kept in the store (find, or any name) instead."),
+            .init("url", value: "URL", help: "Download URL (http or https) and copy it: an image, a web page's text with its HTML, or text."),
+            .init("timeout", value: "DURATION", help: "With --url: give up after DURATION (default 5m; 15s without data always ends it)."),
         ],
         positionals: [.init("FILE", help: "File to copy; '-' or nothing reads standard input.", optional: true)],
         discussion: "HTML and RTF are offered with their plain text beside them, unless --only is given.\n\n"
-            + "EXAMPLES:\n  echo hello | pb copy\n  pb copy photo.png\n  pb copy --type html page.html")
+            + "--url takes 50 MB at most (after decompression), follows up to 10 redirects to http or https addresses, "
+            + "and reaches loopback, private and link-local addresses only when URL names one itself (then only that "
+            + "address and port).\n\n"
+            + "EXAMPLES:\n  echo hello | pb copy\n  pb copy photo.png\n  pb copy --type html page.html\n"
+            + "  pb copy --url https://example.com/picture.png")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let explicitType = try resolveType(arguments.value("type"))
@@ -73,13 +79,31 @@ enum CopyCommand: Command {
             duration = seconds
             expiresAt = Date().addingTimeInterval(seconds)
         }
+        var timeout: Double?
+        if let text = arguments.value("timeout") {
+            guard arguments.value("url") != nil else { throw CommandUsageError("--timeout applies to --url only.") }
+            guard let seconds = Units.duration(text), seconds > 0 else {
+                throw CommandUsageError("--timeout \(quoted(text)): \(Units.durationProblem(text)).")
+            }
+            timeout = seconds
+        }
+        if arguments.value("url") != nil {
+            if arguments.positionals.first != nil { throw CommandUsageError("Give either --url or FILE, not both.") }
+            if explicitType != nil { throw CommandUsageError("--type does not apply to --url: the download's type decides.") }
+        }
         let clipboard = try context.clipboard()
         let path = arguments.positionals.first
         // A file is kept as a file (hashed and copied in chunks), so huge files never sit in memory;
         // its first 64 KiB decide its type.
         var fileRepresentationURL: URL?
         let data: Data
-        if let path, path != "-" {
+        var downloaded: PasteboardItem?
+        if let url = arguments.value("url") {
+            let (item, summary) = try CopyFromURL.item(url, timeout: timeout, context: context)
+            downloaded = item
+            data = item.types.first.flatMap { item.data(forType: $0) } ?? Data()
+            if context.stderrIsTerminal { context.stderr.line("Downloaded \(summary).") }
+        } else if let path, path != "-" {
             let url = URL(fileURLWithPath: path)
             let probe = try readInput(path, context: context, limit: 64 * 1024)
             data = probe
@@ -93,7 +117,9 @@ enum CopyCommand: Command {
             throw CommandFailure("Nothing to copy: the input is empty. The clipboard was left as it was.")
         }
         let type: ContentType
-        if let explicitType {
+        if let downloaded, let first = downloaded.types.first {
+            type = first
+        } else if let explicitType {
             if explicitType.isText && !InputClassifier.isMostlyText(data) {
                 let sniffed = ContentType.sniff(data)
                 let what = sniffed == .data ? "binary data" : sniffed.localizedDescription
@@ -105,10 +131,10 @@ enum CopyCommand: Command {
         } else {
             type = InputClassifier.type(of: data, fileName: path == "-" ? nil : path)
         }
-        var item = PasteboardItem(data: data, type: type)
+        var item = downloaded ?? PasteboardItem(data: data, type: type)
         if let fileRepresentationURL { try item.setFile(fileRepresentationURL, forType: type) }
         // HTML or RTF alone cannot be pasted into a plain-text field or an address bar: offer its text too.
-        if !arguments.flag("only"), !type.conforms(to: .plainText) {
+        if downloaded == nil, !arguments.flag("only"), !type.conforms(to: .plainText) {
             let rich = fileRepresentationURL == nil ? data : try readInput(path, context: context, limit: PlainTextForm.maxInputBytes)
             if let plain = PlainTextForm.text(of: rich, as: type), !plain.isEmpty {
                 item.setData(Data(plain.utf8), forType: .utf8PlainText)

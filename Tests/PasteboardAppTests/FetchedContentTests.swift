@@ -3,12 +3,13 @@ import PasteboardModel
 import Testing
 
 @testable import PasteboardApp
+import URLFetching
 
 @Suite struct FetchedContentTests {
-    static let address = URL(string: "https://example.com/thing")!
+    static let address = "https://example.com/thing"
 
-    static func download(_ data: Data, mime: String?, charset: String? = nil) -> URLFetch.Download {
-        URLFetch.Download(url: address, mimeType: mime, textEncodingName: charset, data: data)
+    static func download(_ data: Data, mime: String?, charset: String? = nil) -> URLFetcher.Download {
+        URLFetcher.Download(url: address, mimeType: mime, textEncodingName: charset, data: data)
     }
 
     /// A 1×1 PNG.
@@ -17,7 +18,7 @@ import Testing
             "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==")!
 
     @Test func anImageBecomesAnImageItem() throws {
-        let (item, summary) = try FetchedContent.item(from: Self.download(Self.png, mime: "image/png"))
+        let (item, summary) = try AppFetchedContent.item(from: Self.download(Self.png, mime: "image/png"))
         #expect(item.types == [.png])
         #expect(item.data(forType: .png) == Self.png)
         #expect(summary.contains("1×1"), "\(summary)")
@@ -25,14 +26,14 @@ import Testing
 
     @Test func aPageBecomesItsTextWithItsHTMLAndAddress() throws {
         let html = "<html><body><h1>Title</h1><p>Some words</p></body></html>"
-        let (item, _) = try FetchedContent.item(from: Self.download(Data(html.utf8), mime: "text/html"))
+        let (item, _) = try AppFetchedContent.item(from: Self.download(Data(html.utf8), mime: "text/html"))
         #expect(item.types == [.utf8PlainText, .html, .url])
         #expect(item.string?.contains("Some words") == true)
-        #expect(item.data(forType: .url) == Data(Self.address.absoluteString.utf8))
+        #expect(item.data(forType: .url) == Data(Self.address.utf8))
     }
 
     @Test func latin1TextIsDecoded() throws {
-        let (item, _) = try FetchedContent.item(
+        let (item, _) = try AppFetchedContent.item(
             from: Self.download(Data([0x63, 0x61, 0x66, 0xE9]), mime: "text/plain", charset: "ISO-8859-1"))
         #expect(item.string == "café")
     }
@@ -44,7 +45,7 @@ import Testing
     ])
     func otherContentIsRefusedWithAReason(mime: String, body: Data, reason: String) {
         #expect {
-            try FetchedContent.item(from: Self.download(body, mime: mime))
+            try AppFetchedContent.item(from: Self.download(body, mime: mime))
         } throws: { error in
             (error as? AppError)?.message.contains(reason) == true
         }
@@ -52,6 +53,6 @@ import Testing
 
     @Test(arguments: ["ftp://example.com/a", "example.com", "https://", "file:///etc/passwd", ""])
     func onlyHTTPAddressesAreAccepted(text: String) {
-        #expect(throws: AppError.self) { try URLFetch.validatedURL(text) }
+        #expect(throws: FetchError.self) { try FetchAddress.typed(text) }
     }
 }
