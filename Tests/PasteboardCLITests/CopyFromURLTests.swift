@@ -112,10 +112,11 @@ import Testing
         let cli = try Sandbox()
         let pbPath = TerminalSession.shellQuoted(pb)
         let address = TerminalSession.shellQuoted(server.url("stall"))
-        let terminal = try await TerminalSession("\(pbPath) copy --url \(address) --timeout 4s", sandbox: cli)
+        // Long enough that a loaded machine still draws the progress before the timeout ends the download.
+        let terminal = try await TerminalSession("\(pbPath) copy --url \(address) --timeout 12s", sandbox: cli)
         let during = try await terminal.waitForScreen { $0.contains { $0.contains("Downloading: 10 B of 1.0 KB (1 %)") } }
         #expect(during.contains { $0.contains("Downloading:") })
-        let after = try await terminal.waitForScreen { $0.contains { $0.hasPrefix("EXIT=") } }
+        let after = try await terminal.waitForScreen(within: .seconds(30)) { $0.contains { $0.hasPrefix("EXIT=") } }
         #expect(after.contains("EXIT=1"), "\(after)")
         #expect(after.contains { $0.contains("was stopped") }, "\(after)")
         #expect(!after.contains { $0.contains("Downloading:") }, "the progress line is erased: \(after)")

@@ -133,7 +133,11 @@ import Testing
     }
 
     @Test func cancelStopsAStalledDownload() async throws {
-        let fetcher = URLFetcher(address: try FetchAddress.typed(server.url("stall")), userAgent: "pasteboard-tests")
+        // A stall timeout far beyond the cancel: under a loaded test run only the cancel can end it.
+        var limits = URLFetcher.Limits()
+        limits.stallTimeout = 120
+        let fetcher = URLFetcher(
+            address: try FetchAddress.typed(server.url("stall")), limits: limits, userAgent: "pasteboard-tests")
         let task = Task.detached { fetcher.run() }
         try await Task.sleep(for: .milliseconds(500))
         fetcher.cancel()
