@@ -318,8 +318,9 @@ enum RestoreCommand: Command {
             .init("paste", help: "Then paste it into the window that has the keyboard focus."),
             PasteOptions.key,
             .init("plain", help: "Put its plain text alone on the clipboard (paste as plain text)."),
+            .init("joined", value: "SEP", help: "Several items: their texts joined with SEP (\\n, \\t allowed) as one new copy."),
         ],
-        positionals: [.init("ID", help: "The item's id, as 'pb history' shows.")],
+        positionals: [.init("ID", help: "The item's id, as 'pb history' shows.", repeating: true)],
         discussion: """
             With --paste, the paste keystroke is typed into the window that has the keyboard focus once the item
             is on the clipboard: through XTest on X11, a virtual keyboard on sway and other wlroots compositors,
@@ -331,14 +332,25 @@ enum RestoreCommand: Command {
             document then takes the document's formatting. No item is added; the item moves to the top as with
             any restore. An item without text is refused.
 
+            With several ids and --joined SEP, their texts, in the order given, joined with SEP (a '\\n' or '\\t'
+            in it is a line break or a tab), become one new copy: the clipboard and a new history item, as 'pb
+            copy' makes (a paste stack in one paste). An item without text is refused, and nothing is copied.
+
             EXAMPLES:
               pb restore 42 && pb paste
               pb restore 42 --paste --paste-key shift+insert
               pb restore 42 --plain --paste
+              pb restore 42 43 44 --joined '\\n' --paste
             """)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let id = try ItemIDs.parse(arguments.positionals[0])
+        let ids = ItemIDs.unique(try arguments.positionals.map(ItemIDs.parse))
+        let separator = arguments.value("joined").map(Self.unescaped)
+        if ids.count > 1 && separator == nil {
+            throw CommandUsageError("Several items go back together only as text: add --joined SEP (e.g. --joined '\\n').")
+        }
+        if separator != nil && arguments.flag("plain") { throw CommandUsageError("--joined copies text already: leave out --plain.") }
+        let id = ids[0]
         let pastes = arguments.flag("paste")
         let keystroke = try PasteOptions.keystroke(arguments)
         if !pastes && arguments.value("paste-key") != nil { throw CommandUsageError("--paste-key goes with --paste.") }
@@ -354,13 +366,26 @@ enum RestoreCommand: Command {
         }
         let store = try context.store()
         let clipboard = try context.clipboard()
-        do {
-            // A move to the top, not a new copy: no payload is read here (the daemon reads them as they are pasted).
-            let plain = arguments.flag("plain")
-            try clipboard.restore(
-                id: id, store: store, plain: plain, fallback: context.ownerFallback(once: false, expire: nil, plain: plain))
-        } catch {
-            throw error.failure
+        if let separator {
+            // Texts joined: a new text, so a copy (as pb pick makes of several marked items).
+            let joined = try joinedText(ids, separator: separator, store: store)
+            do {
+                try clipboard.copy(
+                    joined, metadata: CaptureMetadata(source: "pb", selection: "clipboard"), store: store,
+                    fallback: context.ownerFallback(once: false, expire: nil))
+            } catch {
+                throw error.failure
+            }
+        } else {
+            do {
+                // A move to the top, not a new copy: no payload is read here (the daemon reads them when pasted).
+                let plain = arguments.flag("plain")
+                try clipboard.restore(
+                    id: id, store: store, plain: plain,
+                    fallback: context.ownerFallback(once: false, expire: nil, plain: plain))
+            } catch {
+                throw error.failure
+            }
         }
         guard let target else { return }
         // The restore returns once the clipboard's new owner (the daemon, else pb's own owner process) holds the
@@ -373,6 +398,41 @@ enum RestoreCommand: Command {
         } catch {
             throw CommandFailure("Item \(id) is on the clipboard, but it was not pasted: \(error.message)", cause: error)
         }
+    }
+
+    /// The items' texts in the order given, joined with `separator`: refused, before anything changes, when one
+    /// has no text.
+    static func joinedText(_ ids: [Int64], separator: String, store: HistoryStore) throws -> PasteboardItem {
+        var texts: [String] = []
+        for id in ids {
+            guard let text = try store.pasteboardItem(id: id).string else {
+                throw CommandFailure("Item \(id) has no text to join; nothing was copied.")
+            }
+            texts.append(text)
+        }
+        return PasteboardItem(string: texts.joined(separator: separator))
+    }
+
+    /// A separator as typed: `\n` is a line break, `\t` a tab, `\\` a backslash.
+    static func unescaped(_ text: String) -> String {
+        var result = ""
+        var escaped = false
+        for character in text {
+            if escaped {
+                switch character {
+                case "n": result.append("\n")
+                case "t": result.append("\t")
+                default: result.append(character)
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                result.append(character)
+            }
+        }
+        if escaped { result.append("\\") }
+        return result
     }
 }
 

@@ -70,3 +70,44 @@ import Testing
         #expect(top?["id"] as? Int == text, "the refused restore moved nothing")
     }
 }
+
+/// `pb restore ID… --joined SEP`: a paste stack in one paste, as one new copy of the texts joined.
+@Suite struct RestoreJoinedTests {
+    let sandbox: Sandbox
+
+    init() throws {
+        sandbox = try Sandbox()
+    }
+
+    func ids() async throws -> [Int] {
+        let history = try await sandbox.succeed(["history", "--json"])
+        let items = try #require(try JSONSerialization.jsonObject(with: history.stdout) as? [[String: Any]])
+        return items.compactMap { $0["id"] as? Int }
+    }
+
+    @Test func textsJoinedInTheOrderGivenBecomeOneCopy() async throws {
+        for text in ["first line", "second line", "third line"] { try await sandbox.copy(text) }
+        let before = try await ids()  // newest first: third, second, first
+        try await sandbox.succeed(["restore", String(before[2]), String(before[0]), "--joined", "\\n"])
+        #expect(String(decoding: try await sandbox.paste(), as: UTF8.self) == "first line\nthird line")
+        let after = try await ids()
+        #expect(after.count == before.count + 1, "one new item")
+        try await sandbox.succeed(["restore", String(before[0]), String(before[1]), "--joined", ", "])
+        #expect(String(decoding: try await sandbox.paste(), as: UTF8.self) == "third line, second line")
+    }
+
+    @Test func badInputChangesNothing() async throws {
+        try await sandbox.copy("words")
+        let picture = #"{"representations":[{"type":"public.png","base64":"iVBORw0KGgo="}]}"#
+        try await sandbox.succeed(["import", try sandbox.file("p.jsonl", Data((picture + "\n").utf8)).path])
+        let before = try await ids()
+        let several = try await sandbox.run(["restore", String(before[0]), String(before[1])])
+        #expect(several.status == 64 && several.stderr.contains("--joined SEP"), "\(several)")
+        let plain = try await sandbox.run(["restore", String(before[0]), "--joined", ",", "--plain"])
+        #expect(plain.status == 64, "\(plain)")
+        let image = try await sandbox.run(["restore", String(before[1]), String(before[0]), "--joined", ","])
+        #expect(image.status == 1 && image.stderr.contains("has no text to join; nothing was copied"), "\(image)")
+        #expect(try await ids() == before, "nothing was copied")
+        #expect(String(decoding: try await sandbox.paste(), as: UTF8.self) == "words")
+    }
+}
