@@ -71,10 +71,11 @@ public struct ControlClient: Sendable {
                 cause: error)
         }
         guard let peer = socket.peerUserID, peer == getuid() else {
+            let owner = socket.peerUserID.map { String($0) } ?? "unknown"
             throw ControlError(
-                "The process listening on \(runtime.socketPath) runs as another user (uid "
-                    + "\(socket.peerUserID.map { String($0) } ?? "unknown")), not as the daemon would; nothing was sent. "
-                    + "Set XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own.", code: .untrusted)
+                "The process listening on \(runtime.socketPath) runs as another user (uid \(owner)), not as the "
+                    + "daemon would; nothing was sent. Set XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your "
+                    + "own.", code: .untrusted)
         }
         return socket
     }

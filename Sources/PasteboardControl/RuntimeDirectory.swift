@@ -71,7 +71,8 @@ public struct RuntimeDirectory: Sendable, Equatable {
                     + "planted it). \(advice), or remove the link.", code: .untrusted)
         }
         guard kind == S_IFDIR else {
-            throw ControlError("\(path) is not a directory, so pb cannot use it as its runtime directory. Move it aside.",
+            throw ControlError(
+                "\(path) is not a directory, so pb cannot use it as its runtime directory. Move it aside.",
                 code: .untrusted)
         }
         guard info.st_uid == getuid() else {

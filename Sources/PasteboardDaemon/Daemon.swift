@@ -218,8 +218,8 @@ public final class Daemon {
         if let next = pasteApproval?.nextDeadline { deadlines.append(next) }
         if let next = follower?.nextDeadline { deadlines.append(next) }
         if let next = server?.nextDeadline {
-            let wait = next - .now
-            deadlines.append(Date().addingTimeInterval(Double(wait.components.seconds) + Double(wait.components.attoseconds) * 1e-18))
+            let wait = (next - .now).components
+            deadlines.append(Date().addingTimeInterval(Double(wait.seconds) + Double(wait.attoseconds) * 1e-18))
         }
         // An import's backlog is indexed a slice per turn, between the events (see `indexBacklogSlice`).
         let otherwise = deadlines.min()

@@ -127,7 +127,8 @@ extension HistoryStore {
     /// into `max-age`'s reach. Parameters: position, date, copy count, pinned, source, selection, pinned, expiry,
     /// expiry, ask before paste, created (or NULL), id.
     static let mergeSQL = """
-        UPDATE items SET position = ?, last_copied = max(last_copied, ?), copy_count = copy_count + ?, pinned = pinned OR ?,
+        UPDATE items SET position = ?, last_copied = max(last_copied, ?), copy_count = copy_count + ?,
+            pinned = pinned OR ?,
             source = coalesce(?, source), selection = coalesce(?, selection),
             expires_at = CASE WHEN pinned OR ? OR ? IS NULL OR expires_at IS NULL THEN NULL
                 ELSE max(expires_at, ?) END,

@@ -283,7 +283,8 @@ import Testing
     /// the launcher raw through every listing; they are escaped as `pb show` and `pb pick` escape them. A zero-width
     /// joiner inside an emoji stays.
     @Test func everyListingEscapesC1BidiAndZeroWidthCharacters() async throws {
-        let hostile = "csi\u{9B}31m osc\u{9D}0;t\u{7} rtl\u{202E}txt.exe iso\u{2066}x\u{2069} zw\u{200B}sp\u{200F}\u{2060}\u{FEFF}end"
+        let hostile = "csi\u{9B}31m osc\u{9D}0;t\u{7} rtl\u{202E}txt.exe iso\u{2066}x\u{2069} "
+            + "zw\u{200B}sp\u{200F}\u{2060}\u{FEFF}end"
         let family = "👨\u{200D}👩\u{200D}👧"
         try await sandbox.copy(hostile + " " + family)
         let hidden: [Unicode.Scalar] = ["\u{9B}", "\u{9D}", "\u{7}", "\u{202E}", "\u{2066}", "\u{2069}", "\u{200B}",

@@ -68,8 +68,9 @@ extension ReliabilityTests {
                 "/bin/sh", ["-c", "ulimit -n 256 && exec \"$0\" daemon", try Product.pb.path()])
             defer { daemon.terminate(grace: .milliseconds(500)) }
             try #require(
-                try await eventually(within: .seconds(20)) { RawControlSocket.canConnect(to: socket) || !daemon.isRunning }
-                    && daemon.isRunning, "pb daemon: \(daemon.stderr)")
+                try await eventually(within: .seconds(20)) {
+                    RawControlSocket.canConnect(to: socket) || !daemon.isRunning
+                } && daemon.isRunning, "pb daemon: \(daemon.stderr)")
             let flood = try harness.sandbox.launch("/usr/bin/python3", ["-c", Self.flood, socket, "8", "3000"])
             defer { flood.terminate(grace: .milliseconds(200)) }
             try #require(
@@ -113,7 +114,9 @@ extension ReliabilityTests {
             _ = try await flood.waitForExit(timeout: .seconds(5))
 
             // The file limit below the connection cap (lowered under the running daemon): accept fails with EMFILE.
-            guard let prlimit = executableOnPath("prlimit") else { throw SetupFailure("prlimit (util-linux) is needed.") }
+            guard let prlimit = executableOnPath("prlimit") else {
+                throw SetupFailure("prlimit (util-linux) is needed.")
+            }
             let lowered = try await harness.sandbox.run(prlimit, ["--pid", String(daemon.pid), "--nofile=40:40"])
             try #require(lowered.succeeded, "\(lowered)")
             let second = try harness.sandbox.launch("/usr/bin/python3", ["-c", Self.flood, socket, "4", "1000"])

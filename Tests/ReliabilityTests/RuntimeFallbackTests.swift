@@ -74,7 +74,8 @@ extension ReliabilityTests {
                 "the squatter did not start: \(squatter.stderr)")
             let copy = try await asVictim(["copy"], stdin: Data("a secret for the daemon".utf8))
             #expect(copy.status == 1, "\(copy)")
-            #expect(copy.stderr.contains("The runtime directory \(fallback) belongs to another user (uid 65534)"), "\(copy)")
+            let owned = "The runtime directory \(fallback) belongs to another user (uid 65534)"
+            #expect(copy.stderr.contains(owned), "\(copy)")
             let daemon = try await asVictim(["daemon"])
             #expect(daemon.status == 1, "\(daemon)")
             #expect(daemon.stderr.contains("belongs to another user (uid 65534)"), "\(daemon)")
@@ -82,7 +83,8 @@ extension ReliabilityTests {
             #expect(watch.status == 1 && watch.stderr.contains("belongs to another user"), "\(watch)")
             let doctor = try await asVictim(["doctor"])
             #expect(doctor.status == 1, "\(doctor)")
-            #expect(doctor.output.contains("daemon:   PROBLEM: The runtime directory \(fallback) belongs to another user"),
+            #expect(
+                doctor.output.contains("daemon:   PROBLEM: The runtime directory \(fallback) belongs to another user"),
                 "\(doctor)")
             squatter.terminate(grace: .milliseconds(200))
             _ = try await squatter.waitForExit(timeout: .seconds(5))
