@@ -23,6 +23,13 @@ long pb_socket_peer_uid(int fd) {
     return (long)credentials.uid;
 }
 
+long pb_socket_peer_pid(int fd) {
+    struct ucred credentials;
+    socklen_t length = sizeof credentials;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    return (long)credentials.pid;
+}
+
 int pb_pipe_cloexec(int fds[2]) {
     return pipe2(fds, O_CLOEXEC);
 }

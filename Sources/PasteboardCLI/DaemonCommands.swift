@@ -235,6 +235,9 @@ enum DoctorCommand: Command {
                     + "\(runtime.socketPath) within \(Int(daemonTimeout)) s (\(error.message)); it is stuck: stop it"
                     + "\(holder.map { " (kill \($0))" } ?? "") and start 'pb daemon' again.")
             return 1
+        } catch where error.code == .untrusted {
+            out.line("daemon:   PROBLEM: \(error.message)")
+            return 1
         } catch {
             out.line("daemon:   PROBLEM: it does not answer properly (\(error.message)); restart it.")
             return 1

@@ -8,7 +8,8 @@ import PatternMatching
 import TextSupport
 
 /// Streams `ID<TAB>preview` lines newest first, straight from one query: a picker gets the first line at once and
-/// the whole list without the history ever sitting in memory.
+/// the whole list without the history ever sitting in memory. A preview is ASCII without controls (`ItemText` makes
+/// them spaces) or goes through `escapedForTerminal`, as every listing does.
 func writeDmenuLines(pinnedOnly: Bool, type: ContentType?, limit: Int?, store: HistoryStore, output: Output) throws {
     var line: [UInt8] = []
     line.reserveCapacity(1024)
@@ -17,7 +18,11 @@ func writeDmenuLines(pinnedOnly: Bool, type: ContentType?, limit: Int?, store: H
         line.removeAll(keepingCapacity: true)
         JSONBytes.append(integer: id, to: &line)
         line.append(0x09)
-        line.append(contentsOf: preview)
+        if preview.contains(where: { $0 >= 0x80 }) {
+            line.append(contentsOf: escapedForTerminal(String(decoding: preview, as: UTF8.self)).utf8)
+        } else {
+            line.append(contentsOf: preview)
+        }
         line.append(0x0A)
         line.withUnsafeBytes { output.write($0) }
         written += 1
@@ -35,7 +40,7 @@ enum HistoryCommand: Command {
             .init("json", help: "Print a JSON array."),
             .init("format", value: "FORMAT", help: "table (default), dmenu (ID<TAB>preview, for pickers) or json."),
         ],
-        discussion: "A '*' after the id marks a pinned item.\n\nEXAMPLES:\n  pb history\n  pb history --type image --limit 5\n  pb history --format dmenu | fzf | pb decode | pb copy")
+        discussion: "A '*' after the id marks a pinned item. Previews show control, bidirectional and zero-width\ncharacters escaped (as \\u{202e}), in every format; 'pb decode' gives the bytes.\n\nEXAMPLES:\n  pb history\n  pb history --type image --limit 5\n  pb history --format dmenu | fzf | pb decode | pb copy")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let format = try ItemFormat.from(json: arguments.flag("json"), format: arguments.value("format"))
@@ -64,7 +69,7 @@ enum SearchCommand: Command {
             .init("format", value: "FORMAT", help: "table (default), dmenu or json."),
         ],
         positionals: [.init("QUERY", help: "Text to find.")],
-        discussion: "Exits 1 when nothing matches.\n\nEXAMPLES:\n  pb search invoice\n  pb search --regex '^https?://' --limit 10")
+        discussion: "Exits 1 when nothing matches. Previews are escaped as in 'pb history'.\n\nEXAMPLES:\n  pb search invoice\n  pb search --regex '^https?://' --limit 10")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let format = try ItemFormat.from(json: arguments.flag("json"), format: arguments.value("format"))

@@ -4,7 +4,9 @@ import PasteboardHistory
 import PasteboardModel
 import TextSupport
 
-/// How item lists are printed: a table for people, dmenu lines for pickers, JSON for programs.
+/// How item lists are printed: a table for people, dmenu lines for pickers, JSON for programs. Every preview goes
+/// through `escapedForTerminal`, as `pb show` and `pb pick` do: a listing reaches a terminal or a launcher, and an
+/// item's text must not be able to drive either (C1 controls, bidirectional overrides, zero-width characters).
 enum ItemFormat: String {
     case table, dmenu, json
 
@@ -20,7 +22,7 @@ enum ItemFormat: String {
     func write(_ items: [HistoryItem], to output: Output, now: Date = Date()) {
         switch self {
         case .dmenu:
-            for item in items { output.line("\(item.id)\t\(item.preview)") }
+            for item in items { output.line("\(item.id)\t\(escapedForTerminal(item.preview))") }
         case .json:
             output.write("[")
             for (index, item) in items.enumerated() {
@@ -34,7 +36,7 @@ enum ItemFormat: String {
                 let id = String(item.id).leftPadded(to: 6)
                 let kind = item.kind.rawValue.padded(to: 5)
                 let age = Age.short(since: item.lastCopied, now: now).leftPadded(to: 4)
-                output.line("\(id)\(pin) \(kind) \(age)  \(String(item.preview.prefix(100)))")
+                output.line("\(id)\(pin) \(kind) \(age)  \(escapedForTerminal(String(item.preview.prefix(100))))")
             }
         }
     }
@@ -43,7 +45,7 @@ enum ItemFormat: String {
         [
             ("id", .number(Double(item.id))),
             ("kind", .string(item.kind.rawValue)),
-            ("preview", .string(item.preview)),
+            ("preview", .string(escapedForTerminal(item.preview))),
             ("size", .number(Double(item.size))),
             ("types", .array(item.types.map { .string($0.identifier) })),
             ("created", .string(JSONText.date(item.created))),

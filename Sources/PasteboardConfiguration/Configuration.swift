@@ -44,16 +44,11 @@ public struct Configuration: Sendable {
         return base + "/pasteboard/config"
     }
 
-    /// Reads the file; no file means the defaults.
+    /// Reads the file; no file means the defaults, and anything but a regular file is refused (see
+    /// `ConfigurationFile`).
     public static func load(environment: [String: String]) throws(ConfigurationError) -> Configuration {
         let path = path(environment: environment)
-        guard FileManager.default.fileExists(atPath: path) else { return Configuration() }
-        let data: Data
-        do throws(SystemError) {
-            data = try ReadableFile(path: path).read(upToCount: maxFileBytes + 1)
-        } catch {
-            throw ConfigurationError(path: path, line: nil, problem: "cannot be read (\(error.reason)).", cause: error)
-        }
+        guard let data = try ConfigurationFile.read(path, upToCount: maxFileBytes + 1) else { return Configuration() }
         guard data.count <= maxFileBytes else {
             throw ConfigurationError(path: path, line: nil, problem: "is larger than 1 MiB; is it the right file?")
         }

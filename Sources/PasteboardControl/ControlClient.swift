@@ -1,5 +1,8 @@
 public import FoundationEssentials
 import SystemSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Talks to a running daemon over its control socket: requests and replies, and the stream of events.
 ///
@@ -55,14 +58,26 @@ public struct ControlClient: Sendable {
 
     /// A connection to the daemon (for requests of one's own); with `timeout`, a daemon that does not take it in
     /// that time gives `noAnswer`.
+    /// The runtime directory must be this user's (see `RuntimeDirectory.checkOwnership`) and the process that
+    /// accepted must run as this user, else `untrusted`: nothing is sent to another user's socket.
     public func connect(timeout: TimeInterval? = nil) throws(ControlError) -> UnixSocket {
+        try runtime.checkOwnership()
+        let socket: UnixSocket
         do {
-            return try UnixSocket.connect(to: runtime.socketPath, timeout: timeout)
+            socket = try UnixSocket.connect(to: runtime.socketPath, timeout: timeout)
         } catch where error.code == .notRunning {
             throw ControlError(
                 "No daemon is running (socket \(runtime.socketPath)); start one with 'pb daemon'.", code: .notRunning,
                 cause: error)
         }
+        guard let peer = socket.peerUserID, peer == getuid() else {
+            let owner = socket.peerUserID.map { String($0) } ?? "unknown"
+            throw ControlError(
+                "The process listening on \(runtime.socketPath) runs as another user (uid \(owner)), not as the "
+                    + "daemon would; nothing was sent. Set XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your "
+                    + "own.", code: .untrusted)
+        }
+        return socket
     }
 
     // MARK: - Events

@@ -13,6 +13,9 @@ public struct ControlError: ActionableError {
         public static let refused = Code(name: "refused")
         /// A line that is not a request or reply of this protocol.
         public static let malformed = Code(name: "malformed")
+        /// The runtime directory or the process behind the socket is not this user's (another user may pose as
+        /// the daemon): nothing was sent.
+        public static let untrusted = Code(name: "untrusted")
         /// Anything else (a failed system call, say).
         public static let other = Code(name: "other")
     }

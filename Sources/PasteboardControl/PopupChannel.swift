@@ -26,6 +26,7 @@ public struct PopupChannel: Sendable {
     ///   `refused` when it belongs to another user or says no (another display, say).
     @discardableResult
     public func show(_ request: PopupRequest, timeout: TimeInterval = 2) throws(ControlError) -> PopupReply {
+        try runtime.checkOwnership()
         let socket = try UnixSocket.connect(to: socketPath, timeout: timeout)
         // The directory is the user's own (0700), but a socket is only trusted when its listener is this user.
         guard socket.peerUserID == getuid() else {

@@ -7,10 +7,21 @@ import TextSupport
 
 /// The per-user runtime directory holding the daemon's lock and control socket:
 /// `$XDG_RUNTIME_DIR/pasteboard` (mode 0700).
+///
+/// Without `XDG_RUNTIME_DIR` it is `/tmp/pasteboard-UID`, in a directory every user can write: another user may
+/// have made it first, with a socket of their own inside, to receive what this user copies. So it is trusted only
+/// when it is a real directory (no symbolic link), this user's, and mode 0700; otherwise the daemon refuses to
+/// start there and clients refuse to connect (see `checkOwnership`), and a client also checks that the process
+/// answering on the socket runs as this user.
 public struct RuntimeDirectory: Sendable, Equatable {
     public let path: String
+    /// Whether this is the `/tmp` fallback, which is refused rather than repaired when its mode lets others in.
+    public let isSharedFallback: Bool
 
-    public init(path: String) { self.path = path }
+    public init(path: String, isSharedFallback: Bool = false) {
+        self.path = path
+        self.isSharedFallback = isSharedFallback
+    }
 
     /// `$PB_RUNTIME_DIR`, else `$XDG_RUNTIME_DIR/pasteboard`, else `/tmp/pasteboard-UID`.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> RuntimeDirectory {
@@ -18,7 +29,7 @@ public struct RuntimeDirectory: Sendable, Equatable {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
             return RuntimeDirectory(path: runtime + "/pasteboard")
         }
-        return RuntimeDirectory(path: "/tmp/pasteboard-\(getuid())")
+        return RuntimeDirectory(path: "/tmp/pasteboard-\(getuid())", isSharedFallback: true)
     }
 
     public var socketPath: String { path + "/control.sock" }
@@ -33,16 +44,47 @@ public struct RuntimeDirectory: Sendable, Equatable {
             let cause = SystemError.last("mkdir")
             throw ControlError("Cannot create the runtime directory \(path): \(cause.reason).", cause: cause)
         }
+        try checkOwnership()
         var info = stat()
-        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            throw ControlError("\(path) is not a directory.")
-        }
-        guard info.st_uid == getuid() else {
-            throw ControlError("The runtime directory \(path) belongs to another user; refusing to use it.")
+        guard lstat(path, &info) == 0 else {
+            let cause = SystemError.last("lstat")
+            throw ControlError("Cannot use the runtime directory \(path): \(cause.reason).", cause: cause)
         }
         if info.st_mode & 0o077 != 0 && chmod(path, 0o700) != 0 {
             let cause = SystemError.last("chmod")
             throw ControlError("Cannot make \(path) private (mode 0700): \(cause.reason).", cause: cause)
+        }
+    }
+
+    /// Refuses the directory, if it exists, unless this user can trust what is in it: a directory (a symbolic link
+    /// is never followed), owned by this user, and for the `/tmp` fallback mode 0700. Clients check it before they
+    /// connect, so that `pb copy` never hands an item to a socket another user planted.
+    /// - Throws: `untrusted`, saying what is wrong and what to do.
+    public func checkOwnership() throws(ControlError) {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }  // missing: nothing listens there, and `prepare` creates it
+        let advice = "Set XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own"
+        let kind = info.st_mode & S_IFMT
+        guard kind != S_IFLNK else {
+            throw ControlError(
+                "The runtime directory \(path) is a symbolic link, which pb does not follow (another user may have "
+                    + "planted it). \(advice), or remove the link.", code: .untrusted)
+        }
+        guard kind == S_IFDIR else {
+            throw ControlError(
+                "\(path) is not a directory, so pb cannot use it as its runtime directory. Move it aside.",
+                code: .untrusted)
+        }
+        guard info.st_uid == getuid() else {
+            throw ControlError(
+                "The runtime directory \(path) belongs to another user (uid \(info.st_uid)), who could pose as the "
+                    + "daemon; refusing to use it. \(advice).", code: .untrusted)
+        }
+        if isSharedFallback && info.st_mode & 0o077 != 0 {
+            throw ControlError(
+                "The runtime directory \(path) lets other users in (mode \(String(info.st_mode & 0o777, radix: 8))), "
+                    + "so a socket in it may not be the daemon's; refusing to use it. \(advice), or run "
+                    + "'chmod 700 \(path)' if nobody else could have used it.", code: .untrusted)
         }
     }
 
@@ -69,14 +111,7 @@ public struct RuntimeDirectory: Sendable, Equatable {
                         + "XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own.", cause: cause)
             }
         } else {
-            guard info.st_mode & S_IFMT == S_IFDIR else {
-                throw ControlError("\(path) is not a directory, so the daemon cannot use it. Move it aside.")
-            }
-            guard info.st_uid == getuid() else {
-                throw ControlError(
-                    "The runtime directory \(path) belongs to another user (uid \(info.st_uid)), so the daemon "
-                        + "refuses to use it. Set XDG_RUNTIME_DIR (or PB_RUNTIME_DIR) to a directory of your own.")
-            }
+            try checkOwnership()
         }
         // sun_path holds 108 bytes, the last one NUL.
         if socketPath.utf8.count >= 108 {

@@ -72,6 +72,23 @@ public final class UnixSocket {
         return fd >= 0 ? UnixSocket(fileDescriptor: fd) : nil
     }
 
+    /// A waiting connection (non-blocking, close-on-exec), nil when none waits; throws what else `accept` says
+    /// (`EMFILE` when the process is out of descriptors: the connection stays queued, and the listener readable).
+    public func acceptWaiting() throws(ControlError) -> UnixSocket? {
+        let fd = pb_accept_cloexec_nonblock(fileDescriptor)
+        if fd >= 0 { return UnixSocket(fileDescriptor: fd) }
+        let error = SystemError.last("accept")
+        // Nothing waits, or the one waiting gave up or was interrupted: nothing to accept now.
+        if [EAGAIN, EWOULDBLOCK, ECONNABORTED, EINTR].contains(error.errno) { return nil }
+        throw ControlError(error.reason, cause: error)
+    }
+
+    /// The process id of the other end when it connected, or nil when the kernel does not say.
+    public var peerProcessID: pid_t? {
+        let pid = pb_socket_peer_pid(fileDescriptor)
+        return pid > 0 ? pid_t(pid) : nil
+    }
+
     /// The user id of the process at the other end, or nil when the kernel does not say.
     public var peerUserID: uid_t? {
         let uid = pb_socket_peer_uid(fileDescriptor)

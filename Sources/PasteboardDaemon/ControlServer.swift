@@ -6,6 +6,14 @@ import Glibc
 
 /// The daemon's side of the control socket: accepts connections from this user only, reads request lines,
 /// answers each through a handler, and sends events to watchers. Never blocks on a client.
+///
+/// Nor can clients wear it down (issue 27: 20,000 half-open connections at the file limit made it spin at 100 % CPU
+/// and locked every client out): a connection that sends no complete request within `requestTimeout` is closed
+/// (watchers, once subscribed, wait for events and are exempt); one process may hold at most
+/// `maxConnectionsPerProcess` connections (further ones are closed as soon as they are accepted) and all together
+/// at most `maxConnections`, kept well below the file limit (a new one then takes the place of the connection
+/// silent the longest); and when `accept` fails (`EMFILE`), the listener is left out of the poll for
+/// `acceptBackoff` instead of waking it again at once.
 final class ControlServer {
     /// One connection.
     private final class Client {
@@ -18,9 +26,33 @@ final class ControlServer {
         var isWatcher = false
         /// It answers "Allow Paste" questions (`approve`).
         var isApprover = false
+        /// The process that connected, for the per-process cap.
+        let processID: pid_t?
+        /// When it must have sent its next complete request (unless it is a watcher).
+        var deadline: ContinuousClock.Instant
 
-        init(socket: UnixSocket) { self.socket = socket }
+        init(socket: UnixSocket, processID: pid_t?, deadline: ContinuousClock.Instant) {
+            self.socket = socket
+            self.processID = processID
+            self.deadline = deadline
+        }
     }
+
+    /// How long a connection may take to send a complete request (after connecting, or after its last one).
+    static let requestTimeout = Duration.seconds(3)
+    /// Connections one process may hold at once (`pb pick`, the app and a request each take one or two).
+    static let maxConnectionsPerProcess = 32
+    /// How long the listener rests after `accept` failed for want of descriptors or memory.
+    static let acceptBackoff = Duration.milliseconds(250)
+    /// Connections open at once, at most: 512, or fewer when the file limit is low (a quarter of it is kept for the
+    /// store, the display connection, payload files and pipes).
+    let maxConnections: Int
+    /// While set, the listener is not polled (see `acceptBackoff`).
+    private var listenerRestsUntil: ContinuousClock.Instant?
+    /// Connections closed for a cap or a timeout since the last log line about them (logged at most every 10 s).
+    private var shed = (count: 0, lastLog: ContinuousClock.Instant?.none)
+    /// When a failed `accept` was last logged.
+    private var acceptFailureLogged: ContinuousClock.Instant?
 
     private let listener: UnixSocket
     private let path: String
@@ -38,13 +70,18 @@ final class ControlServer {
         }
         self.path = path
         self.log = log
+        var limit = rlimit()
+        // RLIM_INFINITY is all ones (Swift cannot import the macro); any huge limit counts as 4096.
+        let known = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0
+        let files = known ? min(Int(clamping: limit.rlim_cur), 4096) : 4096
+        maxConnections = max(8, min(512, files * 3 / 4 - 32))
     }
 
     deinit { unlink(path) }
 
     /// What to poll: the listening socket, then every client (for input, or for room when replies wait).
     var pollDescriptors: [pollfd] {
-        [pollfd(fd: listener.fileDescriptor, events: Int16(POLLIN), revents: 0)]
+        (listenerRestsUntil == nil ? [pollfd(fd: listener.fileDescriptor, events: Int16(POLLIN), revents: 0)] : [])
             + clients.map { fd, client in pollfd(fd: fd, events: Int16(client.unsent.isEmpty ? POLLIN : POLLOUT), revents: 0) }
     }
 
@@ -90,13 +127,87 @@ final class ControlServer {
 
     // MARK: - Connections
 
+    /// When `processTimeouts` has work: the earliest request deadline of a connection that is not a watcher, or the
+    /// end of the listener's rest.
+    var nextDeadline: ContinuousClock.Instant? {
+        let deadlines = clients.values.lazy.filter { !$0.isWatcher }.map(\.deadline)
+        return [deadlines.min(), listenerRestsUntil].compactMap { $0 }.min()
+    }
+
+    /// Closes connections that sent no complete request in time, and ends the listener's rest when it is over.
+    func processTimeouts(now: ContinuousClock.Instant = .now) {
+        if let rest = listenerRestsUntil, now >= rest { listenerRestsUntil = nil }
+        for client in clients.values where !client.isWatcher && now >= client.deadline {
+            drop(client)
+            noteShed(now: now)
+        }
+    }
+
+    /// Accepts what waits, a bounded number per turn so that a flood cannot hold the loop.
     private func accept() {
-        guard let socket = listener.accept() else { return }
-        guard socket.peerUserID == getuid() else {
-            log("refused a connection from another user")
+        let now = ContinuousClock.now
+        for _ in 0..<64 {
+            let socket: UnixSocket?
+            do {
+                socket = try listener.acceptWaiting()
+            } catch {
+                // EMFILE, ENFILE, ENOBUFS, ENOMEM: the connection stays queued and the listener readable. Rest, and
+                // free what clients hold without a request in flight, so that the next turn can take it.
+                listenerRestsUntil = now + Self.acceptBackoff
+                if clients.count >= Self.sheddingFloor {
+                    let silent = clients.values.filter { !$0.isWatcher }.sorted { $0.deadline < $1.deadline }
+                    for client in silent.prefix(Self.sheddingFloor) { drop(client) }
+                }
+                noteShed(now: now, reason: error.message)
+                return
+            }
+            guard let socket else { return }
+            guard socket.peerUserID == getuid() else {
+                log("refused a connection from another user")
+                continue
+            }
+            let process = socket.peerProcessID
+            let fromProcess = process.map { pid in clients.values.count { $0.processID == pid } } ?? 0
+            guard fromProcess < Self.maxConnectionsPerProcess else {
+                noteShed(now: now)
+                continue  // closed as it goes: the client sees EOF
+            }
+            if clients.count >= maxConnections {
+                // Full: the connection silent the longest makes room, so that many processes holding
+                // connections open cannot lock out the next client with a real request.
+                guard let silent = clients.values.filter({ !$0.isWatcher }).min(by: { $0.deadline < $1.deadline })
+                else {
+                    noteShed(now: now)
+                    continue
+                }
+                drop(silent)
+                noteShed(now: now)
+            }
+            clients[socket.fileDescriptor] = Client(
+                socket: socket, processID: process, deadline: now + Self.requestTimeout)
+        }
+    }
+
+    /// Below this many connections a failing `accept` is not the clients' doing, and none is closed for it; above,
+    /// this many of the longest silent ones are, to make room for the connections queued behind them.
+    private static let sheddingFloor = 16
+
+    /// Counts a connection closed for a cap or a timeout (or a failed `accept`, with its `reason`), and says so in
+    /// the log at most every 10 seconds for each of the two.
+    private func noteShed(now: ContinuousClock.Instant, reason: String? = nil) {
+        if let reason {
+            if let last = acceptFailureLogged, now - last < .seconds(10) { return }
+            acceptFailureLogged = now
+            log("could not accept a control connection (\(reason)); the socket rests for \(Self.acceptBackoff)")
             return
         }
-        clients[socket.fileDescriptor] = Client(socket: socket)
+        shed.count += 1
+        if let last = shed.lastLog, now - last < .seconds(10) { return }
+        log(
+            "closed \(shed.count) control connection\(shed.count == 1 ? "" : "s") over the limits "
+                + "(\(Self.maxConnectionsPerProcess) per process, \(maxConnections) in all, a request within "
+                + "\(Self.requestTimeout))")
+        shed = (0, now)
     }
 
     private func drop(_ client: Client) {
@@ -130,6 +241,7 @@ final class ControlServer {
         while client.unsent.isEmpty, let newline = client.pending.firstIndex(of: 0x0A) {
             let line = client.pending[client.pending.startIndex..<newline]
             client.pending = Data(client.pending[client.pending.index(after: newline)...])
+            client.deadline = .now + Self.requestTimeout
             let reply = ControlProtocol.line(respond(to: line, from: client, answer: answer))
             guard clients[client.socket.fileDescriptor] != nil else { return }  // dropped meanwhile
             guard let sent = client.socket.sendAvailable(reply) else {

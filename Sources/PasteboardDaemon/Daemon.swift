@@ -176,6 +176,7 @@ public final class Daemon {
         backend?.processTimeouts(now: now)
         pasteApproval?.processTimeouts(now: now)
         follower?.processTimeouts(now: now)
+        server.processTimeouts()
         if fds[0].revents != 0 {
             log("received signal \(signals.take().map(String.init) ?? "?")")
             running = false
@@ -216,6 +217,10 @@ public final class Daemon {
         if let next = capture?.nextDeadline { deadlines.append(next) }
         if let next = pasteApproval?.nextDeadline { deadlines.append(next) }
         if let next = follower?.nextDeadline { deadlines.append(next) }
+        if let next = server?.nextDeadline {
+            let wait = (next - .now).components
+            deadlines.append(Date().addingTimeInterval(Double(wait.seconds) + Double(wait.attoseconds) * 1e-18))
+        }
         // An import's backlog is indexed a slice per turn, between the events (see `indexBacklogSlice`).
         let otherwise = deadlines.min()
         isWaitingForIndexOnly = false

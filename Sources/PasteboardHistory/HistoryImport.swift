@@ -301,7 +301,7 @@ public final class HistoryImport {
     private func merge(_ existing: ExistingItem, metadata: CaptureMetadata) throws {
         if ordersByDate && metadata.date.timeIntervalSince1970 < existing.lastCopied {
             try bindMerge(position: existing.position, date: existing.lastCopied, metadata: metadata, keepsSource: true)
-            try updateMerged.bind(existing.id, at: 11)
+            try updateMerged.bind(existing.id, at: 12)
             try updateMerged.runToCompletion()
             return
         }
@@ -315,7 +315,7 @@ public final class HistoryImport {
             try index.queue(isDeletion: true, position: existing.position, text: text)
         }
         try bindMerge(position: position, date: metadata.date.timeIntervalSince1970, metadata: metadata, keepsSource: false)
-        try updateMerged.bind(existing.id, at: 11)
+        try updateMerged.bind(existing.id, at: 12)
         try updateMerged.runToCompletion()
     }
 
@@ -334,6 +334,11 @@ public final class HistoryImport {
             if let expiry { try updateMerged.bind(expiry, at: index) } else { try updateMerged.bindNull(at: index) }
         }
         try updateMerged.bind(metadata.asksBeforePaste, at: 10)
+        if let created = metadata.created?.timeIntervalSince1970 {
+            try updateMerged.bind(created, at: 11)
+        } else {
+            try updateMerged.bindNull(at: 11)
+        }
     }
 
     // MARK: - Order

@@ -61,7 +61,7 @@ extension HistoryStore {
                 try db.run(
                     Self.mergeSQL, position, date, max(1, metadata.copyCount), metadata.isPinned, metadata.source, metadata.selection,
                     metadata.isPinned, metadata.expiresAt?.timeIntervalSince1970, metadata.expiresAt?.timeIntervalSince1970,
-                    metadata.asksBeforePaste, id)
+                    metadata.asksBeforePaste, metadata.created?.timeIntervalSince1970, id)
                 try noteChange(.repeated, itemID: id)
                 return RecordResult(id: id, isNew: false)
             }
@@ -122,14 +122,17 @@ extension HistoryStore {
 
     /// The update merging a repeat into an existing item. A merge never shortens what the item already had: a pin
     /// wins over any expiry, an item that was kept for good stays so, and of two expiries the later one holds (the
-    /// right-hand sides see the row as it was before this update). Parameters: position, date, copy count, pinned,
-    /// source, selection, pinned, expiry, expiry, id.
+    /// right-hand sides see the row as it was before this update). Dates keep the later last copy and the earlier
+    /// creation, so that a repeat dated in the past (an imported line, another device's copy) can never age an item
+    /// into `max-age`'s reach. Parameters: position, date, copy count, pinned, source, selection, pinned, expiry,
+    /// expiry, ask before paste, created (or NULL), id.
     static let mergeSQL = """
-        UPDATE items SET position = ?, last_copied = ?, copy_count = copy_count + ?, pinned = pinned OR ?,
+        UPDATE items SET position = ?, last_copied = max(last_copied, ?), copy_count = copy_count + ?,
+            pinned = pinned OR ?,
             source = coalesce(?, source), selection = coalesce(?, selection),
             expires_at = CASE WHEN pinned OR ? OR ? IS NULL OR expires_at IS NULL THEN NULL
                 ELSE max(expires_at, ?) END,
-            ask_before_paste = ask_before_paste OR ?
+            ask_before_paste = ask_before_paste OR ?, created = min(created, coalesce(?, created))
         WHERE id = ?
         """
 

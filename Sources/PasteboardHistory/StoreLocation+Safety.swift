@@ -16,10 +16,13 @@ extension StoreLocation {
     }
 
     /// Creates the store directory when it is missing (each missing parent too, 0700 whatever the umask), then
-    /// checks it and the store's files. With `tightening`, modes that let other users read are narrowed to 0700 or
-    /// 0600 (the files are pb's own); a store another user owns or can write is refused, never repaired.
+    /// checks it and the store's files. A path through a symbolic link is refused first, and missing directories are
+    /// made only inside a directory of this user's own (see `checkCreatable`). With `tightening`, modes that let
+    /// other users read are narrowed to 0700 or 0600 (the files are pb's own); a store another user owns or can
+    /// write is refused, never repaired.
     func prepare(creating: Bool, tightening: Bool) throws(HistoryError) {
         let path = directory.path
+        try checkNoSymbolicLinks()
         var info = stat()
         if stat(path, &info) != 0 {
             // ENOTDIR: a file stands where a parent directory should be; creating it says so.
@@ -114,6 +117,7 @@ extension StoreLocation {
             if parent.path == current.path { break }
             current = parent
         }
+        if !missing.isEmpty { try checkCreatable(in: current.path, for: directory.path) }
         for path in missing.reversed() {
             if mkdir(path, 0o700) != 0 {
                 guard errno == EEXIST else { throw cannotCreate(path, .last("mkdir")) }
@@ -122,6 +126,62 @@ extension StoreLocation {
             // mkdir applies the umask, which may take away the owner's own bits.
             if chmod(path, 0o700) != 0 { throw cannotCreate(path, .last("chmod")) }
         }
+    }
+
+    /// Refuses to create the store's directories inside `ancestor` (the deepest existing directory on the way) unless
+    /// it is a directory this user owns, or a sticky one such as `/tmp` (where nobody can take over what this user
+    /// makes; a store directory someone else made first is then refused by `checkTrust`).
+    static func checkCreatable(in ancestor: String, for store: String) throws(HistoryError) {
+        var info = stat()
+        guard stat(ancestor, &info) == 0 else { throw cannotCreate(store, .last("stat")) }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            throw HistoryError(
+                .notWritable,
+                "Cannot create \(store): \(ancestor) is not a directory. Set XDG_DATA_HOME (or PB_STORE_DIR) to a "
+                    + "directory of your own.")
+        }
+        guard info.st_uid == geteuid() || info.st_mode & S_ISVTX != 0 else {
+            throw HistoryError(
+                .unsafe,
+                "Cannot create \(store): \(ancestor) belongs to another user (uid \(info.st_uid)), so pb does not "
+                    + "create its store there. Set XDG_DATA_HOME (or PB_STORE_DIR) to a directory of your own.")
+        }
+    }
+
+    /// Refuses a store directory reached through a symbolic link, before anything is created: SQLite opens the
+    /// store only by a path without links (`SQLITE_OPEN_NOFOLLOW`), and a link must not make pb create directories
+    /// and files where it leads (an `XDG_DATA_HOME` linked to `/etc` left `/etc/pasteboard/history.sqlite` behind,
+    /// issue 27). The deepest part of the path that exists is resolved and compared with itself.
+    func checkNoSymbolicLinks() throws(HistoryError) {
+        var existing = directory.path
+        var rest: [String] = []
+        var info = stat()
+        while lstat(existing, &info) != 0 {
+            guard errno == ENOENT else { return }  // ENOTDIR and the like: the caller's stat says so
+            let parent = Self.parent(of: existing)
+            if parent == existing { return }
+            rest.insert(String(existing.dropFirst(parent == "/" ? 1 : parent.count + 1)), at: 0)
+            existing = parent
+        }
+        guard let pointer = realpath(existing, nil) else { return }
+        let resolved = String(cString: pointer)
+        free(pointer)
+        let lexical = existing.count > 1 && existing.hasSuffix("/") ? String(existing.dropLast()) : existing
+        guard resolved != lexical else { return }
+        let meant = ([resolved == "/" ? "" : resolved] + rest).joined(separator: "/")
+        throw HistoryError(
+            .unsafe,
+            "The history store's path \(directory.path) goes through a symbolic link (\(lexical) leads to "
+                + "\(resolved)); pb opens and creates its store only by a path without links, so nothing was created "
+                + "there. Set XDG_DATA_HOME (or PB_STORE_DIR) to the directory you mean (\(meant)).")
+    }
+
+    /// The directory holding `path` (`/` for a top-level name).
+    private static func parent(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return path }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
     }
 
     private static func cannotCreate(_ path: String, _ cause: SystemError) -> HistoryError {

@@ -25,6 +25,9 @@ public struct Picker {
     /// How images are drawn; nil: ask the terminal.
     let graphics: TerminalGraphics?
     let chafa: Chafa?
+    /// Inside tmux or GNU screen, which take the kitty query's APC sequence for a title (tmux) or a hardstatus
+    /// line (screen) and keep it after pb exits; neither passes kitty graphics on, so it is not asked.
+    private let isMultiplexed: Bool
     /// How much of an item's text the preview reads.
     static let previewBytes = 16 << 10
     /// The largest image the preview reads; a larger one is only described.
@@ -51,6 +54,7 @@ public struct Picker {
         self.graphics = graphics
         usesColor = environment["NO_COLOR"].map(\.isEmpty) ?? true
         chafa = Chafa.find(path: environment["PATH"])
+        isMultiplexed = TerminalGraphics.isMultiplexer(environment: environment)
     }
 
     /// Runs on the terminal `terminal` (an open `/dev/tty`) until the user picks or quits.
@@ -82,7 +86,8 @@ public struct Picker {
         if let chosen = self.graphics {
             graphics = chosen
         } else {
-            let detected = TerminalGraphics.detect(terminal: terminal, timeout: Self.graphicsQueryTimeout)
+            let detected = TerminalGraphics.detect(
+                terminal: terminal, timeout: Self.graphicsQueryTimeout, asksKitty: !isMultiplexed)
             graphics = detected.graphics
             pendingKeys = decoder.feed(detected.rest)
         }

@@ -10,7 +10,19 @@ public enum TerminalGraphics: String, Sendable, CaseIterable {
     /// What to ask the terminal: a kitty graphics query (a 1×1 image that is only checked, never shown), then
     /// Primary Device Attributes. Every terminal answers DA1, so its reply ends the wait; a kitty reply comes
     /// before it when the protocol is there, and attribute 4 in the DA1 reply means sixel.
-    static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c"
+    static let query = kittyQuery + deviceAttributesQuery
+    static let kittyQuery = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\"
+    static let deviceAttributesQuery = "\u{1B}[c"
+
+    /// Whether the terminal is tmux or GNU screen, which read an APC sequence (`ESC _ … ESC \`) as a title or a
+    /// hardstatus line rather than passing it on: the kitty query would stay as the pane's title after pb exits.
+    static func isMultiplexer(environment: [String: String]) -> Bool {
+        if environment["TMUX"].map({ !$0.isEmpty }) == true || environment["STY"].map({ !$0.isEmpty }) == true {
+            return true
+        }
+        let term = environment["TERM"] ?? ""
+        return term.hasPrefix("tmux") || term.hasPrefix("screen")
+    }
 
     /// What the terminal's answers (possibly with keys typed meanwhile) say it can draw; nil until the DA1
     /// reply is there.
@@ -36,8 +48,11 @@ public enum TerminalGraphics: String, Sendable, CaseIterable {
     /// Asks the terminal on `fileDescriptor` (in raw mode) and waits at most `timeout` milliseconds for the
     /// answer; `.blocks` when none comes. Bytes that are not part of the answer (keys typed meanwhile) are
     /// returned for the key decoder.
-    static func detect(terminal fileDescriptor: Int32, timeout: Int) -> (graphics: TerminalGraphics, rest: [UInt8]) {
-        let bytes = Array(query.utf8)
+    /// Without `asksKitty` (see `isMultiplexer`), only DA1 is asked.
+    static func detect(
+        terminal fileDescriptor: Int32, timeout: Int, asksKitty: Bool = true
+    ) -> (graphics: TerminalGraphics, rest: [UInt8]) {
+        let bytes = Array((asksKitty ? query : deviceAttributesQuery).utf8)
         guard bytes.withUnsafeBytes({ write(fileDescriptor, $0.baseAddress, $0.count) }) == bytes.count else {
             return (.blocks, [])
         }

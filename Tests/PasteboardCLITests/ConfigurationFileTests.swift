@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Testing
 
 /// The configuration file: mistakes name the file and line and stop every command that uses the store.
@@ -69,5 +72,22 @@ import Testing
         let result = try await sandbox.run(["history"], environment: ["PB_CONFIG": path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("Error: \(path):1: unknown setting 'max-itemz'."), "\(result)")
+    }
+
+    /// Issue 27, finding 12: a named pipe as the configuration file made every `pb` command block opening it. It is
+    /// opened without blocking and refused, as is any other file that is not a regular one.
+    @Test func aNamedPipeAsTheConfigurationIsRefusedWithoutHanging() async throws {
+        let directory = sandbox.configURL.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        #expect(mkfifo(sandbox.configURL.path, 0o600) == 0)
+        for arguments in [["history"], ["copy"], ["doctor"], ["paste"]] {
+            // A run that hangs is killed after the timeout and recorded as an issue.
+            let result = try await sandbox.run(arguments, stdin: Data("text".utf8), timeout: .seconds(20))
+            #expect(result.status == 1, "pb \(arguments): \(result)")
+            let shown = result.stderr + result.output
+            #expect(
+                shown.contains("\(sandbox.configURL.path): is a named pipe (FIFO), not a regular file"),
+                "pb \(arguments): \(result)")
+        }
     }
 }

@@ -278,4 +278,33 @@ import Testing
         #expect(result.status == 1)
         #expect(result.errorLines == ["Error: No history item with id 31337."])
     }
+
+    /// Issue 27, finding 10: C1 controls, bidirectional overrides and zero-width characters reached the terminal or
+    /// the launcher raw through every listing; they are escaped as `pb show` and `pb pick` escape them. A zero-width
+    /// joiner inside an emoji stays.
+    @Test func everyListingEscapesC1BidiAndZeroWidthCharacters() async throws {
+        let hostile = "csi\u{9B}31m osc\u{9D}0;t\u{7} rtl\u{202E}txt.exe iso\u{2066}x\u{2069} "
+            + "zw\u{200B}sp\u{200F}\u{2060}\u{FEFF}end"
+        let family = "👨\u{200D}👩\u{200D}👧"
+        try await sandbox.copy(hostile + " " + family)
+        let hidden: [Unicode.Scalar] = ["\u{9B}", "\u{9D}", "\u{7}", "\u{202E}", "\u{2066}", "\u{2069}", "\u{200B}",
+            "\u{200F}", "\u{2060}", "\u{FEFF}"]
+        let listings: [[String]] = [
+            ["history"], ["history", "--format", "dmenu"], ["history", "--json"], ["search", "csi"],
+            ["search", "--format", "dmenu", "rtl"], ["search", "--json", "zw"], ["show", "1"],
+        ]
+        for arguments in listings {
+            let result = try await sandbox.succeed(arguments)
+            let text = result.output
+            for scalar in hidden {
+                #expect(!text.unicodeScalars.contains(scalar), "\(arguments): U+\(String(scalar.value, radix: 16)) raw")
+            }
+            // JSON writes the backslash of an escape as two.
+            let escape = arguments.contains("--json") ? #"\\u{"# : #"\u{"#
+            for name in ["9b", "9d", "202e", "2066", "2069", "200b", "200f", "2060", "feff"] {
+                #expect(text.contains(escape + name + "}"), "\(arguments) shows U+\(name) escaped: \(text)")
+            }
+            #expect(text.contains(family), "\(arguments) keeps the emoji whole: \(text)")
+        }
+    }
 }

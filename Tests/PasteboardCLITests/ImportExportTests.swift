@@ -169,4 +169,24 @@ import Testing
         #expect(listed.outputLines.first?.hasSuffix("  copied now") == true, "\(listed)")
         #expect(listed.outputLines.dropFirst().first?.hasSuffix("from 2020") == true, "\(listed)")
     }
+
+    /// Issue 27, finding 5: a line duplicating a live item with dates in 2001 made it 25 years old, and with
+    /// max-age = 90d the next copy deleted it. The item keeps its later last copy and takes the earlier creation.
+    @Test func anOldImportedDuplicateNeverMakesALiveItemExpire() async throws {
+        try sandbox.writeConfig("max-age = 90d\n")
+        try await sandbox.copy("copied now")
+        let line = #"{"text":"copied now","created":"2001-01-01T00:00:00Z","lastCopied":"2001-01-01T00:00:00Z"}"#
+        let imported = try await sandbox.succeed(["import", "-"], stdin: Data((line + "\n").utf8))
+        #expect(imported.outputLines == ["Imported 0 items (1 merged) from standard input."], "\(imported)")
+        try await sandbox.copy("the next copy")
+        let listed = try await sandbox.succeed(["history"])
+        #expect(listed.outputLines.count == 2, "\(listed)")
+        let row = listed.outputLines.last ?? ""
+        #expect(row.hasSuffix("  copied now") && !row.contains("y  copied now"), "listed as copied now: \(listed)")
+        let json = try await sandbox.succeed(["history", "--json"])
+        let objects = try #require(try JSONSerialization.jsonObject(with: json.stdout) as? [[String: Any]])
+        let item = try #require(objects.first { $0["preview"] as? String == "copied now" })
+        #expect((item["created"] as? String)?.hasPrefix("2001-01-01") == true, "the earlier creation: \(item)")
+        #expect((item["lastCopied"] as? String)?.hasPrefix("2001") == false, "the later last copy: \(item)")
+    }
 }

@@ -230,4 +230,19 @@ import Testing
         #expect(!escapes.contains("\u{1B}[2m") && !escapes.contains("\u{1B}[1m"), "\(escapes.debugDescription.prefix(400))")
         #expect(escapes.contains("\u{1B}[7m"), "the selection is still marked")
     }
+
+    /// Issue 27, finding 11: tmux reads the kitty graphics query (an APC sequence) as a pane title, so `pb pick` left
+    /// the pane titled "Gi=31,s=1,v=1,a=q,…" after it exited. Inside tmux or screen only DA1 is asked, and the title
+    /// the pane had stays.
+    @Test func leavesThePaneTitleAsItWasUnderTmux() async throws {
+        try await seed()
+        let session = try await TerminalSession(
+            #"printf '\033]2;my title\033\\' && "# + TerminalSession.shellQuoted(try Product.pb.path()) + " pick",
+            sandbox: sandbox)
+        try await session.waitForScreen { $0.first?.hasPrefix(">") == true }
+        try await session.send("Escape")
+        try await session.waitForScreen { $0.contains { $0.hasPrefix("EXIT=") } }
+        let title = try await session.run(["display-message", "-p", "-t", "t", "#{pane_title}"])
+        #expect(title == "my title\n", "the pane title is now \(title.debugDescription)")
+    }
 }

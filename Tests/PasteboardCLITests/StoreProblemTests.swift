@@ -89,4 +89,27 @@ import Testing
         #expect(paste.stdout == Data("moved".utf8))
         #expect(try await sandbox.run(["paste"]).status == 1)
     }
+
+    /// Issue 27, finding 12: an `XDG_DATA_HOME` that is a symbolic link to `/etc` left `/etc/pasteboard/history.sqlite`
+    /// behind (SQLite then refused the path, too late). A store path through a link is refused before anything is
+    /// created where it leads. (A sandbox directory stands for `/etc`: the same owner, the user's own.)
+    @Test func aDataHomeThatIsASymbolicLinkCreatesNothingWhereItLeads() async throws {
+        let system = sandbox.root.appendingPathComponent("system")
+        try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        let link = sandbox.root.appendingPathComponent("data-link")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: system)
+        for (arguments, stdin) in Self.storeCommands + [(["daemon"], nil)] {
+            let result = try await sandbox.run(
+                arguments, stdin: stdin, environment: ["XDG_DATA_HOME": link.path, "PB_BACKEND": "headless"],
+                timeout: .seconds(20))
+            #expect(result.status == 1, "pb \(arguments): \(result)")
+            let line = result.errorLines.last ?? ""
+            #expect(line.contains("goes through a symbolic link (\(link.path) leads to \(system.path))"), "\(result)")
+            #expect(line.contains("XDG_DATA_HOME"), "\(line)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: system.path).isEmpty, "nothing created there")
+        let copy = try await sandbox.run(
+            ["copy"], stdin: Data("kept".utf8), environment: ["XDG_DATA_HOME": system.path])
+        #expect(copy.status == 0, "the directory it led to, named without the link, is fine: \(copy)")
+    }
 }

@@ -144,4 +144,26 @@ import Testing
             try store.record(PasteboardItem(string: "x"), metadata: CaptureMetadata(expiresAt: Date(timeIntervalSince1970: 1e15)))
         }
     }
+
+    /// Issue 27, finding 5: a repeat dated in the past (an imported line, another device's copy through sync's
+    /// unordered import, a copy after the clock went back) keeps the item's later last copy and takes the earlier
+    /// creation, so that it can never age a live item into `max-age`'s reach.
+    @Test func aRepeatDatedInThePastNeverAgesTheItem() throws {
+        let store = try HistoryStore(location: location("aging"))
+        let copied = now
+        let past = Date(timeIntervalSince1970: 978_307_200)  // 2001-01-01
+        let id = try store.record(PasteboardItem(string: "live"), metadata: CaptureMetadata(date: copied)).id
+        for ordersByDate in [true, false] {
+            let bulk = try HistoryImport(store: store, ordersByDate: ordersByDate)
+            try bulk.add(PasteboardItem(string: "live"), metadata: CaptureMetadata(date: past, created: past))
+            try bulk.commit()
+            let item = try store.item(id: id)
+            #expect(item.lastCopied == copied, "ordersByDate \(ordersByDate)")
+            #expect(item.created == past, "ordersByDate \(ordersByDate)")
+        }
+        try store.record(PasteboardItem(string: "live"), metadata: CaptureMetadata(date: past.addingTimeInterval(60)))
+        #expect(try store.item(id: id).lastCopied == copied)
+        try store.applyRetention(RetentionPolicy(maxAge: 90 * 86_400), now: copied.addingTimeInterval(60))
+        #expect(try store.item(id: id).created == past, "still there after max-age = 90d")
+    }
 }

@@ -14,6 +14,8 @@ int pb_accept_cloexec_nonblock(int fd);
 
 /// The uid of the process at the other end of a Unix socket (SO_PEERCRED), or -1.
 long pb_socket_peer_uid(int fd);
+/// The process id of the socket's peer at connect time (SO_PEERCRED), or -1.
+long pb_socket_peer_pid(int fd);
 
 /// memfd_create(name, MFD_CLOEXEC): an anonymous, seekable file in memory; returns the fd or -1.
 int pb_memfd_cloexec(const char *name);
