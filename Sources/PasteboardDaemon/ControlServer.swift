@@ -130,14 +130,16 @@ final class ControlServer {
     /// When `processTimeouts` has work: the earliest request deadline of a connection that is not a watcher, or the
     /// end of the listener's rest.
     var nextDeadline: ContinuousClock.Instant? {
-        let deadlines = clients.values.lazy.filter { !$0.isWatcher }.map(\.deadline)
+        let deadlines = clients.values.lazy.filter { !$0.isWatcher && $0.unsent.isEmpty }.map(\.deadline)
         return [deadlines.min(), listenerRestsUntil].compactMap { $0 }.min()
     }
 
     /// Closes connections that sent no complete request in time, and ends the listener's rest when it is over.
     func processTimeouts(now: ContinuousClock.Instant = .now) {
         if let rest = listenerRestsUntil, now >= rest { listenerRestsUntil = nil }
-        for client in clients.values where !client.isWatcher && now >= client.deadline {
+        // A client whose replies wait for it to read is not silent but slow (it gave the daemon its requests): it
+        // is closed only when the caps need its place (the longest-waiting first).
+        for client in clients.values where !client.isWatcher && client.unsent.isEmpty && now >= client.deadline {
             drop(client)
             noteShed(now: now)
         }
@@ -285,6 +287,8 @@ final class ControlServer {
             return
         }
         client.unsent.removeFirst(sent)
+        // Replies going out are no silence: the time for its next request counts from the last one read.
+        if sent > 0 { client.deadline = .now + Self.requestTimeout }
         if client.unsent.isEmpty { answerPendingRequests(client, answer: answer) }
     }
 }

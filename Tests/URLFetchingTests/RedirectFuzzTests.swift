@@ -162,7 +162,7 @@ import Testing
         ]
         for location in locations {
             let fetcher = URLFetcher(address: try FetchAddress.typed(server.rawRedirect(Array(location.utf8))), userAgent: "tests")
-            switch fetcher.run() {
+            switch await offThePool(fetcher) {
             case .success(let download):
                 let reached = try #require(try FetchAddress.parse(download.url))
                 #expect(reached.port == server.port, "\(location.debugDescription) reached \(download.url)")
