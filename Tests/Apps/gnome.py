@@ -56,7 +56,8 @@ EXPORTED = ["WAYLAND_DISPLAY", "DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRES
 
 def enter_namespace(workdir: str | None) -> None:
     """Re-executes this process inside `unshare --mount --net` (it does not return there), or, when already inside,
-    gives it a private /tmp, binding workdir back when it lies under the host's /tmp."""
+    gives it a private /tmp, binding back what lies under the host's /tmp and is needed inside: workdir, and the
+    repository itself (its scripts, the extension, the built pb), when it was checked out there."""
     if os.environ.get(INSIDE_MARK) != "1":
         unshare = require_tool("unshare", "util-linux")
         env = dict(os.environ, **{INSIDE_MARK: "1"})
@@ -66,21 +67,24 @@ def enter_namespace(workdir: str | None) -> None:
         except KeyboardInterrupt:
             sys.exit(130)
         sys.exit(completed.returncode)
-    keep = None
+    wanted = [os.path.dirname(os.path.dirname(HERE))]
     if workdir is not None:
         workdir = os.path.abspath(workdir)
         os.makedirs(workdir, exist_ok=True)
-        if workdir == "/tmp" or workdir.startswith("/tmp/"):
-            keep = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY)
+        wanted.append(workdir)
+    # Outer directories first, so that one inside another is bound over it, not hidden by it.
+    kept = [(path, os.open(path, os.O_RDONLY | os.O_DIRECTORY)) for path in sorted(set(wanted), key=len)
+            if path == "/tmp" or path.startswith("/tmp/")]
     mount = require_tool("mount", "mount")
     subprocess.run([mount, "--make-rprivate", "/"], check=True)
     subprocess.run([mount, "-t", "tmpfs", "-o", "mode=1777", "tmpfs", "/tmp"], check=True)
     os.mkdir("/tmp/.X11-unix")
     os.chmod("/tmp/.X11-unix", 0o1777)
-    if keep is not None:
-        os.makedirs(workdir, exist_ok=True)
-        subprocess.run([mount, "--no-canonicalize", "--bind", f"/proc/self/fd/{keep}", workdir], check=True, pass_fds=(keep,))
-        os.close(keep)
+    for path, descriptor in kept:
+        os.makedirs(path, exist_ok=True)
+        subprocess.run([mount, "--no-canonicalize", "--bind", f"/proc/self/fd/{descriptor}", path], check=True,
+                       pass_fds=(descriptor,))
+        os.close(descriptor)
 
 
 # MARK: - The session
