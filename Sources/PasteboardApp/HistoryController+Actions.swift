@@ -22,10 +22,12 @@ extension HistoryController {
     func finishCopy(_ result: Result<ClipboardWorker.Outcome, AppError>, what: String) {
         switch result {
         case .success(.recorded(let id)):
+            clearError()
             if what == "text" { ui.copyField.text = "" }
             log.note("copied \(what) \(id)")
             refresh(after: nil)
         case .success(.unrecorded(let reason)):
+            clearError()
             if what == "text" { ui.copyField.text = "" }
             showNotice("Copied, but not recorded in the history: \(reason) (see the configuration file).")
         case .failure(let error):
@@ -46,6 +48,7 @@ extension HistoryController {
                 guard let self else { return }
                 switch result {
                 case .success:
+                    self.clearError()
                     self.log.note("restored \(item.id)\(plain ? " as plain text" : "")")
                     self.refresh(after: nil)
                 case .failure(let error):
@@ -196,6 +199,7 @@ extension HistoryController {
         event.count = count
         event.keptPinned = true
         thumbnails.removeAll()
+        clearError()
         log.note("cleared \(count)")
         refresh(after: event)
     }

@@ -293,6 +293,13 @@ final class HistoryController {
         log.note("error \(error.message)")
     }
 
+    /// Hides the error banner once an action of the user's succeeded: an old failure must not read as the newest news.
+    func clearError() {
+        guard ui.errorBox.isVisible else { return }
+        ui.errorBox.isVisible = false
+        log.note("error cleared")
+    }
+
     func showNotice(_ text: String) {
         ui.status.text = text
         log.note("notice \(text)")

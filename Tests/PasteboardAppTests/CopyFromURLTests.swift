@@ -71,4 +71,34 @@ import Testing
         server.process.terminate(grace: .milliseconds(200))
         #expect(session.gtkComplaints.isEmpty, "\(session.gtkComplaints)")
     }
+
+    /// A failure's red banner does not outlive the user's next success (issue 26, defect 8): a copy, and Clear
+    /// History, hide it.
+    @Test func aFailedDownloadsBannerGoesAtTheNextSuccess() async throws {
+        let session = try await AppSession()
+        try await session.startDaemon()
+        let server = try await FetchServer(in: session.sandbox)
+        try await session.seed("an item")
+        try await session.launchApp()
+        var end = try await fetch(server.url("missing"), in: session)
+        #expect(end.hasPrefix("error "), "\(end)")
+        // A click on a row puts its item back: a success.
+        var mark = session.logLines().count
+        let row = SelectionTests.rowPoint(0, layout: "strip")
+        try await session.click(x: row.x, y: row.y)
+        try await session.waitForLog(after: mark) { $0.hasPrefix("restored ") }
+        #expect(session.logLines().dropFirst(mark).contains("error cleared"), "the banner went with the success")
+
+        end = try await fetch(server.url("missing"), in: session)
+        #expect(end.hasPrefix("error "), "\(end)")
+        mark = session.logLines().count
+        // "Clear History…" (its button in the toolbar), then its confirmation's Clear button.
+        try await session.click(x: 912, y: 111)
+        try await session.waitForLog(after: mark) { $0 == "clear asked" }
+        try await session.focusWindow(named: "Clear History")
+        try await session.key("Tab", "Return")
+        try await session.waitForLog(after: mark) { $0.hasPrefix("cleared ") }
+        #expect(session.logLines().dropFirst(mark).contains("error cleared"), "the banner went with Clear History")
+        server.process.terminate(grace: .milliseconds(200))
+    }
 }
