@@ -78,14 +78,8 @@ let package = Package(
         .target(name: "PasteboardModel", dependencies: ["SystemSupport", "TextSupport"]),
         // A D-Bus client written from the specification (no libdbus): the GNOME Shell extension's transport.
         .target(name: "DBusWire", dependencies: ["SystemSupport", "TextSupport"]),
-        // The daemon's backend on GNOME Wayland: the Pasteboard Shell extension over the session bus, Xwayland to serve.
         // The GNOME Shell extension's files (made by scripts/gnome_extension.py), its installation and presence.
         .target(name: "GnomeExtension", dependencies: ["DBusWire", "SystemSupport", "TextSupport"]),
-        .target(
-            name: "GnomeBackend",
-            dependencies: [
-                "ClipboardBackend", "CSystemShim", "DBusWire", "PasteboardModel", "SystemSupport", "TextSupport", "X11Backend",
-            ]),
         .target(name: "PasteboardKit", dependencies: ["PasteboardModel", "PasteboardSystem"]),
         .target(name: "SQLiteSupport", dependencies: ["CSQLite"]),
         .target(
@@ -113,7 +107,7 @@ let package = Package(
             name: "PasteboardConfiguration",
             dependencies: ["PasteboardModel", "PatternMatching", "SystemSupport", "TextSupport"]),
         // The one place that knows every display server's backend (BackendFactory), for the daemon and the clients.
-        .target(name: "DisplayBackends", dependencies: ["ClipboardBackend", "X11Backend", "WaylandBackend", "TextSupport"]),
+        .target(name: "DisplayBackends", dependencies: ["ClipboardBackend", "TextSupport"]),
         // The paste keystroke of pb pick --paste and the popup, on X11 or Wayland (PasteTargets).
         .target(
             name: "DisplayPaste",
@@ -121,14 +115,14 @@ let package = Package(
         .target(
             name: "PasteboardDaemon",
             dependencies: [
-                "ClipboardBackend", "DisplayBackends", "GnomeBackend", "PasteboardConfiguration", "PasteboardControl",
+                "ClipboardBackend", "DBusWire", "DisplayBackends", "PasteboardConfiguration", "PasteboardControl", "X11Backend",
                 "PasteboardHistory", "PasteboardModel", "PasteboardSync", "CSystemShim", "SystemSupport", "TextSupport",
             ]),
         .target(
             name: "PasteboardSystem",
             dependencies: [
                 "ClipboardBackend", "DisplayBackends", "PasteboardConfiguration", "PasteboardControl", "PasteboardHistory",
-                "PasteboardModel", "CSystemShim", "SystemSupport", "TextSupport",
+                "PasteboardModel", "CSystemShim", "SystemSupport", "TextSupport", "WaylandBackend", "X11Backend",
             ]
         ),
         .target(
@@ -159,7 +153,7 @@ let package = Package(
         ),
         .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp"]),
         // CStaticFoundation: for the statically linked pb that `make build` makes (see its mktemp.c).
-        .executableTarget(name: "pb", dependencies: ["PasteboardCLI", "PasteboardDaemon", "CStaticFoundation"]),
+        .executableTarget(name: "pb", dependencies: ["PasteboardCLI", "PasteboardDaemon", "PasteboardSystem", "CStaticFoundation"]),
         .executableTarget(name: "recent-history", dependencies: ["PasteboardHistory"], path: "Examples/RecentHistory"),
         .executableTarget(
             name: "clipboard-text", dependencies: ["PasteboardKit"], path: "Examples/ClipboardText"),

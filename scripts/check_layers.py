@@ -27,6 +27,11 @@ FORBIDDEN = {
     "PasteboardConfiguration": ({"PasteboardHistory", "ArgumentParsing"}, "the configuration is below the store"),
 }
 
+# The display backends are imported by the backends themselves, the daemon and the client clipboard layer only:
+# every other client reaches the clipboard through the control protocol and PasteboardSystem.
+BACKENDS = {"X11Backend", "WaylandBackend"}
+BACKEND_IMPORTERS = BACKENDS | {"PasteboardDaemon", "PasteboardSystem"}
+
 IMPORT = re.compile(
     r"^\s*(?:@_exported\s+|@testable\s+)?(?:public\s+|package\s+|internal\s+)?import\s+(\w+)\s*$", re.M)
 
@@ -58,6 +63,9 @@ def main():
                 with open(source, encoding="utf-8") as handle:
                     imported = IMPORT.findall(handle.read())
                 for module in imported:
+                    if module in BACKENDS and name not in BACKEND_IMPORTERS and not name.endswith("Tests"):
+                        problems.append(f"{os.path.relpath(source, ROOT)} imports the display backend {module}: only "
+                                        "the daemon and the client clipboard layer (PasteboardSystem) may")
                     if module in dependencies and module != name and module not in dependencies[name]:
                         problems.append(f"{os.path.relpath(source, ROOT)} imports {module}, "
                                         f"which target {name} does not list as a dependency")

@@ -2,17 +2,20 @@ public import ClipboardBackend
 public import PasteboardConfiguration
 import PasteboardControl
 import PasteboardHistory
-import DisplayBackends
-import GnomeBackend
+public import DisplayBackends
 
 extension Daemon {
     /// Opens the display's backend, then runs a daemon for the user `environment` describes until it is stopped:
     /// what `pb daemon` does. `onReady` gets the backend in use, in words (`X11 backend on :0`).
+    ///
+    /// `open` opens a client's backend for `kind` (the client clipboard layer's `BackendFactory.open`, handed in by
+    /// `pb`: the daemon imports no client layer); on GNOME the daemon opens its own (`GnomeClipboard`).
     public static func launch(
         environment: [String: String], backend kind: BackendKind, configuration: Configuration,
+        open: (BackendKind) throws(ClipboardError) -> (any ClipboardBackend)?,
         log: @escaping (String) -> Void, onReady: (String) -> Void
     ) throws(DaemonError) {
-        let backend = try openBackend(kind, environment: environment)
+        let backend = try openBackend(kind, environment: environment, open: open)
         let daemon = Daemon(
             location: StoreLocation.standard(environment: environment),
             runtime: RuntimeDirectory.standard(environment: environment), configuration: configuration, backend: backend,
@@ -23,7 +26,10 @@ extension Daemon {
 
     /// The daemon's backend for `kind`. On a GNOME Wayland session (no data-control there), the GNOME backend: the
     /// Pasteboard Shell extension when it runs, Xwayland otherwise.
-    static func openBackend(_ kind: BackendKind, environment: [String: String]) throws(DaemonError) -> (any ClipboardBackend)? {
+    static func openBackend(
+        _ kind: BackendKind, environment: [String: String],
+        open: (BackendKind) throws(ClipboardError) -> (any ClipboardBackend)?
+    ) throws(DaemonError) -> (any ClipboardBackend)? {
         if case .wayland(_, let xwayland) = kind, GnomeDesktop.isCurrent(environment) {
             do {
                 return try GnomeClipboard(environment: environment, xwayland: xwayland)
@@ -32,7 +38,7 @@ extension Daemon {
             }
         }
         do {
-            return try BackendFactory.open(kind)
+            return try open(kind)
         } catch {
             throw DaemonError(error.message, cause: error)
         }

@@ -1,4 +1,5 @@
 public import ClipboardBackend
+public import DisplayBackends
 import WaylandBackend
 import X11Backend
 
