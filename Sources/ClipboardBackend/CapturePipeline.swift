@@ -74,6 +74,10 @@ public final class CapturePipeline: SelectionObserver {
         sink?.lostOwnership(selection)
     }
 
+    public func pastedOnce(_ selection: Selection) {
+        sink?.pastedOnce(selection)
+    }
+
     // MARK: - Runs
 
     private func begin(_ selection: Selection, mode: CaptureRun.Mode) {

@@ -18,8 +18,10 @@ public protocol CaptureSink: AnyObject {
     /// server saw the owning client itself go (X11's client close); otherwise the selection only went empty (its
     /// window or source was destroyed), and the application may be about to set its next copy.
     func ownerGone(_ selection: Selection, clientExited: Bool)
-    /// We owned a selection and another application took it, or a paste-once item was pasted.
+    /// We owned a selection and another application took it.
     func lostOwnership(_ selection: Selection)
+    /// A paste-once item we served was pasted, and the selection given up.
+    func pastedOnce(_ selection: Selection)
 }
 
 extension CaptureSink {
@@ -30,4 +32,5 @@ extension CaptureSink {
     public func ownerChanged(_ selection: Selection, time: UInt) {}
     public func ownerGone(_ selection: Selection, clientExited: Bool) {}
     public func lostOwnership(_ selection: Selection) {}
+    public func pastedOnce(_ selection: Selection) { lostOwnership(selection) }
 }

@@ -195,7 +195,7 @@ public final class InMemoryBackend: ClipboardBackend {
 
     private func pastedOnce(_ selection: Selection) {
         selections[selection] = nil
-        observer?.lostOwnership(selection)
+        observer?.pastedOnce(selection)
     }
 
     /// Offers `item` under every name a display offers it under, each answering what a display would serve.

@@ -37,13 +37,17 @@ public protocol SelectionObserver: AnyObject {
     /// A selection lost its owner. `clientExited` says the display server saw the owning client itself go (X11's
     /// client close); otherwise the selection only went empty (its window or source was destroyed).
     func ownerGone(_ selection: Selection, clientExited: Bool)
-    /// We owned a selection and another application took it, or a paste-once item was pasted.
+    /// We owned a selection and another application took it.
     func lostOwnership(_ selection: Selection)
+    /// A paste-once item we served was pasted, and the selection given up (the next item of a paste stack goes
+    /// on now). Default: `lostOwnership`.
+    func pastedOnce(_ selection: Selection)
 }
 
 extension SelectionObserver {
     public func ownerGone(_ selection: Selection, clientExited: Bool) {}
     public func lostOwnership(_ selection: Selection) {}
+    public func pastedOnce(_ selection: Selection) { lostOwnership(selection) }
 }
 
 /// How `ClipboardBackend.startReading` began.

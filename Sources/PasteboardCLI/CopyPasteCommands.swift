@@ -319,6 +319,7 @@ enum RestoreCommand: Command {
             PasteOptions.key,
             .init("plain", help: "Put its plain text alone on the clipboard (paste as plain text)."),
             .init("joined", value: "SEP", help: "Several items: their texts joined with SEP (\\n, \\t allowed) as one new copy."),
+            .init("stack", help: "Several items: one per paste, in the order given (a paste stack; needs the daemon)."),
         ],
         positionals: [.init("ID", help: "The item's id, as 'pb history' shows.", repeating: true)],
         discussion: """
@@ -336,18 +337,45 @@ enum RestoreCommand: Command {
             in it is a line break or a tab), become one new copy: the clipboard and a new history item, as 'pb
             copy' makes (a paste stack in one paste). An item without text is refused, and nothing is copied.
 
+            With several ids and --stack, the items go on the clipboard one after another, each with all its
+            representations, for one paste each: paste, and the next is there for the next paste; the last one
+            stays. The daemon counts the pastes, so it must be running on a display. A copy in another
+            application, another restore or 'pb clear' ends the stack ('pb watch' shows each step).
+
             EXAMPLES:
               pb restore 42 && pb paste
               pb restore 42 --paste --paste-key shift+insert
               pb restore 42 --plain --paste
               pb restore 42 43 44 --joined '\\n' --paste
+              pb restore 42 43 44 --stack
             """)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let ids = ItemIDs.unique(try arguments.positionals.map(ItemIDs.parse))
         let separator = arguments.value("joined").map(Self.unescaped)
+        if arguments.flag("stack") {
+            if separator != nil { throw CommandUsageError("Choose --stack (one item per paste) or --joined (one paste).") }
+            if arguments.flag("plain") { throw CommandUsageError("--stack serves each item whole: leave out --plain.") }
+            if arguments.flag("paste") {
+                throw CommandUsageError("--stack goes on at each paste you make: leave out --paste and paste yourself.")
+            }
+            let store = try context.store()
+            for id in ids { _ = try store.item(id: id) }  // an unknown id is said before anything changes
+            let clipboard = try context.clipboard()
+            do {
+                try clipboard.stack(ids: ids)
+            } catch {
+                throw error.failure
+            }
+            let count = ids.count
+            context.stderr.line(
+                "Item \(ids[0]) is on the clipboard; \(count - 1) more follow\(count == 2 ? "s" : ""), one per paste.")
+            return
+        }
         if ids.count > 1 && separator == nil {
-            throw CommandUsageError("Several items go back together only as text: add --joined SEP (e.g. --joined '\\n').")
+            throw CommandUsageError(
+                "Several items go back together with --joined SEP (one paste, e.g. --joined '\\n') or --stack "
+                    + "(one item per paste).")
         }
         if separator != nil && arguments.flag("plain") { throw CommandUsageError("--joined copies text already: leave out --plain.") }
         let id = ids[0]

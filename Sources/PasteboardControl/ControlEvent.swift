@@ -46,6 +46,8 @@ public struct ControlEvent: Codable, Sendable, Equatable {
         public static let moved: Name = "moved"
         /// An item's settings changed (whether it asks before it is pasted).
         public static let changed: Name = "changed"
+        /// A paste stack moved on, or ended: `id` is on the clipboard now, `remaining` items are to come after it.
+        public static let pasteStack: Name = "paste-stack"
         /// The watcher asked for the changes after a `seq` the daemon no longer keeps: reload everything shown.
         public static let reload: Name = "reload"
 
@@ -94,6 +96,8 @@ public struct ControlEvent: Codable, Sendable, Equatable {
     public var deadline: Double?
     /// `pasted`: `served`, `allowed`, `refused`, `unanswered` or `no-approver`.
     public var outcome: String?
+    /// `paste-stack`: how many items are still to come after the one on the clipboard (0: the stack ended).
+    public var remaining: Int?
 
     public init(_ event: Name, id: Int64? = nil, time: Double? = nil) {
         self.event = event

@@ -9,6 +9,9 @@ public enum ControlRequest: Sendable, Equatable {
     /// Put history item `id` on the clipboard with all its representations (with `plain`, its plain text alone);
     /// `once`: only for the first paste; `expire`: only for that many seconds.
     case restore(id: Int64, once: Bool = false, expire: TimeInterval? = nil, plain: Bool = false)
+    /// A paste stack: history items `ids` go on the clipboard one after another, each for one paste, in the order
+    /// given (at most `stackLimit`); the last one stays.
+    case stack(ids: [Int64])
     /// Leave the clipboard empty.
     case clear
     /// History items `ids` were deleted: never serve them again. The daemon empties each selection that holds one
@@ -38,6 +41,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .ping: return "ping"
         case .status: return "status"
         case .restore: return "restore"
+        case .stack: return "stack"
         case .clear: return "clear"
         case .forget: return "forget"
         case .reschedule: return "reschedule"
@@ -52,9 +56,12 @@ public enum ControlRequest: Sendable, Equatable {
 
     /// Every command name.
     public static let commands = [
-        "ping", "status", "restore", "clear", "forget", "reschedule", "notify", "watch", "approve", "answer-paste",
+        "ping", "status", "restore", "stack", "clear", "forget", "reschedule", "notify", "watch", "approve", "answer-paste",
         "paste", "stop",
     ]
+
+    /// The most items one paste stack holds.
+    public static let stackLimit = 1_000
 }
 
 extension ControlRequest: Codable {
@@ -77,6 +84,13 @@ extension ControlRequest: Codable {
                 id: try container.decode(Int64.self, forKey: .id),
                 once: try container.decodeIfPresent(Bool.self, forKey: .once) ?? false, expire: expire,
                 plain: try container.decodeIfPresent(Bool.self, forKey: .plain) ?? false)
+        case "stack":
+            let ids = try container.decode([Int64].self, forKey: .ids)
+            guard !ids.isEmpty, ids.count <= Self.stackLimit else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .ids, in: container, debugDescription: "1 to \(Self.stackLimit) item ids")
+            }
+            self = .stack(ids: ids)
         case "clear": self = .clear
         case "forget": self = .forget(ids: try container.decode([Int64].self, forKey: .ids))
         case "reschedule": self = .reschedule
@@ -105,7 +119,7 @@ extension ControlRequest: Codable {
             if plain { try container.encode(plain, forKey: .plain) }
         case .notify(let event):
             try container.encode(event, forKey: .event)
-        case .forget(let ids):
+        case .forget(let ids), .stack(let ids):
             try container.encode(ids, forKey: .ids)
         case .answerPaste(let request, let allow):
             try container.encode(request, forKey: .request)

@@ -31,6 +31,8 @@ public final class CaptureService: CaptureSink {
     private var lastPrimary: (id: Int64, text: String, at: Date)?
     /// When to give up a selection served with an expiry.
     private var expiries: [(deadline: Date, selection: Selection)] = []
+    /// The paste stack's items still to come, in order: each goes on the clipboard once the one before was pasted.
+    public private(set) var pasteStack: [Int64] = []
     /// Selections whose owner went away, and when to take them over unless a new owner appears first (see
     /// `ownerGone`).
     private var pendingTakeOvers: [Selection: Date] = [:]
@@ -91,6 +93,8 @@ public final class CaptureService: CaptureSink {
     public func captured(_ offer: CapturedOffer) {
         // Secret markers, volatile and dropped types were decided before anything was read (`CaptureRun`).
         let item = offer.item
+        // Another application's copy: the clipboard is the user's again, the paste stack ends.
+        if offer.selection == .clipboard { endStack() }
         if let reason = rules.rejection(of: item, application: offer.sourceApplication) {
             skipped(offer.selection, .ignored(reason))
             return
@@ -149,6 +153,7 @@ public final class CaptureService: CaptureSink {
         if reason != .superseded {
             lastItem[selection] = nil
             currentIDs[selection] = nil
+            if selection == .clipboard { endStack() }
         }
         switch reason {
         case .empty: break
@@ -195,6 +200,29 @@ public final class CaptureService: CaptureSink {
         log("\(selection.name): another application took the selection")
     }
 
+    public func pastedOnce(_ selection: Selection) {
+        guard selection == .clipboard, !pasteStack.isEmpty else {
+            log("\(selection.name): the paste-once item was pasted; selection given up")
+            return
+        }
+        let next = pasteStack.removeFirst()
+        do {
+            try own(id: next, once: !pasteStack.isEmpty, expireAfter: nil, plain: false)
+            log("clipboard: paste stack: item \(next) is next (\(pasteStack.count) more after it)")
+        } catch {
+            log("clipboard: paste stack stopped: \(error.message)")
+            pasteStack = []
+        }
+        broadcastStack()
+    }
+
+    /// Tells watchers how many items of the paste stack are left (0: it ended).
+    private func broadcastStack() {
+        var event = ControlEvent(.pasteStack, id: currentIDs[.clipboard], time: Date().timeIntervalSince1970)
+        event.remaining = pasteStack.count
+        broadcast(event)
+    }
+
     // MARK: - Serving
 
     /// Puts history item `id` on the clipboard with all its representations; with `once`, only for the first
@@ -202,6 +230,37 @@ public final class CaptureService: CaptureSink {
     /// reader asks for it, after checking it once against its hash (a damaged one is refused, and logged).
     /// With `plain`, only the item's plain text is served ("paste as plain text").
     public func restore(id: Int64, once: Bool, expireAfter: TimeInterval?, plain: Bool = false) throws(DaemonError) {
+        try own(id: id, once: once, expireAfter: expireAfter, plain: plain)
+        endStack()
+    }
+
+    /// Puts items `ids` on the clipboard one after another, each for one paste (a paste stack): the first now, the
+    /// next once it was pasted, the last to stay. Every item is checked first: a missing one stops nothing half-way.
+    /// A copy in another application, a restore or a clear ends the stack.
+    public func stack(ids: [Int64]) throws(DaemonError) {
+        guard let first = ids.first else { throw DaemonError("A paste stack needs at least one item.") }
+        for id in ids {
+            do {
+                _ = try store.item(id: id)
+            } catch {
+                throw DaemonError(error.message, cause: error)
+            }
+        }
+        try own(id: first, once: ids.count > 1, expireAfter: nil, plain: false)
+        pasteStack = Array(ids.dropFirst())
+        log("clipboard: paste stack of \(ids.count) items: item \(first) first")
+        broadcastStack()
+    }
+
+    /// Ends a paste stack that still had items to come.
+    private func endStack() {
+        guard !pasteStack.isEmpty else { return }
+        pasteStack = []
+        log("clipboard: paste stack ended")
+        broadcastStack()
+    }
+
+    private func own(id: Int64, once: Bool, expireAfter: TimeInterval?, plain: Bool) throws(DaemonError) {
         var item: PasteboardItem
         let loopLog = LoopLog(write: log)
         do {
@@ -230,6 +289,7 @@ public final class CaptureService: CaptureSink {
 
     /// Leaves the clipboard empty.
     public func clear() {
+        endStack()
         backend.clear(.clipboard)
         lastItem[.clipboard] = nil
         currentIDs[.clipboard] = nil
@@ -243,6 +303,10 @@ public final class CaptureService: CaptureSink {
     @discardableResult
     public func forget(ids: [Int64]) -> Bool {
         var emptied = false
+        if pasteStack.contains(where: ids.contains) {
+            pasteStack.removeAll(where: ids.contains)
+            broadcastStack()
+        }
         for (selection, id) in currentIDs where ids.contains(id) {
             backend.clear(selection)
             lastItem[selection] = nil

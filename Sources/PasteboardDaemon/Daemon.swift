@@ -343,6 +343,17 @@ public final class Daemon {
             } catch {
                 return .failure(error.message)
             }
+        case .stack(let ids):
+            guard let capture else {
+                return .failure(
+                    "A paste stack needs the daemon on a display: with no display, there are no pastes to count.")
+            }
+            do {
+                try capture.stack(ids: ids)
+                return ControlReply()
+            } catch {
+                return .failure(error.message)
+            }
         case .reschedule:
             do {
                 try housekeeping()

@@ -186,6 +186,28 @@ public struct SystemClipboard: Sendable {
         }
     }
 
+    /// A paste stack: history items `ids` go on the clipboard one after another, each for one paste, in this order;
+    /// the last one stays. Only the daemon counts pastes: without it, or without a display, this is refused.
+    public func stack(ids: [Int64]) throws(ClipboardError) {
+        guard kind.hasDisplay else {
+            throw ClipboardError(
+                "A paste stack needs a display: with none, pb's clipboard is in the store and nothing pastes from it. "
+                    + "Copy the items joined instead (pb restore ID… --joined SEP).")
+        }
+        guard ids.count <= ControlRequest.stackLimit else {
+            throw ClipboardError("A paste stack holds at most \(ControlRequest.stackLimit) items; \(ids.count) given.")
+        }
+        do {
+            try daemon.perform(.stack(ids: ids), timeout: 5)
+        } catch where error.code == .notRunning {
+            throw ClipboardError(
+                "A paste stack needs the daemon, which counts the pastes: start it with 'pb daemon' (or 'systemctl "
+                    + "--user start pasteboard'), then try again.", cause: error)
+        } catch {
+            throw ClipboardError("The daemon could not start the paste stack: \(error.message)", cause: error)
+        }
+    }
+
     /// Leaves the clipboard empty: through the daemon when it runs, else directly; headless, in the store.
     public func clear(store: HistoryStore) throws(ClipboardError) {
         if kind.hasDisplay { return try clearDisplay() }

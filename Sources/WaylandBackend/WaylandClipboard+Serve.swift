@@ -149,7 +149,7 @@ extension WaylandClipboard {
         for (selection, owner) in owned {
             guard let due = owner.withdrawAt, due <= now else { continue }
             disown(selection)
-            if watched.contains(selection) { observer?.lostOwnership(selection) }
+            if watched.contains(selection) { observer?.pastedOnce(selection) }
         }
     }
 

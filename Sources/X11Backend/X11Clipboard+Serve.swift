@@ -219,7 +219,7 @@ extension X11Clipboard {
 
     private func disownAfterOnce(_ selection: Selection) {
         disown(selection)
-        observer?.lostOwnership(selection)
+        observer?.pastedOnce(selection)
     }
 
     // MARK: - INCR, sending side
@@ -246,6 +246,9 @@ extension X11Clipboard {
 
     func handleSelectionClear(_ event: XSelectionClearEvent) {
         guard let selection = selection(for: event.selection), owned[selection] != nil else { return }
+        // The clear of an ownership of ours that ended before the one we hold now (a paste-once item given up,
+        // and the next item of a paste stack owned at once): we still own the selection.
+        if XGetSelectionOwner(x.handle, event.selection) == x.window { return }
         owned[selection] = nil
         observer?.lostOwnership(selection)
     }

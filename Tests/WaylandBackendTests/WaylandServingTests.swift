@@ -61,6 +61,34 @@ extension WaylandTests {
         if let daemon { try await session.stop(daemon: daemon) }
     }
 
+    /// A paste stack (issue 26): each paste gets the next item, in the order given; the last one stays.
+    @Test func aPasteStackServesOneItemPerPaste() async throws {
+        let session = try await WaylandSession()
+        let daemon = try await session.startDaemon()
+        for text in ["one", "two", "three"] { try await session.succeed(["copy"], stdin: Data(text.utf8)) }
+        let history = try await session.history()
+        func id(_ text: String) throws -> String {
+            String(try #require(history.first { $0["preview"] as? String == text }?["id"] as? Int, "\(history)"))
+        }
+        try await session.succeed(["restore", try id("three"), try id("one"), try id("two"), "--stack"])
+        let first = try await session.wlPaste()
+        #expect(first.output == "three", "\(first); \(daemon.stderr)")
+        // The pasted item stays a moment (serving nothing) before the next one takes the clipboard.
+        var pasted: [String] = []
+        for expected in ["one", "two"] {
+            let next = try await eventually(within: .seconds(5), every: .milliseconds(50)) {
+                let result = try await session.wlPaste()
+                if result.succeeded && !result.output.isEmpty { pasted.append(result.output) }
+                return result.output == expected
+            }
+            #expect(next, "expected \(expected), pasted \(pasted); \(daemon.stderr)")
+        }
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(try await session.wlPaste().output == "two", "the last item stays")
+        #expect(pasted == ["one", "two"], "no item pasted twice or skipped")
+        try await session.stop(daemon: daemon)
+    }
+
     @Test func copyWithExpiryIsClearedFromTheClipboardAndTheHistory() async throws {
         let session = try await WaylandSession()
         let daemon = try await session.startDaemon()

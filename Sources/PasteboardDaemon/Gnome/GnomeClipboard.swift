@@ -216,6 +216,12 @@ public final class GnomeClipboard: ClipboardBackend, PasteTyping {
         if !shell.isPresent { observer?.ownerGone(selection, clientExited: clientExited) }
     }
 
+    /// Our X11 owner served its paste-once item: said at once, whether or not the extension senses (it reports only
+    /// that the owner went).
+    fileprivate func x11PastedOnce(_ selection: Selection) {
+        observer?.pastedOnce(selection)
+    }
+
     fileprivate func x11LostOwnership(_ selection: Selection) {
         // While the extension senses, it reports our owner's end itself (a new owner without our marker).
         if !shell.isPresent { observer?.lostOwnership(selection) }
@@ -380,4 +386,5 @@ private final class X11Relay: SelectionObserver {
     func ownerChanged(_ change: OwnerChange) { target?.x11OwnerChanged(change) }
     func ownerGone(_ selection: Selection, clientExited: Bool) { target?.x11OwnerGone(selection, clientExited: clientExited) }
     func lostOwnership(_ selection: Selection) { target?.x11LostOwnership(selection) }
+    func pastedOnce(_ selection: Selection) { target?.x11PastedOnce(selection) }
 }
