@@ -29,7 +29,8 @@ enum PickCommand: Command {
         discussion: """
             Type to filter. Up/Down (or Ctrl-P/Ctrl-N), Page Up/Down and the mouse wheel move; a click selects.
             Enter restores the item with all its representations; Alt-Enter (or Ctrl-T) only its text.
-            Tab marks several items, restored as one text joined by newlines. Ctrl-R switches between
+            Tab marks several items, restored as one text joined by newlines; Ctrl-O instead puts them on
+            the clipboard one per paste, in the order marked (a paste stack, through the daemon). Ctrl-R switches between
             substring, fuzzy and regex filtering. Ctrl-S pins or unpins, Ctrl-D twice deletes. Esc quits
             (exit status 130). The picker runs on the terminal even when standard output is a pipe.
 
@@ -106,6 +107,22 @@ enum PickCommand: Command {
                 terminal: terminal)
         } catch {
             throw CommandFailure(error.message, cause: error)
+        }
+        if case .stacked(let ids) = result {
+            if arguments.flag("print") {
+                throw CommandFailure("A paste stack goes on the clipboard, one item per paste: Ctrl-O is not for --print.")
+            }
+            let clipboard = try context.clipboard()
+            do {
+                try clipboard.stack(ids: ids)
+            } catch {
+                throw error.failure
+            }
+            if ids.count > 1 {
+                context.stderr.line("Item \(ids[0]) is on the clipboard; \(ids.count - 1) more follow, one per paste.")
+            }
+            try paste(into: target, keystroke: keystroke, context: context)
+            return
         }
         // Quitting is not an error to report: status 130 and nothing printed, as fzf does.
         guard case .picked(let ids, let plainText) = result else { throw CommandFailure("", status: 130) }

@@ -16,6 +16,8 @@ public struct Picker {
     public enum Result: Equatable, Sendable {
         /// These items, in this order; `plainText`: only their text (several are always joined as text).
         case picked([Int64], plainText: Bool)
+        /// A paste stack of these items, in the order marked: one per paste.
+        case stacked([Int64])
         case cancelled
     }
 
@@ -182,6 +184,7 @@ public struct Picker {
     private static func result(_ outcome: PickerModel.Outcome) -> Result {
         switch outcome {
         case .picked(let ids, let plainText): return .picked(ids, plainText: plainText)
+        case .stacked(let ids): return .stacked(ids)
         case .cancelled: return .cancelled
         }
     }

@@ -7,6 +7,8 @@ struct PickerModel {
     enum Outcome: Equatable {
         /// Restore (or print) these items, in this order; `plainText`: only their text.
         case picked([Int64], plainText: Bool)
+        /// A paste stack of these items, in this order: one per paste.
+        case stacked([Int64])
         case cancelled
     }
 
@@ -212,6 +214,8 @@ struct PickerModel {
             pick(plainText: false)
         case .altEnter, .control("t"):
             pick(plainText: true)
+        case .control("o"):
+            if !marked.isEmpty { outcome = .stacked(marked) } else if let id = selectedItem?.id { outcome = .stacked([id]) }
         case .control("s"):
             togglePin(source)
         case .control("d"), .delete:
@@ -258,7 +262,7 @@ struct PickerModel {
     private mutating func toggleMark() {
         guard let id = selectedItem?.id else { return }
         if let index = marked.firstIndex(of: id) { marked.remove(at: index) } else { marked.append(id) }
-        message = marked.isEmpty ? nil : "\(marked.count) marked: Enter copies them joined by newlines"
+        message = marked.isEmpty ? nil : "\(marked.count) marked: Enter copies them joined by newlines · ^O one per paste"
     }
 
     private mutating func pick(plainText: Bool) {

@@ -86,6 +86,44 @@ import Testing
         #expect(Self.texts(of: other.process).isEmpty, "the window focused meanwhile got nothing")
     }
 
+    /// Tab marks, Ctrl-O makes them a paste stack (issue 26): each paste gets the next marked item, in the order
+    /// marked, served by the daemon on the display.
+    @Test func ctrlOPutsTheMarkedItemsOnThePasteStack() async throws {
+        let display = try await VirtualDisplay(ioDirectory: io, requiredBy: "the paste stack test", screen: "640x480x24")
+        let onDisplay: [String: String?] = ["DISPLAY": display.name, "WAYLAND_DISPLAY": nil]
+        let daemon = try sandbox.launch(["daemon"], environment: onDisplay)
+        defer { daemon.send(SIGKILL) }
+        let up = try await eventually(within: .seconds(10), every: .milliseconds(50)) {
+            guard FileManager.default.fileExists(atPath: sandbox.socketPath) else { return false }
+            return try await sandbox.run(["doctor"], environment: onDisplay).output.contains("running (pid")
+        }
+        try #require(up, "pb daemon did not come up: \(daemon.stderrSoFar)")
+        for text in ["first", "second", "third"] {
+            let copied = try await sandbox.run(["copy"], stdin: Data(text.utf8), environment: onDisplay)
+            try #require(copied.status == 0, "\(copied)")
+        }
+        let session = try await TerminalSession(
+            "\(TerminalSession.shellQuoted(try Product.pb.path())) pick", sandbox: sandbox,
+            environment: ["DISPLAY": display.name])
+        try await session.waitForScreen { $0.first?.hasPrefix(">") == true }
+        // "third" is on top: mark "second" and then "third" (the order marked is the order pasted).
+        try await session.send("Down")
+        try await session.send("Tab")
+        try await session.send("Up")
+        try await session.send("Up")
+        try await session.send("Tab")
+        try await session.waitForScreen { $0.last { !$0.isEmpty }?.contains("2 marked") == true }
+        try await session.send("C-o")
+        let screen = try await session.waitForScreen { $0.contains { $0.hasPrefix("EXIT=") } }
+        #expect(screen.contains("EXIT=0"), "\(screen)")
+        var pasted: [String] = []
+        for _ in 0..<3 {
+            let read = try await sandbox.run(["paste"], environment: onDisplay)
+            pasted.append(read.output)
+        }
+        #expect(pasted == ["second", "third", "third"], "\(pasted); \(daemon.stderrSoFar)")
+    }
+
     @Test func pasteOptionsAreChecked() async throws {
         let both = try await sandbox.run(["pick", "--paste", "--print"])
         #expect(both.status == 64 && both.stderr.contains("--paste and --print"), "\(both)")
