@@ -22,6 +22,28 @@ gboolean pb_list_get_activates_on_click(GtkWidget *list) {
     return GPOINTER_TO_INT(g_object_get_data(G_OBJECT(list), activates_key)) != 0;
 }
 
+static const char *const modified_click_key = "pb-modified-click";
+
+typedef struct {
+    PbListModifiedClick handler;
+    gpointer context;
+    GDestroyNotify release;
+} PbModifiedClick;
+
+static void pb_modified_click_free(gpointer data) {
+    PbModifiedClick *click = data;
+    if (click->release != NULL) click->release(click->context);
+    g_free(click);
+}
+
+void pb_list_set_modified_click(GtkWidget *list, PbListModifiedClick handler, gpointer context, GDestroyNotify release) {
+    PbModifiedClick *click = g_new0(PbModifiedClick, 1);
+    click->handler = handler;
+    click->context = context;
+    click->release = release;
+    g_object_set_data_full(G_OBJECT(list), modified_click_key, click, pb_modified_click_free);
+}
+
 static void pb_weak_ref_free(gpointer data) {
     g_weak_ref_clear(data);
     g_free(data);
@@ -49,6 +71,13 @@ static void pb_row_released(GtkGestureClick *gesture, int n_press, double x, dou
     guint position = gtk_list_item_get_position(item);
     g_object_unref(item);
     if (position == GTK_INVALID_LIST_POSITION) return;
+    GdkModifierType state = gtk_event_controller_get_current_event_state(GTK_EVENT_CONTROLLER(gesture));
+    PbModifiedClick *click = g_object_get_data(G_OBJECT(list), modified_click_key);
+    if (click != NULL && (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK)) != 0) {
+        // Ctrl or Shift: a mark (several items chosen), not a restore.
+        click->handler(click->context, position, (state & GDK_SHIFT_MASK) != 0, (state & GDK_CONTROL_MASK) != 0);
+        return;
+    }
     // Released on the row it was pressed on (a press that became a drag or left the row is cancelled instead).
     gtk_widget_activate_action(widget, "list.activate-item", "u", position);
 }

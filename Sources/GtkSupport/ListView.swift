@@ -148,6 +148,17 @@ public final class ListView: Widget {
         Signal.connect(pointer, "activate", position: { body(Int($0)) })
     }
 
+    /// A click on a row with Shift (`extend`) or Ctrl (`toggle`) held: given to `body` (the position) instead of
+    /// activating the row, to mark several rows.
+    public func onModifiedClick(_ body: @escaping @MainActor (_ position: Int, _ extend: Bool, _ toggle: Bool) -> Void) {
+        let box = CallbackBox<(Int, Bool, Bool), Void> { body($0.0, $0.1, $0.2) }
+        let handler: PbListModifiedClick = { data, position, extend, toggle in
+            let box = CallbackBox<(Int, Bool, Bool), Void>.from(data)
+            MainActor.assumeIsolated { box.body((Int(position), extend != 0, toggle != 0)) }
+        }
+        pb_list_set_modified_click(widget, handler, box.retainedPointer(), releaseUserData)
+    }
+
     /// The selected row changed (by keyboard, mouse, or `selectedPosition`).
     public func onSelectionChange(_ body: @escaping @MainActor () -> Void) {
         Signal.connect(selection, "notify::selected", pointer: { _ in body() })

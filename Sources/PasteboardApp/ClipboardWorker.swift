@@ -60,6 +60,21 @@ final class ClipboardWorker: Sendable {
         }
     }
 
+    /// A paste stack: items `ids` go on the clipboard one per paste, in this order, through the daemon (which counts
+    /// the pastes). `completion` runs on the worker's thread.
+    func stack(ids: [Int64], completion: @escaping @Sendable (Result<Void, AppError>) -> Void) {
+        queue.async { [clipboard] in
+            completion(
+                Result { () throws(AppError) in
+                    do throws(ClipboardError) {
+                        try clipboard.stack(ids: ids)
+                    } catch {
+                        throw AppError(error.message)
+                    }
+                })
+        }
+    }
+
     /// Answers the daemon's "Allow Paste" question `request`. `failed` runs on the worker's thread, only when the
     /// answer did not arrive (the question timed out meanwhile, the daemon stopped).
     func answerPaste(_ request: Int, allow: Bool, failed: @escaping @Sendable (AppError) -> Void) {

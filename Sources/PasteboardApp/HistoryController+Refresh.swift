@@ -62,6 +62,9 @@ extension HistoryController {
     /// Reads the store again after `event` (from the daemon) or after this window's own change (nil), telling the
     /// list only what changed where that is known: a new item at the top, a row pinned or deleted.
     func refresh(after event: ControlEvent?) {
+        // A deleted item is no longer marked.
+        if let event, [.deleted, .expired, .pruned].contains(event.event), let id = event.id { unmark([id]) }
+        if event?.event == .cleared { clearMarks() }
         // GTK moves the focus by itself as rows are replaced; the selection stays the user's.
         ui.listView.holdFocusSelection()
         // A search or a kind filter is read again off the main thread (a letter few items hold reads the whole

@@ -33,12 +33,15 @@ final class HistoryController {
     var confirmation: ConfirmationWindow?
     /// The "Allow Paste" questions on screen, by the daemon's number.
     var approvals: [Int: PasteApprovalWindow] = [:]
+    /// The items marked for a paste stack or a joined copy, in the order marked, and the row a Shift+click extends from.
+    let marks = ItemMarks()
+    var markAnchor: Int?
     /// Whether closing the window hides it (a background instance keeps running for its popup) instead of quitting.
     var closeHides = false
     private let colorScheme = ColorScheme()
     private var factories: [AppState.Layout: ListFactory] = [:]
     /// The row views alive, to find the one showing an item.
-    private let rowViews = RowViewRegistry()
+    let rowViews = RowViewRegistry()
 
     /// The size preview images are decoded at, at most.
     static let previewImageSize = 1600
@@ -68,12 +71,15 @@ final class HistoryController {
         let thumbnails = self.thumbnails
         let log = self.log
         let registry = rowViews
+        let marks = self.marks
         let drag: @MainActor (Int64) -> [DragRepresentation]? = { [store, log] id in
             Self.dragRepresentations(of: id, store: store, log: log)
         }
         factories = [
-            .strip: Self.factory(for: .strip, thumbnails: thumbnails, log: log, registry: registry, drag: drag),
-            .list: Self.factory(for: .list, thumbnails: thumbnails, log: log, registry: registry, drag: drag),
+            .strip: Self.factory(
+                for: .strip, thumbnails: thumbnails, log: log, registry: registry, marks: marks, drag: drag),
+            .list: Self.factory(
+                for: .list, thumbnails: thumbnails, log: log, registry: registry, marks: marks, drag: drag),
         ]
         ui = HistoryWindow(model: model, factory: factories[state.layout]!)
         ui.apply(state.layout)
@@ -112,6 +118,7 @@ final class HistoryController {
     /// Row factories: chips for the strip, lines for the list.
     private static func factory(
         for layout: AppState.Layout, thumbnails: ThumbnailCache, log: TestLog, registry: RowViewRegistry,
+        marks: ItemMarks,
         drag: @escaping @MainActor (Int64) -> [DragRepresentation]?
     ) -> ListFactory {
         ListFactory(
@@ -129,6 +136,7 @@ final class HistoryController {
                 if view.bind(payload.item, thumbnails: thumbnails, shown: { id in log.note("thumbnail \(id)") }) {
                     log.note("row shown \(payload.item.id)")
                 }
+                view.setMark(marks.number(of: payload.item.id))
             })
     }
 
@@ -221,8 +229,13 @@ final class HistoryController {
             return true
         }
         ui.window.addShortcut("Escape", scope: .global) { [weak self] in
-            guard let fetch = self?.fetch else { return false }
-            fetch.cancel()
+            guard let self else { return false }
+            if let fetch = self.fetch {
+                fetch.cancel()
+                return true
+            }
+            guard !self.marks.isEmpty else { return false }
+            self.clearMarks()
             return true
         }
         ui.window.addShortcut("<Control>t", scope: .global) { [weak self] in
@@ -238,6 +251,7 @@ final class HistoryController {
             self?.ui.urlField.grabFocus()
             return true
         }
+        connectMarks()
         ui.window.onCloseRequest { [weak self] in
             guard self?.closeHides == true else {
                 MainLoop.quit()
@@ -250,6 +264,7 @@ final class HistoryController {
         ui.window.onDrop { [weak self] content in self?.addDropped(content) ?? false }
         events.onEvent = { [weak self] event in
             guard let self, !self.handlePasteEvent(event) else { return }
+            if event.event == .pasteStack { return self.pasteStackMoved(event) }
             self.refresh(after: event)
         }
         events.onEnd = { [weak self] reason in

@@ -12,6 +12,12 @@ final class HistoryRowView {
     private let title = Label()
     private let meta = Label()
     private let pin = Image(icon: "view-pin-symbolic", size: 14)
+    /// The row's place among the marked items (1, 2, …): the order a paste stack serves them in.
+    private let markBadge = Label()
+    /// What a screen reader reads for the row, before its mark.
+    private var accessibleBase = ""
+    /// The row's place among the marked items, nil when it is not marked.
+    private(set) var markNumber: Int?
     /// The item shown, and the ticket of a thumbnail still to come.
     private(set) var itemID: Int64?
     private var waitingTicket: Int?
@@ -25,6 +31,8 @@ final class HistoryRowView {
     init(layout: AppState.Layout) {
         self.layout = layout
         pin.tooltip = "Pinned"
+        markBadge.addStyleClass("mark-badge")
+        markBadge.isVisible = false
         meta.addStyleClass("dim-label")
         meta.addStyleClass("row-meta")
         meta.textAlignment = 0
@@ -36,7 +44,7 @@ final class HistoryRowView {
             icon = Image(icon: "text-x-generic-symbolic", size: 14)
             meta.expandsHorizontally = true
             meta.ellipsizeEnd()
-            let header = Box(.horizontal, spacing: 4, [icon, meta, pin])
+            let header = Box(.horizontal, spacing: 4, [markBadge, icon, meta, pin])
             title.wrap(lines: 3)
             title.ellipsizeEnd()
             title.verticalAlignment = .start
@@ -54,9 +62,23 @@ final class HistoryRowView {
             let text = Box(.vertical, spacing: 2, [title, meta])
             text.expandsHorizontally = true
             text.verticalAlignment = .center
-            root = Box(.horizontal, spacing: 10, [icon, text, pin])
+            root = Box(.horizontal, spacing: 10, [markBadge, icon, text, pin])
             root.addStyleClass("history-row")
         }
+    }
+
+    /// Shows the row as marked, `number` in the order marked (the paste stack's order), or not (nil).
+    func setMark(_ number: Int?) {
+        guard number != markNumber else { return }
+        markNumber = number
+        markBadge.text = number.map(String.init) ?? ""
+        markBadge.isVisible = number != nil
+        root.setStyleClass("marked", number != nil)
+        applyAccessibleLabel()
+    }
+
+    private func applyAccessibleLabel() {
+        root.setAccessibleRowLabel(accessibleBase + (markNumber.map { ", marked \($0)" } ?? ""))
     }
 
     /// `text` cut to `limit` characters (with "…"), about what the row can show: GTK lays out (shapes) the whole
@@ -93,8 +115,8 @@ final class HistoryRowView {
         let kindName = ItemFormatting.kindName(of: item)
         icon.setAccessibleLabel(kindName)
         // What a screen reader reads for the row: its title, kind and time (and size), and whether it is pinned.
-        root.setAccessibleRowLabel(
-            "\(item.kind == .image ? "" : text + ", ")\(kindName), \(meta.text)\(item.isPinned ? ", pinned" : "")")
+        accessibleBase = "\(item.kind == .image ? "" : text + ", ")\(kindName), \(meta.text)\(item.isPinned ? ", pinned" : "")"
+        applyAccessibleLabel()
         pin.isVisible = item.isPinned
         root.setStyleClass("pinned", item.isPinned)
         root.tooltip = item.kind == .image ? text : String(item.preview.prefix(300))

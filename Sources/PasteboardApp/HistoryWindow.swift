@@ -33,6 +33,7 @@ final class HistoryWindow {
     let dismissError = Button(icon: "window-close-symbolic", tooltip: "Dismiss")
     let listView: ListView
     let listScroller: ScrolledWindow
+    let marksBar = MarksBar()
     let preview = PreviewPane()
     let overlay = DownloadOverlay()
     let status = Label()
@@ -94,7 +95,9 @@ final class HistoryWindow {
         let tools = Box(
             .horizontal, spacing: 6,
             [searchField, kindFilter, spacer, layoutToggle, pinButton, askButton, deleteButton, clearButton])
-        let content = Box(.vertical, spacing: 8, [copyRow, urlRow, tools, daemonBanner, errorBox, split, status])
+        // The marks bar goes below the history, so rows do not move under the pointer as it comes and goes.
+        let content = Box(
+            .vertical, spacing: 8, [copyRow, urlRow, tools, daemonBanner, errorBox, split, marksBar.root, status])
         content.setMargins(10)
         let layered = Overlay(content)
         layered.addOverlay(overlay.root)

@@ -13,6 +13,9 @@ final class RowViewRegistry {
         entries.append(Entry(view: view))
     }
 
+    /// Every row view laid out now.
+    var views: [HistoryRowView] { entries.compactMap(\.view) }
+
     /// The view of `layout` showing item `id`, if one is laid out.
     func view(showing id: Int64, layout: AppState.Layout) -> HistoryRowView? {
         entries.lazy.compactMap(\.view).first { $0.itemID == id && $0.layout == layout }

@@ -12,6 +12,18 @@ enum Styles {
         listview.strip > row { padding: 4px; border-radius: 10px; }
         listview.strip > row:selected .chip { background-color: alpha(@theme_selected_bg_color, 0.25); }
         .history-row { padding: 4px 6px; }
+        .chip.marked { border: 2px solid @theme_selected_bg_color; }
+        .history-row.marked { background-color: alpha(@theme_selected_bg_color, 0.15); border-radius: 6px; }
+        .mark-badge {
+            min-width: 18px;
+            padding: 0 5px;
+            border-radius: 9px;
+            background-color: @theme_selected_bg_color;
+            color: @theme_selected_fg_color;
+            font-weight: bold;
+            font-size: smaller;
+        }
+        .marks-bar { padding: 4px 8px; border-radius: 6px; background-color: alpha(@theme_selected_bg_color, 0.12); }
         .row-meta { font-size: smaller; }
         .preview-heading { font-size: larger; font-weight: bold; }
         .preview-text { font-size: 13pt; }

@@ -352,7 +352,7 @@ enum RestoreCommand: Command {
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let ids = ItemIDs.unique(try arguments.positionals.map(ItemIDs.parse))
-        let separator = arguments.value("joined").map(Self.unescaped)
+        let separator = arguments.value("joined").map(HistoryStore.unescapedSeparator)
         if arguments.flag("stack") {
             if separator != nil { throw CommandUsageError("Choose --stack (one item per paste) or --joined (one paste).") }
             if arguments.flag("plain") { throw CommandUsageError("--stack serves each item whole: leave out --plain.") }
@@ -396,7 +396,7 @@ enum RestoreCommand: Command {
         let clipboard = try context.clipboard()
         if let separator {
             // Texts joined: a new text, so a copy (as pb pick makes of several marked items).
-            let joined = try joinedText(ids, separator: separator, store: store)
+            let joined = try store.joinedText(of: ids, separator: separator)
             do {
                 try clipboard.copy(
                     joined, metadata: CaptureMetadata(source: "pb", selection: "clipboard"), store: store,
@@ -428,40 +428,6 @@ enum RestoreCommand: Command {
         }
     }
 
-    /// The items' texts in the order given, joined with `separator`: refused, before anything changes, when one
-    /// has no text.
-    static func joinedText(_ ids: [Int64], separator: String, store: HistoryStore) throws -> PasteboardItem {
-        var texts: [String] = []
-        for id in ids {
-            guard let text = try store.pasteboardItem(id: id).string else {
-                throw CommandFailure("Item \(id) has no text to join; nothing was copied.")
-            }
-            texts.append(text)
-        }
-        return PasteboardItem(string: texts.joined(separator: separator))
-    }
-
-    /// A separator as typed: `\n` is a line break, `\t` a tab, `\\` a backslash.
-    static func unescaped(_ text: String) -> String {
-        var result = ""
-        var escaped = false
-        for character in text {
-            if escaped {
-                switch character {
-                case "n": result.append("\n")
-                case "t": result.append("\t")
-                default: result.append(character)
-                }
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else {
-                result.append(character)
-            }
-        }
-        if escaped { result.append("\\") }
-        return result
-    }
 }
 
 enum DecodeCommand: Command {

@@ -143,14 +143,7 @@ enum PickCommand: Command {
         if single {
             chosen = try store.pasteboardItem(id: ids[0])
         } else {
-            var texts: [String] = []
-            for id in ids {
-                guard let text = try store.pasteboardItem(id: id).string else {
-                    throw CommandFailure("Item \(id) has no text to copy as text.")
-                }
-                texts.append(text)
-            }
-            chosen = PasteboardItem(string: texts.joined(separator: "\n"))
+            chosen = try store.joinedText(of: ids, separator: "\n")
         }
         if arguments.flag("print") {
             try PasteCommand.writeBest(of: chosen, wanted: nil, context: context, what: "Item \(ids[0])")

@@ -58,6 +58,10 @@ void pb_drop_target_attach(GtkWidget *widget, PbDropHandler handler, gpointer da
 /// Whether a click (press and release, no drag) on a row of `list` activates it.
 void pb_list_set_activates_on_click(GtkWidget *list, gboolean activates);
 gboolean pb_list_get_activates_on_click(GtkWidget *list);
+/// A click with Ctrl (`toggle`) or Shift (`extend`) held on a row of `list`: `handler` gets it instead of the row
+/// being activated. `release` frees `context` with the list.
+typedef void (*PbListModifiedClick)(gpointer context, guint position, gboolean extend, gboolean toggle);
+void pb_list_set_modified_click(GtkWidget *list, PbListModifiedClick handler, gpointer context, GDestroyNotify release);
 /// Gives the row widget of `item` (its child, set) a click that activates it, and its slot (once bound) a focus
 /// controller that selects the row when it takes the keyboard focus. Call at setup and at each bind.
 void pb_list_item_prepare(GtkListItem *item);

@@ -250,6 +250,12 @@ final class AppSession: Sendable {
 
     func type(_ text: String) async throws { try await xdotool(["type", "--delay", "8", text]) }
 
+    /// A click with `modifier` (`ctrl`, `shift`) held.
+    func click(x: Int, y: Int, holding modifier: String) async throws {
+        try await xdotool(["mousemove", String(x), String(y), "keydown", modifier, "click", "1", "keyup", modifier])
+        try await xdotool(["mousemove", "1020", "764"])
+    }
+
     func click(x: Int, y: Int) async throws {
         try await xdotool(["mousemove", String(x), String(y), "click", "1"])
         try await xdotool(["mousemove", "1020", "764"])

@@ -1,0 +1,85 @@
+import Foundation
+import PasteboardTestSupport
+import Testing
+
+/// Several items chosen at once (issue 26, the paste stack): Ctrl+click, Shift+click and Shift+arrows mark rows
+/// without restoring them; Enter makes the marked items a paste stack, one per paste in the order marked; Ctrl+Enter
+/// copies their texts joined with the separator typed in the marks bar; Escape unmarks.
+@Suite(.timeLimit(.minutes(2))) struct MarksTests {
+    static func rowPoint(_ index: Int) -> (x: Int, y: Int) { SelectionTests.rowPoint(index, layout: "strip") }
+
+    @Test func ctrlClickMarksAndEnterPastesThemOneByOneInTheOrderMarked() async throws {
+        let session = try await AppSession()
+        try await session.startDaemon()
+        let a = try await session.seed("alpha")
+        let b = try await session.seed("bravo")
+        let c = try await session.seed("charlie")
+        try await session.launchApp()
+        try await session.waitForLog { $0 == "daemon connected" }
+        // Rows, newest first: charlie, bravo, alpha. Marked: alpha, then charlie.
+        var mark = session.logLines().count
+        let third = Self.rowPoint(2)
+        let first = Self.rowPoint(0)
+        try await session.click(x: third.x, y: third.y, holding: "ctrl")
+        try await session.waitForLog(after: mark) { $0 == "marked \(a)" }
+        try await session.click(x: first.x, y: first.y, holding: "ctrl")
+        try await session.waitForLog(after: mark) { $0 == "marked \(a),\(c)" }
+        let restored = session.logLines().dropFirst(mark).filter { $0.hasPrefix("restored ") }
+        #expect(restored.isEmpty, "a Ctrl+click marks, it does not restore: \(restored)")
+
+        mark = session.logLines().count
+        try await session.key("Return")
+        try await session.waitForLog(after: mark) { $0 == "stacked \(a),\(c)" }
+        #expect(try await session.clipboard() == Data("alpha".utf8))
+        #expect(try await session.clipboard() == Data("charlie".utf8))
+        #expect(try await session.clipboard() == Data("charlie".utf8), "the last item stays")
+        try await session.waitForLog(after: mark) { $0 == "marked " }
+        _ = b
+    }
+
+    @Test func shiftArrowsMarkAndCtrlEnterCopiesThemJoined() async throws {
+        let session = try await AppSession()
+        let one = try await session.seed("one")
+        let two = try await session.seed("two")
+        let three = try await session.seed("three")
+        try await session.launchApp()
+        // Into the list at the newest row, then Shift+Right twice: three, two, one marked in that order.
+        try await session.key("ctrl+f", "Down")
+        try await session.waitForLog { $0.hasPrefix("preview text \(three) ") }
+        var mark = session.logLines().count
+        try await session.key("shift+Right")
+        try await session.waitForLog(after: mark) { $0 == "marked \(three),\(two)" }
+        try await session.key("shift+Right")
+        try await session.waitForLog(after: mark) { $0 == "marked \(three),\(two),\(one)" }
+        // Escape unmarks all; mark again and copy them joined with " + ".
+        try await session.key("Escape")
+        try await session.waitForLog(after: mark) { $0 == "marked " }
+        mark = session.logLines().count
+        try await session.key("ctrl+space")
+        try await session.waitForLog(after: mark) { $0 == "marked \(one)" }
+        try await session.key("shift+Left", "shift+Left")
+        try await session.waitForLog(after: mark) { $0 == "marked \(one),\(two),\(three)" }
+        try await session.key("ctrl+Return")
+        try await session.waitForLog(after: mark) { $0 == "joined \(one),\(two),\(three)" }
+        #expect(try await session.clipboardBecomes("one\ntwo\nthree"))
+        let newest = try await session.newestID()
+        #expect(![one, two, three].contains(newest), "the joined text is a new item")
+        #expect(try await session.history().count == 4)
+    }
+
+    @Test func withoutADaemonThePasteStackSaysWhatItNeeds() async throws {
+        let session = try await AppSession()
+        let a = try await session.seed("kept one")
+        let b = try await session.seed("kept two")
+        try await session.launchApp()
+        let mark = session.logLines().count
+        let first = Self.rowPoint(0)
+        let second = Self.rowPoint(1)
+        try await session.click(x: first.x, y: first.y, holding: "ctrl")
+        try await session.click(x: second.x, y: second.y, holding: "shift")
+        try await session.waitForLog(after: mark) { $0 == "marked \(b),\(a)" }
+        try await session.key("Return")
+        let error = try await session.waitForLog(after: mark) { $0.hasPrefix("error ") }
+        #expect(error.contains("pb daemon"), "\(error)")
+    }
+}
