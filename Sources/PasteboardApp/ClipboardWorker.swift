@@ -60,6 +60,28 @@ final class ClipboardWorker: Sendable {
         }
     }
 
+    /// Copies the texts of items `ids`, in this order, joined with `separator`, as one new item (refused, with
+    /// nothing copied, when one has no text). `completion` runs on the worker's thread.
+    func copyJoined(
+        ids: [Int64], separator: String, source: String,
+        completion: @escaping @Sendable (Result<Outcome, AppError>) -> Void
+    ) {
+        queue.async { [self] in
+            completion(
+                Result { () throws(AppError) -> Outcome in
+                    let joined: PasteboardItem
+                    do {
+                        joined = try self.box.store().joinedText(of: ids, separator: separator)
+                    } catch let error as AppError {
+                        throw error
+                    } catch {
+                        throw AppError((error as? HistoryError)?.message ?? "\(error)")
+                    }
+                    return try self.copyNow(joined, source: source)
+                })
+        }
+    }
+
     /// A paste stack: items `ids` go on the clipboard one per paste, in this order, through the daemon (which counts
     /// the pastes). `completion` runs on the worker's thread.
     func stack(ids: [Int64], completion: @escaping @Sendable (Result<Void, AppError>) -> Void) {

@@ -1,7 +1,6 @@
 import GtkSupport
 import PasteboardControl
 import PasteboardHistory
-import PasteboardModel
 
 /// Marking several items (issue 26, the paste stack): Ctrl+click or Ctrl+Space marks or unmarks one, Shift+click
 /// marks every row from the selected one to the clicked one, Shift+arrows mark as they move. Enter then puts the
@@ -135,13 +134,7 @@ extension HistoryController {
         let ids = marks.ids
         guard !ids.isEmpty else { return }
         let separator = HistoryStore.unescapedSeparator(ui.marksBar.separatorField.text)
-        let joined: PasteboardItem
-        do {
-            joined = try store.joinedText(of: ids, separator: separator)
-        } catch {
-            return showError(AppError(error.message))
-        }
-        worker.copy(joined, source: Self.source) { [weak self] result in
+        worker.copyJoined(ids: ids, separator: separator, source: Self.source) { [weak self] result in
             MainLoop.post {
                 guard let self else { return }
                 switch result {

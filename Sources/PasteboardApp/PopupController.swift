@@ -7,7 +7,9 @@ import PasteboardSystem
 
 /// `pasteboard-gtk --popup`: a compact list of the history near the pointer, for a global hotkey. Typing filters,
 /// Up and Down move, Enter (or a click) copies the item and closes; with `--paste` it then types Ctrl+V into the
-/// window that had the focus before (`PasteTargets`). Escape closes without copying.
+/// window that had the focus before (`PasteTargets`). Escape closes without copying. Ctrl+Space, Shift+Up/Down,
+/// Ctrl+click and Shift+click mark several items: Enter then puts them on a paste stack (one per paste, in the order
+/// marked), Ctrl+Enter copies their texts joined by line breaks.
 ///
 /// It lives once (`.once`: the process ends when it closes) or resident (`.resident`: built at start-up and kept
 /// hidden between shows in a process that keeps GTK running, refreshed from the daemon's events while hidden).
@@ -46,6 +48,9 @@ final class PopupController {
     private var isLayoutPending = false
     /// The window's content (search, list, status line).
     private var content: Box?
+    /// The items marked, in the order marked, and the row views that show them.
+    private let marks = ItemMarks()
+    private let rowViews = RowViewRegistry()
 
     init(
         store: HistoryStore, clipboard: SystemClipboard, environment: [String: String], log: TestLog,
@@ -66,15 +71,19 @@ final class PopupController {
             count: { [weak rows] in rows?.count ?? 0 },
             row: { [weak rows] position in rows?.item(at: position).map(payloads.payload(for:)) })
         let thumbnails = self.thumbnails
+        let marks = self.marks
+        let registry = rowViews
         let factory = ListFactory(
             setup: { item in
                 let view = HistoryRowView(layout: .list)
                 item.setChild(view.root)
                 item.attach(view)
+                registry.add(view)
             },
             bind: { item in
                 guard let view = item.view as? HistoryRowView, let payload = item.payload as? RowPayload else { return }
                 view.bind(payload.item, thumbnails: thumbnails) { _ in }
+                view.setMark(marks.number(of: payload.item.id))
             })
         listView = ListView(model: model, factory: factory)
         listView.activatesOnSingleClick = true
@@ -123,7 +132,39 @@ final class PopupController {
         events?.onEvent = { [weak self] event in self?.historyChanged(event.event.rawValue) }
         events?.onEnd = { [weak self] reason in self?.log.note("popup lost the daemon: \(reason)") }
         events?.onReturn = { [weak self] in self?.historyChanged("the daemon is back") }
-        search.onActivate { [weak self] in self?.copy(at: self?.listView.selectedPosition ?? 0) }
+        search.onActivate { [weak self] in
+            guard let self else { return }
+            if self.marks.isEmpty { self.copy(at: self.listView.selectedPosition ?? 0) } else { self.copyMarked(joined: false) }
+        }
+        window.addShortcut("<Control>Return", scope: .global) { [weak self] in
+            guard let self, !self.marks.isEmpty else { return false }
+            self.copyMarked(joined: true)
+            return true
+        }
+        window.addShortcut("<Control>space", scope: .global) { [weak self] in
+            guard let self, let position = self.listView.selectedPosition else { return false }
+            self.toggleMark(at: position)
+            return true
+        }
+        for (key, step) in [("<Shift>Down", 1), ("<Shift>Up", -1)] {
+            search.addShortcut(key) { [weak self] in
+                guard let self, let position = self.listView.selectedPosition else { return false }
+                self.mark(position)
+                self.move(by: step)
+                if let next = self.listView.selectedPosition { self.mark(next) }
+                return true
+            }
+        }
+        listView.onModifiedClick { [weak self] position, extend, _ in
+            guard let self else { return }
+            if extend, let from = self.listView.selectedPosition {
+                for index in stride(from: from, through: position, by: position >= from ? 1 : -1) { self.mark(index) }
+                self.listView.selectedPosition = position
+            } else {
+                self.toggleMark(at: position)
+            }
+            self.search.grabFocus()
+        }
         // Not the search entry's stop-search: GTK 4.8 emitted it by itself when the popup opened over another of
         // its windows. Escape is the window's shortcut.
         search.addShortcut("Escape") { [weak self] in
@@ -284,8 +325,61 @@ final class PopupController {
 
     private func noteRows() {
         let count = rows.count
-        status.text = count == 0 ? "No matches." : "Enter copies · Escape closes"
+        if !marks.isEmpty {
+            status.text = "\(marks.count) marked · Enter: one per paste · Ctrl+Enter: joined"
+        } else {
+            status.text = count == 0 ? "No matches." : "Enter copies · Ctrl+Space marks · Escape closes"
+        }
         log.note("rows \(count)")
+    }
+
+    // MARK: - Marks
+
+    private func mark(_ position: Int) {
+        guard let item = rows.item(at: position) else { return }
+        marks.mark(item.id)
+        marksChanged()
+    }
+
+    private func toggleMark(at position: Int) {
+        guard let item = rows.item(at: position) else { return }
+        marks.toggle(item.id)
+        listView.selectedPosition = position
+        marksChanged()
+    }
+
+    private func marksChanged() {
+        for view in rowViews.views { view.setMark(view.itemID.flatMap(marks.number(of:))) }
+        noteRows()
+        log.note("marked \(marks.ids.map(String.init).joined(separator: ","))")
+    }
+
+    /// The marked items: a paste stack (one per paste, in the order marked), or with `joined` one copy of their
+    /// texts joined by line breaks; then closes (and pastes the first, with `--paste`).
+    private func copyMarked(joined: Bool) {
+        guard !isCopying, !marks.isEmpty else { return }
+        isCopying = true
+        let ids = marks.ids
+        let done: @Sendable (Result<Void, AppError>) -> Void = { [weak self] result in
+            MainLoop.post {
+                guard let self else { return }
+                switch result {
+                case .success:
+                    self.log.note("\(joined ? "joined" : "stacked") \(ids.map(String.init).joined(separator: ","))")
+                    self.marks.removeAll()
+                    self.marksChanged()
+                    self.close(copied: true, why: "copied")
+                case .failure(let error):
+                    self.isCopying = false
+                    self.status.text = error.message
+                    self.log.note("error \(error.message)")
+                }
+            }
+        }
+        guard joined else { return worker.stack(ids: ids, completion: done) }
+        worker.copyJoined(ids: ids, separator: "\n", source: HistoryController.source) { result in
+            done(result.map { _ in () })
+        }
     }
 
     /// Copies the row's item with every representation, then closes (and pastes, with `--paste`).
@@ -314,7 +408,11 @@ final class PopupController {
         window.isVisible = false
         isShown = false
         if residence == .resident {
-            // Ready for the next show: no filter, the newest item first.
+            // Ready for the next show: no filter, no marks, the newest item first.
+            if !marks.isEmpty {
+                marks.removeAll()
+                marksChanged()
+            }
             search.text = ""
             reloadRows()
         }

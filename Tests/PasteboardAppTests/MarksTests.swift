@@ -82,4 +82,32 @@ import Testing
         let error = try await session.waitForLog(after: mark) { $0.hasPrefix("error ") }
         #expect(error.contains("pb daemon"), "\(error)")
     }
+
+    /// The popup marks too: Ctrl+Space and Shift+Down mark, Enter makes them a paste stack and closes.
+    @Test func thePopupMarksAndStacks() async throws {
+        let session = try await AppSession()
+        try await session.startDaemon()
+        let first = try await session.seed("first")
+        let second = try await session.seed("second")
+        let third = try await session.seed("third")
+        try await session.launchBackground()
+        var mark = session.logLines().count
+        #expect(try await session.requestPopup(try Product.pb.path(), ["popup"]).succeeded)
+        try await session.waitForLog(after: mark) { $0 == "popup drawn" }
+        try await session.focusWindow(named: "Pasteboard Popup")
+        // third (selected), then Shift+Down marks third and second; Ctrl+Space on second unmarks it; Down twice
+        // to first, Ctrl+Space marks it: third, first.
+        try await session.key("shift+Down")
+        try await session.waitForLog(after: mark) { $0 == "marked \(third),\(second)" }
+        try await session.key("ctrl+space")
+        try await session.waitForLog(after: mark) { $0 == "marked \(third)" }
+        try await session.key("Down", "ctrl+space")
+        try await session.waitForLog(after: mark) { $0 == "marked \(third),\(first)" }
+        mark = session.logLines().count
+        try await session.key("Return")
+        try await session.waitForLog(after: mark) { $0 == "stacked \(third),\(first)" }
+        try await session.waitForLog(after: mark) { $0.hasPrefix("popup closed") }
+        #expect(try await session.clipboard() == Data("third".utf8))
+        #expect(try await session.clipboard() == Data("first".utf8))
+    }
 }
