@@ -29,7 +29,7 @@ public enum HistoryApp {
         MemoryPolicy.apply()
         if OwnerMode.isRequested(arguments) { return OwnerMode.run(arguments, environment: environment) }
         if arguments.contains("--help") || arguments.contains("-h") {
-            print(usage)
+            print(usage + "\n\n" + ShortcutsHelp.text)
             return 0
         }
         let known: Set<String> = ["--popup", "--paste", "--once", "--background"]

@@ -247,6 +247,10 @@ final class HistoryController {
             self?.ui.window.close()
             return true
         }
+        ui.window.addShortcut("<Control>question", scope: .global) { [weak self] in
+            self?.showShortcuts()
+            return true
+        }
         ui.window.addShortcut("<Control>l", scope: .global) { [weak self] in
             self?.ui.urlField.grabFocus()
             return true
@@ -278,6 +282,13 @@ final class HistoryController {
             self.log.note("daemon connected")
             self.refresh(after: nil)  // what changed meanwhile follows as events too, when the feed still has it
         }
+    }
+
+    /// The keyboard shortcuts window (Ctrl+?).
+    func showShortcuts() {
+        let shortcuts = ShortcutsWindow(title: "Keyboard Shortcuts", groups: ShortcutsHelp.groups, parent: ui.window)
+        shortcuts.present()
+        log.note("shortcuts shown")
     }
 
     // MARK: - Daemon
