@@ -21,6 +21,17 @@ public final class Paned: Widget {
         set { gtk_orientable_set_orientation(opaque, newValue.gtk) }
     }
 
+    /// Whether the start child grows and shrinks with the paned (the end child always does).
+    public var resizesStart: Bool {
+        get { gtk_paned_get_resize_start_child(paned) != 0 }
+        set { gtk_paned_set_resize_start_child(paned, newValue ? 1 : 0) }
+    }
+
+    /// The width or height the paned has now, along its orientation (0 before it is laid out).
+    public var length: Int {
+        Int(orientation == .horizontal ? gtk_widget_get_width(widget) : gtk_widget_get_height(widget))
+    }
+
     /// Where the split is, in pixels from the start.
     public var position: Int {
         get { Int(gtk_paned_get_position(paned)) }

@@ -256,6 +256,7 @@ final class HistoryController {
             return true
         }
         connectMarks()
+        ui.onSplitSettled = { [log] position, length in log.note("split \(position) of \(length)") }
         ui.window.onCloseRequest { [weak self] in
             guard self?.closeHides == true else {
                 MainLoop.quit()

@@ -38,6 +38,8 @@ final class HistoryWindow {
     let overlay = DownloadOverlay()
     let status = Label()
     let split: Paned
+    /// Told where the split settled after a layout change: its position and the paned's length.
+    var onSplitSettled: (@MainActor (Int, Int) -> Void)?
 
     /// The type filter's entries, in order.
     static let kindChoices: [(label: String, kinds: Set<HistoryItem.Kind>?)] = [
@@ -56,6 +58,8 @@ final class HistoryWindow {
         copyButton.isSensitive = false
         urlButton.isSensitive = false
         searchField.expandsHorizontally = true
+        // Enough of the placeholder to say what the field is, however narrow the window.
+        searchField.setSizeRequest(width: 150)
         daemonBanner.addStyleClass("banner")
         daemonBanner.textAlignment = 0
         daemonBanner.wrap()
@@ -114,22 +118,40 @@ final class HistoryWindow {
             listView.addStyleClass("strip")
             listScroller.setScrolling(horizontal: true, vertical: false)
             listScroller.setSizeRequest(height: 132)
-            setSplit(140)
+            setSplit(resizing: false) { _ in 140 }
         case .list:
             split.orientation = .horizontal
             listView.orientation = .vertical
             listView.removeStyleClass("strip")
             listScroller.setScrolling(horizontal: false, vertical: true)
             listScroller.setSizeRequest(height: -1)
-            setSplit(420)
+            // The list takes two fifths of the width and the preview the rest, as the window grows or shrinks (a
+            // fixed list width left a narrow window's preview 80–190 px).
+            setSplit(resizing: true) { width in max(240, width * 2 / 5) }
         }
         layoutToggle.isActive = layout == .list
         layoutToggle.tooltip = layout == .list ? "Show as a strip (Ctrl+T)" : "Show as a list (Ctrl+T)"
     }
 
-    /// Moves the split once the new orientation is laid out (set at once, GTK keeps the old side's size).
-    private func setSplit(_ position: Int) {
-        split.position = position
-        MainLoop.after(0) { [split] in split.position = position }
+    /// Moves the split once the new orientation is laid out (set at once, GTK keeps the old side's size): `position`
+    /// from the paned's length along its new orientation (the window's default width before it is laid out). With
+    /// `resizing`, both sides then grow and shrink with the window; only after a frame in the new orientation, since
+    /// GTK scales a set position by the new length over the last one, which was the other orientation's.
+    private func setSplit(resizing: Bool, _ position: @escaping @MainActor (Int) -> Int) {
+        split.resizesStart = false
+        let place: @MainActor () -> Void = { [split] in
+            let length = split.length
+            split.position = position(length > 0 ? length : 960)
+        }
+        place()
+        MainLoop.after(0) { [window, split] in
+            place()
+            window.onNextFrame {
+                place()
+                if resizing { MainLoop.after(0) { split.resizesStart = true } }
+                // Where it settled, once laid out (for tests).
+                MainLoop.after(0.2) { [weak self] in self?.onSplitSettled?(split.position, split.length) }
+            }
+        }
     }
 }

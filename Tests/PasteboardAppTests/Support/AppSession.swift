@@ -237,6 +237,11 @@ final class AppSession: Sendable {
         try await xdotool(["search", "--onlyvisible", "--name", "^\(title)$", "windowraise"])
     }
 
+    func resizeWindow(named title: String = "Pasteboard History", width: Int, height: Int) async throws {
+        try await xdotool(
+            ["search", "--sync", "--onlyvisible", "--name", "^\(title)$", "windowsize", "--sync", String(width), String(height)])
+    }
+
     /// How many mapped windows have exactly this title.
     func visibleWindows(named title: String) async throws -> Int {
         let xdotool = try Self.tool("xdotool", package: "xdotool")
