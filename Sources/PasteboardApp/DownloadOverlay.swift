@@ -13,8 +13,9 @@ final class DownloadOverlay {
         label.wrap()
         progress.setSizeRequest(width: 320)
         root = Box(.vertical, spacing: 10, [label, progress, cancelButton])
+        // A card in the theme's own colours, not "osd": on its translucent grey the progress bar's text was grey
+        // on grey (3.7:1).
         root.addStyleClass("download-card")
-        root.addStyleClass("osd")
         root.horizontalAlignment = .center
         root.verticalAlignment = .center
         cancelButton.horizontalAlignment = .end

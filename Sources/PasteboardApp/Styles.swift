@@ -34,7 +34,15 @@ enum Styles {
             background-color: alpha(currentColor, 0.08);
         }
         .banner.error { background-color: alpha(@error_color, 0.18); }
-        .download-card { padding: 18px; border-radius: 12px; }
+        .download-card {
+            padding: 18px;
+            border-radius: 12px;
+            background-color: @theme_base_color;
+            color: @theme_text_color;
+            border: 1px solid alpha(currentColor, 0.25);
+            box-shadow: 0 4px 16px alpha(black, 0.35);
+        }
+        .download-card progressbar > text { color: @theme_text_color; }
         .popup { border: 1px solid alpha(currentColor, 0.25); }
         """
 }
