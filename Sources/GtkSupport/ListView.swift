@@ -117,6 +117,11 @@ public final class ListView: Widget {
     /// of the rows, for `focusRow(at:focus:)`.
     public var rowContent: (@MainActor (Int) -> Widget?)?
 
+    /// Scrolls the least needed to show the row at `position` (its anchor: a later layout keeps it in view).
+    public func scroll(to position: Int) {
+        gtk_widget_activate_action_variant(widget, "list.scroll-to-item", g_variant_new_uint32(guint32(position)))
+    }
+
     /// Scrolls to the row at `position` and selects it; with `focus`, moves the keyboard focus to it too.
     ///
     /// GTK 4.8 has no call to focus a row (`gtk_list_view_scroll_to` is 4.12), and a plain `grab_focus` focuses

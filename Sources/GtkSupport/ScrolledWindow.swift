@@ -23,6 +23,14 @@ public final class ScrolledWindow: Widget {
             vertical ? GTK_POLICY_AUTOMATIC : GTK_POLICY_NEVER)
     }
 
+    /// Whether the view shows the start of its content (within a pixel), across and down.
+    public var isAtStart: Bool {
+        [gtk_scrolled_window_get_vadjustment(scrolled), gtk_scrolled_window_get_hadjustment(scrolled)].allSatisfy {
+            guard let adjustment = $0 else { return true }
+            return gtk_adjustment_get_value(adjustment) - gtk_adjustment_get_lower(adjustment) < 1
+        }
+    }
+
     /// Moves back to the top-left corner.
     public func scrollToStart() {
         if let adjustment = gtk_scrolled_window_get_vadjustment(scrolled) {

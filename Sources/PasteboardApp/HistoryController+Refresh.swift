@@ -118,7 +118,11 @@ extension HistoryController {
         let newHead = rows.item(at: 0)?.id
         let movedFrom = newHead.flatMap { oldIDs.firstIndex(of: $0) }
         if oldHead != nil, movedFrom == nil, rows.count == oldCount + 1, rows.item(at: 1)?.id == oldHead {
+            // GTK keeps the first row shown where it was, so a new row at the top lands just before the view: a view
+            // at the start stays at the start, showing it.
+            let wasAtStart = ui.listScroller.isAtStart
             model.itemsChanged(at: 0, removed: 0, added: 1)
+            if wasAtStart { keepAtStart() }
             return
         }
         if let from = movedFrom, from > 0, rows.count == oldCount {
@@ -137,6 +141,18 @@ extension HistoryController {
         }
         model.itemsChanged(at: 0, removed: oldCount, added: rows.count)
         reselect(selected)
+    }
+
+    /// Scrolls back to the start once the rows just added are laid out, and says where the view is (for tests).
+    func keepAtStart() {
+        MainLoop.after(0) { [weak self] in
+            guard let self else { return }
+            self.ui.listView.scroll(to: 0)
+            MainLoop.after(0.1) { [weak self] in
+                guard let self else { return }
+                self.log.note("view at start \(self.ui.listScroller.isAtStart)")
+            }
+        }
     }
 
     /// Selects item `id` again after the rows were replaced, when it is among the first rows.

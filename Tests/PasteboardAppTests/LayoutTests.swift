@@ -35,4 +35,21 @@ import Testing
         #expect(narrow.length < 700, "the window did not shrink to half a screen: \(narrow)")
         #expect(narrow.length - narrow.position >= 300, "the preview keeps room: \(narrow)")
     }
+
+    /// A copy made while the strip shows its start appears there, not just before the view (issue 26, defect 8).
+    @Test func aNewItemAppearsAtTheStartOfTheStrip() async throws {
+        let session = try await AppSession()
+        try await session.startDaemon()
+        for index in 0..<20 { _ = try await session.seed("old \(index)") }
+        try await session.launchApp()
+        try await session.waitForLog { $0 == "daemon connected" }
+        for text in ["newcomer", "another"] {
+            let mark = session.logLines().count
+            _ = try await session.seed(text)
+            let id = try await session.newestID()
+            try await session.waitForLog(after: mark) { $0 == "row shown \(id)" }
+            let view = try await session.waitForLog(after: mark) { $0.hasPrefix("view at start") }
+            #expect(view == "view at start true", "\(text): \(view)")
+        }
+    }
 }
