@@ -72,8 +72,11 @@ final class SettingsWindow {
         sections.append(row("Keep at most (size)", value("max-bytes", placeholder: "no limit, e.g. 2G")))
         sections.append(row("Forget after", value("max-age", placeholder: "never, e.g. 90d")))
         sections.append(explanation("Per kind of item, counting only that kind (keep images 7 days: 7d under Forget after):"))
-        let columns = Box(.horizontal, spacing: 6, [fixedLabel("", width: 10), fixedLabel("Items", width: 12),
-            fixedLabel("Size", width: 12), fixedLabel("Forget after", width: 12)])
+        let columns = Box(.horizontal, spacing: 6, [fixedLabel("", width: 10)] + ["Items", "Size", "Forget after"].map {
+            let header = fixedLabel($0, width: 12)
+            header.setSizeRequest(width: Self.cellWidth)
+            return header
+        })
         sections.append(columns)
         for (kind, name) in zip(RetentionPolicy.kinds, ["Text", "Links", "HTML", "Images", "Files", "Other data"]) {
             let cells: [Widget] = [
@@ -161,6 +164,7 @@ final class SettingsWindow {
             SettingsWindow.current = nil
             return false
         }
+        window.onActiveChange { [log] active in if active { log.note("settings active") } }
         window.setDefaultWidget(applyButton)
         if case .value(let first) = fields.first?.control { window.setFocus(first) }
         load()
@@ -292,7 +296,9 @@ final class SettingsWindow {
         }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        var text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // "Error: This device does not sync. …" is a state here, not a failure.
+        if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
         return text.isEmpty ? "Sync status unknown (pb sync status said nothing)." : text
     }
 
@@ -339,7 +345,7 @@ final class SettingsWindow {
     private func value(_ key: String, placeholder: String, accessible: String? = nil, width: Int? = nil) -> Entry {
         let entry = Entry(placeholder: placeholder)
         entry.setAccessibleLabel(accessible ?? Self.names[key] ?? key)
-        if let width { entry.setSizeRequest(width: width * 9) }
+        if width != nil { entry.setSizeRequest(width: Self.cellWidth) }
         entry.onActivate { [weak self] in self?.apply() }
         fields.append(Field(key: key, control: .value(entry)))
         return entry
@@ -368,6 +374,9 @@ final class SettingsWindow {
         fields.append(Field(key: key, control: .toggle(check)))
         return check
     }
+
+    /// The width of a cell of the kinds' grid, and of its column's heading (an entry is not narrower).
+    private static let cellWidth = 168
 
     /// The accessible names of the single fields, as the rows label them.
     private static let names = [

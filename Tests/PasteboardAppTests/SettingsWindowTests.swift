@@ -73,6 +73,8 @@ import Testing
         try await session.type("lots")
         try await session.key("Return")
         let refused = try await session.waitForLog(after: mark) { $0.hasPrefix("settings refused: ") }
+        let drawn = try await session.imageStatistics(try await session.screenshot("settings"))
+        #expect(drawn.colours > 100, "a drawn window has text, fields and the red message: \(drawn)")
         #expect(refused == "settings refused: \(config.path):2: max-items needs a whole number of at least 1 "
             + "(pinned items are always kept). To keep no history at all, stop the daemon instead.")
         #expect(try Data(contentsOf: config) == Data(Self.original.utf8))
