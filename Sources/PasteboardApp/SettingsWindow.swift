@@ -266,10 +266,10 @@ final class SettingsWindow {
     /// Asks `pb sync status` (beside this program, else on PATH), off the main thread.
     private func refreshSyncStatus() {
         let environment = environment
-        Thread.detachNewThread { [weak self] in
+        let label = syncStatus
+        Thread.detachNewThread {
             let text = Self.runSyncStatus(environment: environment)
-            MainLoop.post { [weak self] in self?.syncStatus.text = text }
-            _ = self
+            MainLoop.post { label.text = text }
         }
     }
 
