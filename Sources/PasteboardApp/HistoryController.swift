@@ -251,6 +251,11 @@ final class HistoryController {
             self?.showShortcuts()
             return true
         }
+        ui.settingsButton.onClick { [weak self] in self?.openSettings() }
+        ui.window.addShortcut("<Control>comma", scope: .global) { [weak self] in
+            self?.openSettings()
+            return true
+        }
         ui.window.addShortcut("<Control>l", scope: .global) { [weak self] in
             self?.ui.urlField.grabFocus()
             return true

@@ -27,6 +27,7 @@ final class HistoryWindow {
     let deleteButton = Button(icon: "user-trash-symbolic", tooltip: "Delete (Delete)")
     let askButton = Button(icon: "dialog-password-symbolic", tooltip: "Ask before paste, or stop asking (Ctrl+K)")
     let clearButton = Button(label: "Clear History…")
+    let settingsButton = Button(icon: "preferences-system-symbolic", tooltip: "Settings (Ctrl+,)")
     let daemonBanner = Label()
     let errorBanner = Label()
     let errorBox: Box
@@ -98,7 +99,7 @@ final class HistoryWindow {
         spacer.expandsHorizontally = true
         let tools = Box(
             .horizontal, spacing: 6,
-            [searchField, kindFilter, spacer, layoutToggle, pinButton, askButton, deleteButton, clearButton])
+            [searchField, kindFilter, spacer, layoutToggle, pinButton, askButton, deleteButton, clearButton, settingsButton])
         // The marks bar goes below the history, so rows do not move under the pointer as it comes and goes.
         let content = Box(
             .vertical, spacing: 8, [copyRow, urlRow, tools, daemonBanner, errorBox, split, marksBar.root, status])

@@ -29,6 +29,7 @@ enum ShortcutsHelp {
                 ("<Control>l", "Copy from a web address"),
                 ("<Control>t", "Show as a strip or as a list"),
                 ("<Control>question", "Keyboard shortcuts"),
+                ("<Control>comma", "Settings"),
                 ("<Control>w", "Close the window"),
             ]),
         .init(
@@ -66,7 +67,7 @@ enum ShortcutsHelp {
                 parts.append(modifier == "Control" ? "Ctrl" : String(modifier))
                 rest = rest[rest.index(after: end)...]
             }
-            let names = ["Return": "Enter", "space": "Space", "question": "?", "Escape": "Esc"]
+            let names = ["Return": "Enter", "space": "Space", "question": "?", "comma": ",", "Escape": "Esc"]
             parts.append(names[String(rest)] ?? (rest.count == 1 ? rest.uppercased() : String(rest)))
             return parts.joined(separator: "+")
         }.joined(separator: ", ")

@@ -335,13 +335,22 @@ enum PruneCommand: Command {
             .init("max-items", value: "N", help: "Keep at most N unpinned items."),
             .init("max-bytes", value: "SIZE", help: "Keep unpinned items totalling at most SIZE (500M, 2G)."),
             .init("max-age", value: "DURATION", help: "Drop unpinned items older than DURATION (30d, 12h)."),
+            .init("kind", value: "KIND", help: "The limits given count only items of KIND (text, url, html, image, file, data)."),
             .init("vacuum", help: "Then return free space to the file system."),
         ],
-        discussion: "Without limits, the limits in the configuration file apply (max-items, max-bytes, max-age).")
+        discussion: "Without limits, the limits in the configuration file apply (max-items, max-bytes, max-age, and\n"
+            + "per kind: max-age.image = 7d). With --kind, the limits given replace that kind's, the others apply as\n"
+            + "configured: 'pb prune --kind image --max-age 7d' drops unpinned images older than a week.")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let store = try context.store()
-        var policy = store.retention ?? RetentionPolicy()
+        var configured = store.retention ?? RetentionPolicy()
+        let kind = arguments.value("kind")
+        if let kind, !RetentionPolicy.kinds.contains(kind) {
+            throw CommandUsageError(
+                "--kind needs a kind of item (\(RetentionPolicy.kinds.joined(separator: ", "))), not \(quoted(kind)).")
+        }
+        var policy = kind.map { configured.byKind[$0] ?? RetentionPolicy() } ?? configured
         if let items = arguments.value("max-items") {
             guard let count = Int(items), count >= 0 else { throw CommandUsageError("--max-items needs a whole number, not \(quoted(items)).") }
             policy.maxItems = count
@@ -353,6 +362,10 @@ enum PruneCommand: Command {
         if let age = arguments.value("max-age") {
             guard let duration = Units.duration(age) else { throw CommandUsageError("--max-age \(quoted(age)): \(Units.durationProblem(age)).") }
             policy.maxAge = duration
+        }
+        if let kind {
+            configured.byKind[kind] = policy
+            policy = configured
         }
         let expired = try store.deleteExpired()
         let dropped = try store.applyRetention(policy)

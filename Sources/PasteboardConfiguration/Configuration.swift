@@ -72,19 +72,8 @@ public struct Configuration: Sendable {
             guard parts.count == 2 else { throw failure("expected 'key = value', found \(quoted(trimmed)).") }
             let (key, value) = (parts[0], parts[1])
             switch key {
-            case "max-items":
-                guard let count = Int(value), count > 0 else {
-                    throw failure(
-                        "max-items needs a whole number of at least 1 (pinned items are always kept). "
-                            + "To keep no history at all, stop the daemon instead.")
-                }
-                configuration.retention.maxItems = count
-            case "max-bytes":
-                guard let bytes = Units.bytes(value) else { throw failure("max-bytes needs a size like 500M or 2G.") }
-                configuration.retention.maxBytes = bytes
-            case "max-age":
-                guard let age = Units.duration(value) else { throw failure("max-age: \(Units.durationProblem(value)).") }
-                configuration.retention.maxAge = age
+            case "max-items", "max-bytes", "max-age":
+                try Self.parseLimit(key, value, named: key, into: &configuration.retention, failure: failure)
             case "ignore-app":
                 guard !value.isEmpty else { throw failure("ignore-app needs an application name.") }
                 configuration.capture.ignoredApplications.append(value)
@@ -131,6 +120,19 @@ public struct Configuration: Sendable {
                 }
                 configuration.capture.capturesPrimary = ["on", "true", "yes"].contains(value.lowercased())
             default:
+                if let (limit, kind) = Self.kindLimit(key) {
+                    guard RetentionPolicy.kinds.contains(kind) else {
+                        var problem = "\(quoted(key)): \(quoted(kind)) is not a kind of item."
+                        if let near = Suggestion.nearest(to: kind, among: RetentionPolicy.kinds) {
+                            problem += " Did you mean '\(limit).\(near)'?"
+                        }
+                        throw failure(problem + " The kinds are: " + RetentionPolicy.kinds.joined(separator: ", ") + ".")
+                    }
+                    var limits = configuration.retention.byKind[kind] ?? RetentionPolicy()
+                    try Self.parseLimit(limit, value, named: key, into: &limits, failure: failure)
+                    configuration.retention.byKind[kind] = limits
+                    continue
+                }
                 do {
                     if try configuration.sync.parse(key, value) { continue }
                 } catch {
@@ -146,5 +148,37 @@ public struct Configuration: Sendable {
             throw ConfigurationError(path: path, line: nil, problem: problem)
         }
         return configuration
+    }
+
+    /// The retention limits a key may set, alone (`max-age`) or for one kind of item (`max-age.image`).
+    public static let limitKeys = ["max-items", "max-bytes", "max-age"]
+
+    /// `("max-age", "image")` for `max-age.image`: a limit for the items of one kind; nil for any other key.
+    static func kindLimit(_ key: String) -> (limit: String, kind: String)? {
+        let parts = key.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, limitKeys.contains(String(parts[0])) else { return nil }
+        return (String(parts[0]), String(parts[1]))
+    }
+
+    /// Reads a `max-items`, `max-bytes` or `max-age` value into `policy`; `limit` is the key without its kind, and
+    /// messages say `name`, the key as the user wrote it.
+    static func parseLimit(
+        _ limit: String, _ value: String, named name: String, into policy: inout RetentionPolicy, failure: (String) -> ConfigurationError
+    ) throws(ConfigurationError) {
+        switch limit {
+        case "max-items":
+            guard let count = Int(value), count > 0 else {
+                throw failure(
+                    "\(name) needs a whole number of at least 1 (pinned items are always kept). "
+                        + "To keep no history at all, stop the daemon instead.")
+            }
+            policy.maxItems = count
+        case "max-bytes":
+            guard let bytes = Units.bytes(value) else { throw failure("\(name) needs a size like 500M or 2G.") }
+            policy.maxBytes = bytes
+        default:
+            guard let age = Units.duration(value) else { throw failure("\(name): \(Units.durationProblem(value)).") }
+            policy.maxAge = age
+        }
     }
 }

@@ -19,6 +19,10 @@ public enum ControlRequest: Sendable, Equatable {
     case forget(ids: [Int64])
     /// Re-read expiry times and apply retention (after a client changed the store).
     case reschedule
+    /// Read the configuration file again and apply it: retention (at once), the capture and Allow Paste rules (from
+    /// the next copy). PRIMARY, take-over-delay and sync keep their values until the daemon restarts. A file with a
+    /// problem is refused with its message, and the daemon keeps the configuration it had.
+    case reloadConfiguration
     /// Pass `event` on to every watcher (a client changed the store itself).
     case notify(ControlEvent)
     /// Send every event on this connection from now on; with `since` (the `seq` of the last history event the
@@ -45,6 +49,7 @@ public enum ControlRequest: Sendable, Equatable {
         case .clear: return "clear"
         case .forget: return "forget"
         case .reschedule: return "reschedule"
+        case .reloadConfiguration: return "reload-config"
         case .notify: return "notify"
         case .watch: return "watch"
         case .approve: return "approve"
@@ -56,8 +61,8 @@ public enum ControlRequest: Sendable, Equatable {
 
     /// Every command name.
     public static let commands = [
-        "ping", "status", "restore", "stack", "clear", "forget", "reschedule", "notify", "watch", "approve", "answer-paste",
-        "paste", "stop",
+        "ping", "status", "restore", "stack", "clear", "forget", "reschedule", "reload-config", "notify", "watch",
+        "approve", "answer-paste", "paste", "stop",
     ]
 
     /// The most items one paste stack holds.
@@ -94,6 +99,7 @@ extension ControlRequest: Codable {
         case "clear": self = .clear
         case "forget": self = .forget(ids: try container.decode([Int64].self, forKey: .ids))
         case "reschedule": self = .reschedule
+        case "reload-config": self = .reloadConfiguration
         case "notify": self = .notify(try container.decode(ControlEvent.self, forKey: .event))
         case "watch": self = .watch(since: try Self.decodeSince(container))
         case "approve": self = .approve(since: try Self.decodeSince(container))
@@ -128,7 +134,7 @@ extension ControlRequest: Codable {
             try container.encodeIfPresent(since, forKey: .since)
         case .paste(let key):
             try container.encode(key, forKey: .key)
-        case .ping, .status, .clear, .reschedule, .stop:
+        case .ping, .status, .clear, .reschedule, .reloadConfiguration, .stop:
             break
         }
     }

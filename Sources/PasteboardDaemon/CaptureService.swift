@@ -13,7 +13,9 @@ import PasteboardModel
 /// Single-threaded: every call comes from the loop that drives the backend.
 public final class CaptureService: CaptureSink {
     public let store: HistoryStore
-    public let rules: CaptureRules
+    /// The rules, replaced when the configuration is read again (`reload-config`); PRIMARY and the take-over delay
+    /// are taken from them when the service starts.
+    public var rules: CaptureRules
     /// Which captured copies ask before they are pasted (`ask-app`, `ask-type`).
     public var pasteApprovalRules = PasteApprovalRules()
     public let backend: any ClipboardBackend

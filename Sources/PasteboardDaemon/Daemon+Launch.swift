@@ -20,6 +20,7 @@ extension Daemon {
             location: StoreLocation.standard(environment: environment),
             runtime: RuntimeDirectory.standard(environment: environment), configuration: configuration, backend: backend,
             log: log)
+        daemon.readConfiguration = { () throws(ConfigurationError) in try Configuration.load(environment: environment) }
         let shown = describe(kind, backend)
         try daemon.run { onReady(shown) }
     }

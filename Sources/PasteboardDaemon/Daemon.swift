@@ -16,7 +16,9 @@ import Glibc
 public final class Daemon {
     public let location: StoreLocation
     public let runtime: RuntimeDirectory
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
+    /// Reads the configuration file again, for `reload-config` (nil: the daemon has no file to read; set by `launch`).
+    public var readConfiguration: (() throws(ConfigurationError) -> Configuration)?
     /// The display backend, or nil without a display (headless).
     public let backend: (any ClipboardBackend)?
     private let log: (String) -> Void
@@ -350,6 +352,25 @@ public final class Daemon {
             }
             do {
                 try capture.stack(ids: ids)
+                return ControlReply()
+            } catch {
+                return .failure(error.message)
+            }
+        case .reloadConfiguration:
+            guard let readConfiguration else { return .failure("this daemon was started without a configuration file") }
+            let fresh: Configuration
+            do {
+                fresh = try readConfiguration()
+            } catch {
+                return .failure(error.message)
+            }
+            configuration = fresh
+            store?.retention = fresh.retention.isUnlimited ? nil : fresh.retention
+            capture?.rules = fresh.capture
+            capture?.pasteApprovalRules = fresh.pasteApproval
+            log("configuration read again")
+            do {
+                try housekeeping()
                 return ControlReply()
             } catch {
                 return .failure(error.message)

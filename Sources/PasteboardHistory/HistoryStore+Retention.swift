@@ -13,36 +13,54 @@ extension HistoryStore {
         return count
     }
 
-    /// `applyRetention` without the purge.
+    /// `applyRetention` without the purge: the policy's own limits over every unpinned item, then each kind's
+    /// limits (`RetentionPolicy.byKind`) over the unpinned items of that kind.
     func retire(_ policy: RetentionPolicy, now: Date) throws(HistoryError) -> Int {
         try write {
-            var doomed: [Int64] = []
-            if let maxItems = policy.maxItems {
-                doomed += try db.rows(
-                    "SELECT id FROM items WHERE NOT pinned ORDER BY position DESC LIMIT -1 OFFSET ?", max(0, maxItems)
-                ).compactMap { $0.int("id") }
-            }
-            if let maxAge = policy.maxAge {
-                doomed += try db.rows(
-                    "SELECT id FROM items WHERE NOT pinned AND last_copied < ?", now.timeIntervalSince1970 - maxAge
-                ).compactMap { $0.int("id") }
-            }
-            var deleted = try deleteInTransaction(ids: Array(Set(doomed)), change: .pruned)
-            if let maxBytes = policy.maxBytes {
-                var total = try db.row("SELECT coalesce(sum(size), 0) AS total FROM items WHERE NOT pinned")?.int("total") ?? 0
-                while total > maxBytes {
-                    let oldest = try db.rows("SELECT id, size FROM items WHERE NOT pinned ORDER BY position LIMIT 256")
-                    if oldest.isEmpty { break }
-                    var batch: [Int64] = []
-                    for row in oldest where total > maxBytes {
-                        batch.append(row.int("id") ?? 0)
-                        total -= row.int("size") ?? 0
-                    }
-                    deleted += try deleteInTransaction(ids: batch, change: .pruned)
-                }
+            var deleted = try retireInTransaction(policy, kind: nil, now: now)
+            for (kind, limits) in policy.byKind.sorted(by: { $0.key < $1.key }) where !limits.hasNoOwnLimit {
+                deleted += try retireInTransaction(limits, kind: kind, now: now)
             }
             return deleted
         }
+    }
+
+    /// Deletes the unpinned items (of `kind` only, when given) beyond `policy`'s own limits.
+    private func retireInTransaction(_ policy: RetentionPolicy, kind: String?, now: Date) throws -> Int {
+        // The kind is bound, never spliced: "" matches every item when no kind is given.
+        let scope = "NOT pinned AND (? = '' OR kind = ?)"
+        let kindValue = kind ?? ""
+        var doomed: [Int64] = []
+        if let maxItems = policy.maxItems {
+            doomed += try db.rows(
+                "SELECT id FROM items WHERE \(scope) ORDER BY position DESC LIMIT -1 OFFSET ?", kindValue, kindValue,
+                max(0, maxItems)
+            ).compactMap { $0.int("id") }
+        }
+        if let maxAge = policy.maxAge {
+            doomed += try db.rows(
+                "SELECT id FROM items WHERE \(scope) AND last_copied < ?", kindValue, kindValue,
+                now.timeIntervalSince1970 - maxAge
+            ).compactMap { $0.int("id") }
+        }
+        var deleted = try deleteInTransaction(ids: Array(Set(doomed)), change: .pruned)
+        if let maxBytes = policy.maxBytes {
+            var total =
+                try db.row("SELECT coalesce(sum(size), 0) AS total FROM items WHERE \(scope)", kindValue, kindValue)?
+                .int("total") ?? 0
+            while total > maxBytes {
+                let oldest = try db.rows(
+                    "SELECT id, size FROM items WHERE \(scope) ORDER BY position LIMIT 256", kindValue, kindValue)
+                if oldest.isEmpty { break }
+                var batch: [Int64] = []
+                for row in oldest where total > maxBytes {
+                    batch.append(row.int("id") ?? 0)
+                    total -= row.int("size") ?? 0
+                }
+                deleted += try deleteInTransaction(ids: batch, change: .pruned)
+            }
+        }
+        return deleted
     }
 
     /// Deletes items whose expiry time has passed (pinned or not); returns how many went.

@@ -8,12 +8,23 @@ public struct RetentionPolicy: Sendable, Equatable {
     public var maxBytes: Int?
     /// Drop unpinned items last copied longer ago than this.
     public var maxAge: TimeInterval?
+    /// Limits of their own for the items of one kind (`max-age.image = 7d`), by the kind's name (`kinds`). They apply
+    /// on top of the limits above, counting only the items of that kind; the limits of a kind's own policy are the
+    /// only ones read (its `byKind` is not).
+    public var byKind: [String: RetentionPolicy] = [:]
 
-    public init(maxItems: Int? = nil, maxBytes: Int? = nil, maxAge: TimeInterval? = nil) {
+    /// The kinds an item of the history has (the history's `HistoryItem.Kind`), which `byKind` may name.
+    public static let kinds = ["text", "url", "html", "image", "file", "data"]
+
+    public init(maxItems: Int? = nil, maxBytes: Int? = nil, maxAge: TimeInterval? = nil, byKind: [String: RetentionPolicy] = [:]) {
         self.maxItems = maxItems
         self.maxBytes = maxBytes
         self.maxAge = maxAge
+        self.byKind = byKind
     }
 
-    public var isUnlimited: Bool { maxItems == nil && maxBytes == nil && maxAge == nil }
+    /// Whether no limit of its own applies, whatever the kinds' limits.
+    public var hasNoOwnLimit: Bool { maxItems == nil && maxBytes == nil && maxAge == nil }
+
+    public var isUnlimited: Bool { hasNoOwnLimit && byKind.values.allSatisfy(\.hasNoOwnLimit) }
 }

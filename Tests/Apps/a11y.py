@@ -4,7 +4,7 @@
     /usr/bin/python3 Tests/Apps/a11y.py [--app PATH] [--pb PATH] [--workdir DIR]
 
 On Xvfb + openbox with a private session bus (which starts the AT-SPI bus on demand), a store of a text, a link
-and a picture, it opens the main window and the popup and walks each tree. It fails on any control a user can reach
+and a picture, it opens the main window, its settings window (Ctrl+,) and the popup and walks each tree. It fails on any control a user can reach
 (a button, entry, list, list item, combo box, scroll bar, or anything focusable) whose name is empty or only a GTK
 class name ("GtkEntry"), and checks the names that matter: the application, the window, the entries, and rows named
 by title, kind and time (an image row as an image with its size). Prints PASS/FAIL per check; exits 1 on any
@@ -83,6 +83,33 @@ def check_tree(label: str, nodes, checks: Checks) -> None:
     checks.check(f"{label}: every control has a name", not missing, "; ".join(missing[:20]))
 
 
+def check_settings(desktop: X11Desktop, app, checks: Checks) -> None:
+    """Ctrl+, opens the settings window: every control in it is named, and each one a user edits or presses takes
+    the keyboard focus (Tab reaches it)."""
+    desktop.focus("Pasteboard History")
+    desktop.key("ctrl+comma")
+
+    def settings():
+        for index in range(app.childCount):
+            frame = app.getChildAtIndex(index)
+            if frame is not None and frame.name == "Pasteboard Settings":
+                nodes = walk(frame)
+                return nodes if any(n[1] == "check box" for n in nodes) else None
+        return None
+    nodes = wait_until(settings, 10, 0.2)
+    if not checks.check("Ctrl+, opens the settings window on the accessibility bus", nodes is not None):
+        return
+    check_tree("settings window", nodes, checks)
+    names = {name for _, _, name, _, _, _ in nodes}
+    checks.check("the settings fields are named as their rows say",
+                 {"Keep at most (items)", "Images: forget after", "Ignore applications (separated by commas)",
+                  "Ignore text matching (one per line)", "Apply", "Close"} <= names,
+                 repr(sorted(names)[:40]))
+    unreachable = [f"{role} {name!r}" for _, role, name, _, focusable, showing in nodes
+                   if role in {"entry", "text", "check box", "push button"} and not focusable]
+    checks.check("every settings control takes the keyboard focus", not unreachable, "; ".join(unreachable[:20]))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Read Pasteboard History's accessibility tree over AT-SPI.")
     parser.add_argument("--app", default=os.path.join(REPO, ".build", "debug", "pasteboard-gtk"))
@@ -133,6 +160,7 @@ def main() -> int:
         checks.check("an image row says it is an image and its size",
                      any(name.startswith("Image, now · ") and name.endswith(" B") for name in rows), repr(rows))
         check_tree("main window", nodes, checks)
+        check_settings(desktop, found, checks)
         kill_group(app)
         app = subprocess.Popen([args.app, "--popup"], env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                start_new_session=True)

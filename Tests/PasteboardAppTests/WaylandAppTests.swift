@@ -7,8 +7,8 @@ import Testing
 #endif
 
 /// The app under Wayland (`GDK_BACKEND=wayland`) on a headless sway of its own (one seat, so one clipboard, apart
-/// from the Wayland backend tests' compositor): the window appears, typing and Enter copies, and the resident
-/// popup shows on `pb popup`, filters and copies. Keys come from `wtype` (the virtual keyboard), the clipboard is
+/// from the Wayland backend tests' compositor): the window appears, typing and Enter copies, the resident
+/// popup shows on `pb popup`, filters and copies, and Ctrl+, opens the settings, which save. Keys come from `wtype` (the virtual keyboard), the clipboard is
 /// read with `wl-paste`.
 @Suite(.serialized, .timeLimit(.minutes(2))) struct WaylandAppTests {
     let sway: HeadlessSway
@@ -72,6 +72,35 @@ import Testing
         try await waitForLog(resident, after: mark) { $0 == "popup closed: copied" }
         #expect(try await clipboardBecomes("wayland needle"))
         #expect(resident.isRunning, "the resident stays")
+    }
+
+    @Test func ctrlCommaOpensTheSettingsAndApplyWritesTheConfiguration() async throws {
+        let config = sandbox.root.appendingPathComponent("config/pasteboard/config")
+        try FileManager.default.createDirectory(at: config.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("# by hand\nmax-items = 500\n".utf8).write(to: config)
+        let daemon = try await startDaemon()
+        defer { daemon.terminate(grace: .seconds(1)) }
+        let app = try launch([])
+        defer { app.terminate(grace: .milliseconds(500)) }
+        try await waitForLog(app) { $0 == "first frame" }
+        try await waitUntilActive(app, line: "window active")
+
+        let mark = logLines().count
+        let chord = try await sandbox.run(
+            try tool("wtype", package: "wtype"), ["-s", "300", "-M", "ctrl", "-k", "comma", "-m", "ctrl"],
+            timeout: .seconds(10))
+        #expect(chord.succeeded, "\(chord)")
+        try await waitForLog(app, after: mark) { $0 == "settings open" }
+        try await waitUntilActive(app, after: mark, line: "settings active")
+        // The focus starts in "Keep at most (items)".
+        let select = try await sandbox.run(
+            try tool("wtype", package: "wtype"), ["-s", "300", "-M", "ctrl", "-k", "a", "-m", "ctrl"], timeout: .seconds(10))
+        #expect(select.succeeded, "\(select)")
+        try await type("42")
+        try await key("Return")
+        try await waitForLog(app, after: mark) { $0 == "settings saved: max-items" }
+        #expect(try String(contentsOf: config, encoding: .utf8) == "# by hand\nmax-items = 42\n")
+        #expect(try await pb(["prune"]).output == "Deleted 0 items.\n")
     }
 
     // MARK: - Helpers

@@ -27,7 +27,8 @@ import Testing
 
     @Test func everyCommandRoundTrips() throws {
         let requests: [ControlRequest] = [
-            .ping, .status, .restore(id: 1, once: false, expire: 2.5), .clear, .forget(ids: [4, 5]), .reschedule,
+            .ping, .status, .restore(id: 1, once: false, expire: 2.5), .stack(ids: [3, 1]), .clear, .forget(ids: [4, 5]), .reschedule,
+            .reloadConfiguration,
             .notify(ControlEvent("x")), .watch(since: 7), .approve(), .answerPaste(request: 1, allow: false),
             .paste(key: "shift+insert"), .stop,
         ]
