@@ -72,8 +72,10 @@ final class HistoryController {
             Self.dragRepresentations(of: id, store: store, log: log)
         }
         factories = [
-            .strip: Self.factory(for: .strip, thumbnails: thumbnails, log: log, registry: registry, drag: drag),
-            .list: Self.factory(for: .list, thumbnails: thumbnails, log: log, registry: registry, drag: drag),
+            .strip: Self.factory(
+                for: .strip, thumbnails: thumbnails, log: log, registry: registry, highlighter: rows.highlighter, drag: drag),
+            .list: Self.factory(
+                for: .list, thumbnails: thumbnails, log: log, registry: registry, highlighter: rows.highlighter, drag: drag),
         ]
         ui = HistoryWindow(model: model, factory: factories[state.layout]!)
         ui.apply(state.layout)
@@ -112,7 +114,7 @@ final class HistoryController {
     /// Row factories: chips for the strip, lines for the list.
     private static func factory(
         for layout: AppState.Layout, thumbnails: ThumbnailCache, log: TestLog, registry: RowViewRegistry,
-        drag: @escaping @MainActor (Int64) -> [DragRepresentation]?
+        highlighter: SearchHighlighter, drag: @escaping @MainActor (Int64) -> [DragRepresentation]?
     ) -> ListFactory {
         ListFactory(
             setup: { item in
@@ -125,6 +127,7 @@ final class HistoryController {
             },
             bind: { item in
                 guard let view = item.view as? HistoryRowView, let payload = item.payload as? RowPayload else { return }
+                view.highlight = highlighter.matcher
                 // Logged only when the row's widgets change (not when GTK binds a row to the item it shows).
                 if view.bind(payload.item, thumbnails: thumbnails, shown: { id in log.note("thumbnail \(id)") }) {
                     log.note("row shown \(payload.item.id)")
@@ -181,6 +184,7 @@ final class HistoryController {
             return true
         }
         ui.kindFilter.onSelect { [weak self] in self?.kindChanged() }
+        connectSearchModes()
         ui.layoutToggle.onToggle { [weak self] in
             guard let self else { return }
             self.setLayout(self.ui.layoutToggle.isActive ? .list : .strip)

@@ -19,6 +19,9 @@ final class HistoryRowView {
     private var boundItem: HistoryItem?
     /// The themed icon set last (nil while it shows a texture).
     private var iconName: String?
+    /// The search whose matches the title highlights (set before `bind`), and the one it was bound with.
+    var highlight: SearchMatcher?
+    private var boundHighlight: (text: String, mode: HistoryFilter.Mode)?
 
     static let stripThumbnailHeight = 64
 
@@ -75,7 +78,9 @@ final class HistoryRowView {
     /// before (a search that still matches it): then nothing is set, so nothing is measured or drawn again.
     @discardableResult
     func bind(_ item: HistoryItem, thumbnails: ThumbnailCache, shown: @escaping @MainActor (Int64) -> Void) -> Bool {
-        if item == boundItem { return false }
+        let searched = highlight.map { ($0.text, $0.mode) }
+        if item == boundItem, searched?.0 == boundHighlight?.text, searched?.1 == boundHighlight?.mode { return false }
+        boundHighlight = searched
         if let previous = itemID, let ticket = waitingTicket, previous != item.id {
             thumbnails.cancel(previous, ticket: ticket)
         }
@@ -83,9 +88,13 @@ final class HistoryRowView {
         itemID = item.id
         boundItem = item
         let text = Self.shortened(ItemFormatting.title(of: item), to: layout == .strip ? 90 : 240)
+        // The matches of a search in bold (SearchModeSwitch.swift).
+        let marked = item.kind == .image ? nil : SearchHighlighter.markup(text, matcher: highlight)
         if ItemFormatting.isLink(item) {
             // A link, in the theme's link colour; not clickable itself (a click on the row copies it).
-            title.setMarkup("<a href=\"\(Label.escapeMarkup(text))\">\(Label.escapeMarkup(text))</a>")
+            title.setMarkup("<a href=\"\(Label.escapeMarkup(text))\">\(marked ?? Label.escapeMarkup(text))</a>")
+        } else if let marked {
+            title.setMarkup(marked)
         } else {
             title.text = text
         }

@@ -72,8 +72,9 @@ final class PopupController {
                 item.setChild(view.root)
                 item.attach(view)
             },
-            bind: { item in
+            bind: { [highlighter = rows.highlighter] item in
                 guard let view = item.view as? HistoryRowView, let payload = item.payload as? RowPayload else { return }
+                view.highlight = highlighter.matcher
                 view.bind(payload.item, thumbnails: thumbnails) { _ in }
             })
         listView = ListView(model: model, factory: factory)
