@@ -29,6 +29,7 @@ extension HistoryController {
         // A pattern that is not one shows what is wrong under the field; the list stays that of the last search
         // (which a change in the history reads again), until the pattern or the mode changes.
         guard ui.searchMode.check(filter.text) else {
+            log.note("search problem \(ui.searchMode.message.text)")
             filter = rows.filter
             return
         }

@@ -131,6 +131,7 @@ final class HistoryController {
                 // Logged only when the row's widgets change (not when GTK binds a row to the item it shows).
                 if view.bind(payload.item, thumbnails: thumbnails, shown: { id in log.note("thumbnail \(id)") }) {
                     log.note("row shown \(payload.item.id)")
+                    if let markup = view.titleMarkup { log.note("row marked \(markup)") }
                 }
             })
     }

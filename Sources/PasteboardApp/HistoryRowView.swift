@@ -21,6 +21,8 @@ final class HistoryRowView {
     private var iconName: String?
     /// The search whose matches the title highlights (set before `bind`), and the one it was bound with.
     var highlight: SearchMatcher?
+    /// The title's markup when it highlights matches (nil: plain text), for the tests' log.
+    private(set) var titleMarkup: String?
     private var boundHighlight: (text: String, mode: HistoryFilter.Mode)?
 
     static let stripThumbnailHeight = 64
@@ -90,6 +92,7 @@ final class HistoryRowView {
         let text = Self.shortened(ItemFormatting.title(of: item), to: layout == .strip ? 90 : 240)
         // The matches of a search in bold (SearchModeSwitch.swift).
         let marked = item.kind == .image ? nil : SearchHighlighter.markup(text, matcher: highlight)
+        titleMarkup = marked
         if ItemFormatting.isLink(item) {
             // A link, in the theme's link colour; not clickable itself (a click on the row copies it).
             title.setMarkup("<a href=\"\(Label.escapeMarkup(text))\">\(marked ?? Label.escapeMarkup(text))</a>")

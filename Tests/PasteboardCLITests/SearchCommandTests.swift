@@ -61,6 +61,18 @@ import Testing
         #expect(dmenu.outputLines.first?.hasSuffix("\tgrocery list: milk, eggs") == true)
     }
 
+    /// Accents are ignored too, both ways, in the index (three characters or more) and in the scan.
+    @Test(arguments: [
+        ("Unic", ["Ünïcödé"]), ("cafe", ["Café", "cafe"]), ("Café", ["Café", "cafe"]), ("ca", ["Café", "cafe"]),
+    ])
+    func searchIgnoresAccents(query: String, expected: [String]) async throws {
+        for text in ["Ünïcödé", "Café", "cafe", "plain"] {
+            try await sandbox.copy(text)
+        }
+        #expect(Set(try await previews([query])) == Set(expected))
+        #expect(try await previews(["--regex", "^unicode$"]) == ["Ünïcödé"])
+    }
+
     @Test func regexSearch() async throws {
         try await copyCorpus()
         #expect(try await previews(["--regex", "^https?://"]) == ["https://example.com/invoice"])
