@@ -128,11 +128,12 @@ final class HistoryController {
             bind: { item in
                 guard let view = item.view as? HistoryRowView, let payload = item.payload as? RowPayload else { return }
                 view.highlight = highlighter.matcher
+                let marked = view.titleMarkup
                 // Logged only when the row's widgets change (not when GTK binds a row to the item it shows).
                 if view.bind(payload.item, thumbnails: thumbnails, shown: { id in log.note("thumbnail \(id)") }) {
                     log.note("row shown \(payload.item.id)")
-                    if let markup = view.titleMarkup { log.note("row marked \(markup)") }
                 }
+                if let markup = view.titleMarkup, markup != marked { log.note("row marked \(markup)") }
             })
     }
 

@@ -64,6 +64,23 @@ final class HistoryRowView {
         }
     }
 
+    /// Sets the title of `item`, the matches of the search (`highlight`) in bold; returns the text shown.
+    @discardableResult
+    private func showTitle(of item: HistoryItem) -> String {
+        let text = Self.shortened(ItemFormatting.title(of: item), to: layout == .strip ? 90 : 240)
+        let marked = item.kind == .image ? nil : SearchHighlighter.markup(text, matcher: highlight)
+        titleMarkup = marked
+        if ItemFormatting.isLink(item) {
+            // A link, in the theme's link colour; not clickable itself (a click on the row copies it).
+            title.setMarkup("<a href=\"\(Label.escapeMarkup(text))\">\(marked ?? Label.escapeMarkup(text))</a>")
+        } else if let marked {
+            title.setMarkup(marked)
+        } else {
+            title.text = text
+        }
+        return text
+    }
+
     /// `text` cut to `limit` characters (with "…"), about what the row can show: GTK lays out (shapes) the whole
     /// text of a label each time it measures it, before ellipsizing, and the store's previews run to 200 characters
     /// and more; that shaping was most of the cost of binding a row.
@@ -81,26 +98,20 @@ final class HistoryRowView {
     @discardableResult
     func bind(_ item: HistoryItem, thumbnails: ThumbnailCache, shown: @escaping @MainActor (Int64) -> Void) -> Bool {
         let searched = highlight.map { ($0.text, $0.mode) }
-        if item == boundItem, searched?.0 == boundHighlight?.text, searched?.1 == boundHighlight?.mode { return false }
+        let sameSearch = searched?.0 == boundHighlight?.text && searched?.1 == boundHighlight?.mode
         boundHighlight = searched
+        if item == boundItem {
+            // Listed again by another search: only the title's highlighting may change.
+            if !sameSearch { showTitle(of: item) }
+            return false
+        }
         if let previous = itemID, let ticket = waitingTicket, previous != item.id {
             thumbnails.cancel(previous, ticket: ticket)
         }
         waitingTicket = nil
         itemID = item.id
         boundItem = item
-        let text = Self.shortened(ItemFormatting.title(of: item), to: layout == .strip ? 90 : 240)
-        // The matches of a search in bold (SearchModeSwitch.swift).
-        let marked = item.kind == .image ? nil : SearchHighlighter.markup(text, matcher: highlight)
-        titleMarkup = marked
-        if ItemFormatting.isLink(item) {
-            // A link, in the theme's link colour; not clickable itself (a click on the row copies it).
-            title.setMarkup("<a href=\"\(Label.escapeMarkup(text))\">\(marked ?? Label.escapeMarkup(text))</a>")
-        } else if let marked {
-            title.setMarkup(marked)
-        } else {
-            title.text = text
-        }
+        let text = showTitle(of: item)
         meta.text = ItemFormatting.meta(of: item)
         let kindName = ItemFormatting.kindName(of: item)
         icon.setAccessibleLabel(kindName)

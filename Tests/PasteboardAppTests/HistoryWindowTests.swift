@@ -165,7 +165,8 @@ import Testing
     }
 
     /// A key that keeps rows in the list leaves their widgets as they were: GTK finds the widget that showed an
-    /// item by its row object, which stays the same while the item does; only rows new to the list are bound.
+    /// item by its row object, which stays the same while the item does; only rows new to the list are bound (a row
+    /// kept has only its title's highlighting set again).
     @Test func aSearchKeyKeepsTheRowsThatStillMatchAsTheyWere() async throws {
         let session = try await AppSession()
         var ids: [String: Int64] = [:]
