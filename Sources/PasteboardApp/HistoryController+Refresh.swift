@@ -24,7 +24,15 @@ extension HistoryController {
 
     /// Asks for the rows of the new filter: they are read on the list model's thread (a newer key cancels the
     /// search), and replace the list when they come (`rowsReplaced`); meanwhile the window goes on drawing.
-    private func applyFilter() {
+    func applyFilter() {
+        filter.mode = ui.searchMode.mode
+        // A pattern that is not one shows what is wrong under the field; the list stays that of the last search
+        // (which a change in the history reads again), until the pattern or the mode changes.
+        guard ui.searchMode.check(filter.text) else {
+            log.note("search problem \(ui.searchMode.message.text)")
+            filter = rows.filter
+            return
+        }
         if selectedBeforeSearch == nil {
             selectedBeforeSearch = ui.listView.selectedPosition.flatMap { rows.cachedItem(at: $0)?.id }
         }

@@ -77,9 +77,11 @@ final class HistoryController {
         }
         factories = [
             .strip: Self.factory(
-                for: .strip, thumbnails: thumbnails, log: log, registry: registry, marks: marks, drag: drag),
+                for: .strip, thumbnails: thumbnails, log: log, registry: registry, marks: marks,
+                highlighter: rows.highlighter, drag: drag),
             .list: Self.factory(
-                for: .list, thumbnails: thumbnails, log: log, registry: registry, marks: marks, drag: drag),
+                for: .list, thumbnails: thumbnails, log: log, registry: registry, marks: marks,
+                highlighter: rows.highlighter, drag: drag),
         ]
         ui = HistoryWindow(model: model, factory: factories[state.layout]!)
         ui.apply(state.layout)
@@ -118,7 +120,7 @@ final class HistoryController {
     /// Row factories: chips for the strip, lines for the list.
     private static func factory(
         for layout: AppState.Layout, thumbnails: ThumbnailCache, log: TestLog, registry: RowViewRegistry,
-        marks: ItemMarks,
+        marks: ItemMarks, highlighter: SearchHighlighter,
         drag: @escaping @MainActor (Int64) -> [DragRepresentation]?
     ) -> ListFactory {
         ListFactory(
@@ -132,11 +134,14 @@ final class HistoryController {
             },
             bind: { item in
                 guard let view = item.view as? HistoryRowView, let payload = item.payload as? RowPayload else { return }
+                view.highlight = highlighter.matcher
+                let marked = view.titleMarkup
                 // Logged only when the row's widgets change (not when GTK binds a row to the item it shows).
                 if view.bind(payload.item, thumbnails: thumbnails, shown: { id in log.note("thumbnail \(id)") }) {
                     log.note("row shown \(payload.item.id)")
                 }
                 view.setMark(marks.number(of: payload.item.id))
+                if let markup = view.titleMarkup, markup != marked { log.note("row marked \(markup)") }
             })
     }
 
@@ -189,6 +194,7 @@ final class HistoryController {
             return true
         }
         ui.kindFilter.onSelect { [weak self] in self?.kindChanged() }
+        connectSearchModes()
         ui.layoutToggle.onToggle { [weak self] in
             guard let self else { return }
             self.setLayout(self.ui.layoutToggle.isActive ? .list : .strip)

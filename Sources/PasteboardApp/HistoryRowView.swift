@@ -25,6 +25,11 @@ final class HistoryRowView {
     private var boundItem: HistoryItem?
     /// The themed icon set last (nil while it shows a texture).
     private var iconName: String?
+    /// The search whose matches the title highlights (set before `bind`), and the one it was bound with.
+    var highlight: SearchMatcher?
+    /// The title's markup when it highlights matches (nil: plain text), for the tests' log.
+    private(set) var titleMarkup: String?
+    private var boundHighlight: (text: String, mode: HistoryFilter.Mode)?
 
     static let stripThumbnailHeight = 64
 
@@ -81,6 +86,23 @@ final class HistoryRowView {
         root.setAccessibleRowLabel(accessibleBase + (markNumber.map { ", marked \($0)" } ?? ""))
     }
 
+    /// Sets the title of `item`, the matches of the search (`highlight`) in bold; returns the text shown.
+    @discardableResult
+    private func showTitle(of item: HistoryItem) -> String {
+        let text = Self.shortened(ItemFormatting.title(of: item), to: layout == .strip ? 90 : 240)
+        let marked = item.kind == .image ? nil : SearchHighlighter.markup(text, matcher: highlight)
+        titleMarkup = marked
+        if ItemFormatting.isLink(item) {
+            // A link, in the theme's link colour; not clickable itself (a click on the row copies it).
+            title.setMarkup("<a href=\"\(Label.escapeMarkup(text))\">\(marked ?? Label.escapeMarkup(text))</a>")
+        } else if let marked {
+            title.setMarkup(marked)
+        } else {
+            title.text = text
+        }
+        return text
+    }
+
     /// `text` cut to `limit` characters (with "…"), about what the row can show: GTK lays out (shapes) the whole
     /// text of a label each time it measures it, before ellipsizing, and the store's previews run to 200 characters
     /// and more; that shaping was most of the cost of binding a row.
@@ -97,20 +119,21 @@ final class HistoryRowView {
     /// before (a search that still matches it): then nothing is set, so nothing is measured or drawn again.
     @discardableResult
     func bind(_ item: HistoryItem, thumbnails: ThumbnailCache, shown: @escaping @MainActor (Int64) -> Void) -> Bool {
-        if item == boundItem { return false }
+        let searched = highlight.map { ($0.text, $0.mode) }
+        let sameSearch = searched?.0 == boundHighlight?.text && searched?.1 == boundHighlight?.mode
+        boundHighlight = searched
+        if item == boundItem {
+            // Listed again by another search: only the title's highlighting may change.
+            if !sameSearch { showTitle(of: item) }
+            return false
+        }
         if let previous = itemID, let ticket = waitingTicket, previous != item.id {
             thumbnails.cancel(previous, ticket: ticket)
         }
         waitingTicket = nil
         itemID = item.id
         boundItem = item
-        let text = Self.shortened(ItemFormatting.title(of: item), to: layout == .strip ? 90 : 240)
-        if ItemFormatting.isLink(item) {
-            // A link, in the theme's link colour; not clickable itself (a click on the row copies it).
-            title.setMarkup("<a href=\"\(Label.escapeMarkup(text))\">\(Label.escapeMarkup(text))</a>")
-        } else {
-            title.text = text
-        }
+        let text = showTitle(of: item)
         meta.text = ItemFormatting.meta(of: item)
         let kindName = ItemFormatting.kindName(of: item)
         icon.setAccessibleLabel(kindName)

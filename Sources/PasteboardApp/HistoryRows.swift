@@ -18,14 +18,16 @@ import PasteboardHistory
 final class HistoryRows {
     /// What the list shows.
     struct Filter: Equatable {
-        /// Substring to find (empty: everything).
+        /// Text to find (empty: everything).
         var text = ""
         /// Only these kinds (nil: every kind).
         var kinds: Set<HistoryItem.Kind>?
+        /// How `text` is matched (the search field's mode switch).
+        var mode: HistoryFilter.Mode = .substring
 
         var isEmpty: Bool { text.isEmpty && kinds == nil }
 
-        var history: HistoryFilter { HistoryFilter(text: text, kinds: kinds) }
+        var history: HistoryFilter { HistoryFilter(text: text, mode: mode, kinds: kinds) }
     }
 
     static let pageSize = 100
@@ -43,6 +45,8 @@ final class HistoryRows {
     private(set) var filter = Filter()
     /// The filter the rows are of.
     private(set) var listed = Filter()
+    /// The search the rows are the matches of, for the rows to highlight them.
+    let highlighter = SearchHighlighter()
     /// Rows the list has now.
     private(set) var count = 0
     /// Whether `count` is the store's total (unfiltered) rather than the matches found so far.
@@ -196,6 +200,7 @@ final class HistoryRows {
     /// Drops every row read, for rows of `filter` to come.
     private func forget(listing filter: Filter) {
         listed = filter
+        highlighter.show(filter.text, mode: filter.mode)
         pages = [:]
         recentPages = []
         pageStarts = [:]

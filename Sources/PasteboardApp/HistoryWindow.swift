@@ -6,7 +6,7 @@ import PasteboardHistory
 /// ```
 ///  [ text to copy …                  ] [Copy]
 ///  [ https://… to copy from a URL    ] [Copy from URL]
-///  [ search …  ] [All ▾]   [list/strip] [pin] [delete] [Clear History…]
+///  [ search …  ] [Text ▾] [All ▾]   [list/strip] [pin] [delete] [Clear History…]
 ///  (daemon / error banners)
 ///  history (strip of chips, or a list)  |  preview
 ///  status line
@@ -22,6 +22,7 @@ final class HistoryWindow {
     let urlButton = Button(label: "Copy from _URL")
     let searchField = SearchEntry(placeholder: "Search history (Ctrl+F)")
     let kindFilter = DropDown(choices: HistoryWindow.kindChoices.map(\.label))
+    let searchMode = SearchModeSwitch()
     let layoutToggle = ToggleButton(icon: "view-list-symbolic", tooltip: "Show as a list (Ctrl+T)")
     let pinButton = Button(icon: "view-pin-symbolic", tooltip: "Pin or unpin (Ctrl+P)")
     let deleteButton = Button(icon: "user-trash-symbolic", tooltip: "Delete (Delete)")
@@ -99,10 +100,14 @@ final class HistoryWindow {
         spacer.expandsHorizontally = true
         let tools = Box(
             .horizontal, spacing: 6,
-            [searchField, kindFilter, spacer, layoutToggle, pinButton, askButton, deleteButton, clearButton, settingsButton])
+            [
+                searchField, searchMode.dropDown, kindFilter, spacer, layoutToggle, pinButton, askButton, deleteButton,
+                clearButton, settingsButton,
+            ])
         // The marks bar goes below the history, so rows do not move under the pointer as it comes and goes.
         let content = Box(
-            .vertical, spacing: 8, [copyRow, urlRow, tools, daemonBanner, errorBox, split, marksBar.root, status])
+            .vertical, spacing: 8,
+            [copyRow, urlRow, tools, searchMode.message, daemonBanner, errorBox, split, marksBar.root, status])
         content.setMargins(10)
         let layered = Overlay(content)
         layered.addOverlay(overlay.root)

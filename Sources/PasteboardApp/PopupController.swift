@@ -80,8 +80,9 @@ final class PopupController {
                 item.attach(view)
                 registry.add(view)
             },
-            bind: { item in
+            bind: { [highlighter = rows.highlighter] item in
                 guard let view = item.view as? HistoryRowView, let payload = item.payload as? RowPayload else { return }
+                view.highlight = highlighter.matcher
                 view.bind(payload.item, thumbnails: thumbnails) { _ in }
                 view.setMark(marks.number(of: payload.item.id))
             })

@@ -26,6 +26,7 @@ enum ShortcutsHelp {
             "Window",
             [
                 ("<Control>f", "Search the history"),
+                ("<Control>r", "Search as text, fuzzy or regex (accents and case are ignored)"),
                 ("<Control>l", "Copy from a web address"),
                 ("<Control>t", "Show as a strip or as a list"),
                 ("<Control>question", "Keyboard shortcuts"),

@@ -59,7 +59,7 @@ enum HistoryCommand: Command {
 
 enum SearchCommand: Command {
     static let spec = CommandSpec(
-        name: "search", abstract: "Find history items containing text (case-insensitive) or matching a regex.",
+        name: "search", abstract: "Find history items containing text or matching a regex, ignoring accents and case.",
         options: [
             .init("regex", short: "e", help: "Treat QUERY as a regular expression."),
             .init("limit", short: "n", value: "N", help: "Show at most N items (default 50)."),
@@ -69,7 +69,7 @@ enum SearchCommand: Command {
             .init("format", value: "FORMAT", help: "table (default), dmenu or json."),
         ],
         positionals: [.init("QUERY", help: "Text to find.")],
-        discussion: "Exits 1 when nothing matches. Previews are escaped as in 'pb history'.\n\nEXAMPLES:\n  pb search invoice\n  pb search --regex '^https?://' --limit 10")
+        discussion: "Text and regular expressions ignore accents and case (\"cafe\" finds \"Café\"); (?-i) in a regex makes it mind case. Exits 1 when nothing matches. Previews are escaped as in 'pb history'.\n\nEXAMPLES:\n  pb search invoice\n  pb search --regex '^https?://' --limit 10")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let format = try ItemFormat.from(json: arguments.flag("json"), format: arguments.value("format"))

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import PatternMatching
 import SQLiteSupport
 
 /// What a list of the history shows: a search field's text, how it is matched, and the filters beside it.
@@ -98,33 +97,17 @@ extension HistoryStore {
             while let row = try statement.step() { items.append(historyItem(row)) }
             return HistoryPage(items: items, next: items.count == limit ? items.last?.position : nil)
         }
-        let matches: (Data) -> Bool
+        let matcher = try SearchMatcher(text, mode: filter.mode)
+        if matcher.usesIndex {
+            return try indexedPage(
+                matcher: matcher, conditions: conditions, below: below, limit: limit, deadline: deadline,
+                isCancelled: isCancelled)
+        }
         var prefilter: String?
         var prefilterValue: (any SQLiteBindable)?
-        switch filter.mode {
-        case .regex:
-            let pattern: Pattern
-            do {
-                pattern = try Pattern(text)
-            } catch {
-                throw HistoryError(.invalidInput, error.message)
-            }
-            matches = { pattern.matches(in: ItemText.indexString($0)) }
-        case .fuzzy:
-            matches = Self.fuzzyMatcher(text)
-        case .substring:
-            let needle = text.lowercased()
-            if text.unicodeScalars.count >= 3 {
-                return try indexedPage(
-                    needle: needle, phrase: Self.trigramQuery(text), conditions: conditions, below: below, limit: limit,
-                    deadline: deadline, isCancelled: isCancelled)
-            }
-            matches = { ItemText.contains($0, needle: needle) }
-            // SQLite's lower() folds ASCII letters only: a prefilter for "é" would drop "ÉCOLE".
-            if needle.unicodeScalars.allSatisfy(\.isASCII) {
-                prefilter = "(b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)"
-                prefilterValue = needle
-            }
+        if let needle = matcher.asciiPrefilterNeedle {
+            prefilter = Self.asciiPrefilter
+            prefilterValue = needle
         }
         var values: [any SQLiteBindable] = []
         if let prefilter, let prefilterValue {
@@ -133,7 +116,7 @@ extension HistoryStore {
         }
         let found = try scanPage(
             conditions: conditions, values: values, below: below, limit: limit, deadline: deadline,
-            isCancelled: isCancelled, matches: matches)
+            isCancelled: isCancelled, matches: matcher.matches)
         return HistoryPage(items: try items(atPositions: found.positions), next: found.next)
     }
 
@@ -201,23 +184,23 @@ extension HistoryStore {
     /// A substring page through the trigram index: the backlog of items not indexed yet first (scanned, see
     /// HistoryStore+SearchBacklog.swift), then the index's candidates below it, each one's text checked.
     private func indexedPage(
-        needle: String, phrase: String, conditions: [String], below: Int64?, limit: Int,
+        matcher: SearchMatcher, conditions: [String], below: Int64?, limit: Int,
         deadline: ContinuousClock.Instant?, isCancelled: () -> Bool
     ) throws -> HistoryPage {
+        let phrase = Self.trigramQuery(matcher.needle)
         var positions: [Int64] = []
         var below = below ?? Int64.max
         if let indexedThrough = try searchIndexedThrough(), below > indexedThrough + 1 {
-            let isASCII = needle.unicodeScalars.allSatisfy(\.isASCII)
             var backlogConditions = conditions + ["i.position > ?"]
             var values: [any SQLiteBindable] = [indexedThrough]
-            if isASCII {
-                backlogConditions.append("(b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)")
+            if let needle = matcher.asciiPrefilterNeedle {
+                backlogConditions.append(Self.asciiPrefilter)
                 values.append(needle)
             }
             let backlog = try scanPage(
                 conditions: backlogConditions, values: values, below: below == Int64.max ? nil : below, limit: limit,
                 deadline: deadline, isCancelled: isCancelled
-            ) { ItemText.contains($0, needle: needle) }
+            ) { matcher.matches($0) }
             positions = backlog.positions
             if positions.count == limit || backlog.next != nil {
                 return HistoryPage(items: try items(atPositions: positions), next: backlog.next)
@@ -249,7 +232,7 @@ extension HistoryStore {
                 if row.int("inFile") == 1, let hash = row.data("hash") {
                     head = files.prefix(hash: hash, count: ItemText.indexedPrefix)
                 }
-                guard ItemText.contains(head, needle: needle) else { continue }
+                guard matcher.matches(head) else { continue }
                 positions.append(position)
                 if positions.count == limit {
                     return HistoryPage(items: try items(atPositions: positions), next: position)
@@ -265,6 +248,12 @@ extension HistoryStore {
         return HistoryPage(items: try items(atPositions: positions), next: nil)
     }
 
+    /// What SQLite checks of a text before Swift does, for an ASCII query (bound to the folded query): an ASCII text
+    /// holds it ignoring ASCII case, or the text is not all ASCII (its length in characters is not its length in
+    /// bytes), where accents may hide it from `instr` ("cafe" in "Café"). Texts kept in files pass (NULL data).
+    static let asciiPrefilter =
+        "(b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0 OR length(b.data) <> length(CAST(b.data AS TEXT)))"
+
     /// The items at `positions`, in that order (one gone meanwhile is left out).
     func items(atPositions positions: [Int64]) throws -> [HistoryItem] {
         guard !positions.isEmpty else { return [] }
@@ -277,31 +266,5 @@ extension HistoryStore {
             byPosition[item.position] = item
         }
         return positions.compactMap { byPosition[$0] }
-    }
-
-    /// Whether an item's text holds the characters of `text` in order, ignoring case: `gh` finds "GitHub".
-    static func fuzzyMatcher(_ text: String) -> (Data) -> Bool {
-        let needle = Array(text.lowercased().unicodeScalars)
-        let asciiNeedle = needle.allSatisfy(\.isASCII) ? needle.map { UInt8($0.value) } : nil
-        return { head in
-            if let asciiNeedle {
-                // Bytes at a time: an ASCII needle needs no decoding of the item.
-                var next = 0
-                for byte in head {
-                    let folded = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-                    if folded == asciiNeedle[next] {
-                        next += 1
-                        if next == asciiNeedle.count { return true }
-                    }
-                }
-                return false
-            }
-            var next = 0
-            for scalar in ItemText.indexString(head).lowercased().unicodeScalars where scalar == needle[next] {
-                next += 1
-                if next == needle.count { return true }
-            }
-            return false
-        }
     }
 }

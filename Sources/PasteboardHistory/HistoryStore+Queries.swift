@@ -6,11 +6,11 @@ import TextSupport
 
 /// What to list or search for.
 public struct HistoryQuery: Sendable, Equatable {
-    /// Case-insensitive substring to find (nil lists everything).
+    /// Substring to find, ignoring accents and case (nil lists everything; see `SearchMatcher`).
     public var text: String?
-    /// Treat `text` as a regular expression (ICU syntax).
+    /// Treat `text` as a regular expression (ICU syntax), case-insensitive unless it says `(?-i)`.
     public var isRegex: Bool
-    /// Treat `text` as a fuzzy pattern: its characters in order, anything between, ignoring case.
+    /// Treat `text` as a fuzzy pattern: its characters in order, anything between, ignoring accents and case.
     public var isFuzzy = false
     /// Only items with a representation conforming to this type.
     public var type: ContentType?
@@ -113,10 +113,12 @@ extension HistoryStore {
             if let typeFilter, typeFilter.isEmpty { return [] }
             if let kinds = query.kinds, kinds.isEmpty { return [] }
             if let text = query.text, !text.isEmpty {
-                if query.isRegex { return try regexSearch(text, query: query, typeFilter: typeFilter) }
-                if query.isFuzzy { return try fuzzySearch(text, query: query, typeFilter: typeFilter) }
-                if text.unicodeScalars.count >= 3 { return try indexedSearch(text, query: query, typeFilter: typeFilter) }
-                return try scanSearch(text, query: query, typeFilter: typeFilter)
+                let matcher = try SearchMatcher(text, mode: query.isRegex ? .regex : query.isFuzzy ? .fuzzy : .substring)
+                if matcher.usesIndex { return try indexedSearch(matcher, query: query, typeFilter: typeFilter) }
+                return try streamingSearch(
+                    query: query, typeFilter: typeFilter,
+                    sqlFilter: matcher.asciiPrefilterNeedle == nil ? nil : Self.asciiPrefilter,
+                    sqlValue: matcher.asciiPrefilterNeedle, matches: matcher.matches)
             }
             var conditions: [String] = []
             if query.pinnedOnly { conditions.append("i.pinned") }
@@ -175,9 +177,8 @@ extension HistoryStore {
     ///
     /// Items not indexed yet (the newest ones, see HistoryStore+SearchBacklog.swift) are scanned first, with the
     /// same check of each text, so a search right after an import finds what it brought.
-    func indexedSearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
-        let phrase = Self.trigramQuery(text)
-        let needle = text.lowercased()
+    func indexedSearch(_ matcher: SearchMatcher, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
+        let phrase = Self.trigramQuery(matcher.needle)
         var conditions: [String] = []
         if query.pinnedOnly { conditions.append("i.pinned") }
         if let kinds = query.kinds { conditions.append(Self.kindCondition(kinds)) }
@@ -187,12 +188,11 @@ extension HistoryStore {
         var skipped = 0
         var below = Int64.max
         if let indexedThrough = try searchIndexedThrough() {
-            let isASCII = needle.unicodeScalars.allSatisfy(\.isASCII)
+            let needle = matcher.asciiPrefilterNeedle
             let backlog = try scan(
                 query: query, typeFilter: typeFilter,
-                sqlFilter: "i.position > ?" + (isASCII ? " AND (b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)" : ""),
-                sqlValues: isASCII ? [indexedThrough, needle] : [indexedThrough]
-            ) { head in ItemText.contains(head, needle: needle) }
+                sqlFilter: "i.position > ?" + (needle != nil ? " AND " + Self.asciiPrefilter : ""),
+                sqlValues: needle.map { [indexedThrough, $0] } ?? [indexedThrough], matches: matcher.matches)
             ids = backlog.ids
             skipped = backlog.skipped
             below = indexedThrough + 1
@@ -218,7 +218,7 @@ extension HistoryStore {
                 guard let row = candidates[position], let id = row.int("id") else { continue }
                 var head = row.data("head") ?? Data()
                 if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
-                guard ItemText.contains(head, needle: needle) else { continue }
+                guard matcher.matches(head) else { continue }
                 if skipped < query.offset { skipped += 1; continue }
                 ids.append(id)
                 if ids.count == query.limit { break search }
@@ -300,46 +300,6 @@ extension HistoryStore {
         return (ids, skipped)
     }
 
-    /// Queries shorter than a trigram: a scan, newest first, that stops at the limit.
-    func scanSearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
-        let needle = text.lowercased()
-        // SQLite's lower() folds ASCII letters only: a prefilter for "é" would drop "ÉCOLE".
-        let isASCII = needle.unicodeScalars.allSatisfy(\.isASCII)
-        return try streamingSearch(
-            query: query, typeFilter: typeFilter,
-            sqlFilter: isASCII ? "(b.data IS NULL OR instr(lower(CAST(b.data AS TEXT)), ?) > 0)" : nil,
-            sqlValue: isASCII ? needle : nil
-        ) { head in
-            ItemText.contains(head, needle: needle)
-        }
-    }
-
-    /// Items holding the characters of `text` in order, ignoring case: `gh` finds "GitHub".
-    func fuzzySearch(_ text: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
-        let needle = Array(text.lowercased().unicodeScalars)
-        let asciiNeedle = needle.allSatisfy(\.isASCII) ? needle.map { UInt8($0.value) } : nil
-        return try streamingSearch(query: query, typeFilter: typeFilter) { head in
-            if let asciiNeedle {
-                // Bytes at a time: an ASCII needle needs no decoding of the item.
-                var next = 0
-                for byte in head {
-                    let folded = byte >= 0x41 && byte <= 0x5A ? byte + 0x20 : byte
-                    if folded == asciiNeedle[next] {
-                        next += 1
-                        if next == asciiNeedle.count { return true }
-                    }
-                }
-                return false
-            }
-            var next = 0
-            for scalar in ItemText.indexString(head).lowercased().unicodeScalars where scalar == needle[next] {
-                next += 1
-                if next == needle.count { return true }
-            }
-            return false
-        }
-    }
-
     /// The first `limit` bytes of an item's text (its own, or the text derived from its HTML), decoded as
     /// UTF-8; nil when it has none. Reads no more than that, whatever the item's size.
     public func textPrefix(id: Int64, limit: Int) throws(HistoryError) -> String? {
@@ -357,18 +317,6 @@ extension HistoryStore {
             var head = row.data("head") ?? Data()
             if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: limit) }
             return String(decoding: head, as: UTF8.self)
-        }
-    }
-
-    func regexSearch(_ source: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
-        let pattern: Pattern
-        do {
-            pattern = try Pattern(source)
-        } catch {
-            throw HistoryError(.invalidInput, error.message)
-        }
-        return try streamingSearch(query: query, typeFilter: typeFilter) { head in
-            pattern.matches(in: ItemText.indexString(head))
         }
     }
 }

@@ -137,20 +137,25 @@ enum ItemText {
     }
 
     /// The string indexed for the bytes of a text blob: a pure function of the bytes, so the same
-    /// string can be rebuilt to remove the entry from the contentless index.
+    /// string can be rebuilt to remove the entry from the contentless index. Accents are dropped
+    /// (`SearchFolding.stripAccents`), so that the index finds "Ünïcödé" for "Unic"; the trigram tokenizer folds
+    /// case itself. Text that is all ASCII is indexed as it is.
     static func indexString(_ bytes: Data) -> String {
+        let head = bytes.prefix(indexedPrefix)
+        let text = String(decoding: head, as: UTF8.self)
+        if head.withUnsafeBytes(isASCII) { return text }
+        return SearchFolding.stripAccents(text)
+    }
+
+    /// The text of the bytes of a text blob as search matches it: its first `indexedPrefix` bytes, decoded.
+    static func decoded(_ bytes: Data) -> String {
         String(decoding: bytes.prefix(indexedPrefix), as: UTF8.self)
     }
 
-    /// Whether the indexed text of `bytes` contains `needle` (already lowercased), ignoring case.
-    ///
-    /// An ASCII needle is searched for in the bytes directly (fast: no string is built); any other goes through
-    /// Unicode lowercasing.
-    static func contains(_ bytes: Data, needle: String) -> Bool {
-        let pattern = Array(needle.utf8)
-        guard pattern.allSatisfy({ $0 < 0x80 }), !pattern.isEmpty else {
-            return indexString(bytes).lowercased().contains(needle)
-        }
+    /// Whether the first `indexedPrefix` bytes hold `pattern` (ASCII, lowercased), ignoring ASCII case: fast, no
+    /// string is built.
+    static func containsASCII(_ bytes: Data, needle pattern: [UInt8]) -> Bool {
+        if pattern.isEmpty { return true }
         let limit = min(bytes.count, indexedPrefix)
         if limit < pattern.count { return false }
         return bytes.withUnsafeBytes { raw -> Bool in

@@ -165,7 +165,8 @@ import Testing
     }
 
     /// A key that keeps rows in the list leaves their widgets as they were: GTK finds the widget that showed an
-    /// item by its row object, which stays the same while the item does; only rows new to the list are bound.
+    /// item by its row object, which stays the same while the item does; only rows new to the list are bound (a row
+    /// kept has only its title's highlighting set again).
     @Test func aSearchKeyKeepsTheRowsThatStillMatchAsTheyWere() async throws {
         let session = try await AppSession()
         var ids: [String: Int64] = [:]
@@ -307,5 +308,46 @@ import Testing
         mark = session.logLines().count
         try await session.launchApp()
         try await session.waitForLog(after: mark) { $0 == "layout list" }
+    }
+}
+
+extension HistoryWindowTests {
+    /// Search ignores accents and case, highlights what matched, and switches to fuzzy and regex from the field's
+    /// mode switch (Ctrl+R); a pattern that is not one says so under the field and leaves the list as it was.
+    @Test func searchIgnoresAccentsHighlightsAndHasModes() async throws {
+        let session = try await AppSession()
+        for text in ["Ünïcödé", "Café crème", "apple 42", "plain words"] { try await session.seed(text) }
+        try await session.launchApp()
+
+        var mark = session.logLines().count
+        try await session.key("ctrl+f")
+        try await session.type("Unic")
+        try await session.waitForLog(after: mark) { $0 == "search Unic" }
+        try await session.waitForLog(after: mark) { $0 == "rows 1" }
+        try await session.waitForLog(after: mark) { $0 == "row marked <b>Ünïc</b>ödé" }
+
+        mark = session.logLines().count
+        try await session.key("ctrl+r")
+        try await session.waitForLog(after: mark) { $0 == "search mode fuzzy" }
+        try await session.key("ctrl+r")
+        try await session.waitForLog(after: mark) { $0 == "search mode regex" }
+        try await session.key("ctrl+a")
+        try await session.type("^(caf|app)")
+        try await session.waitForLog(after: mark) { $0 == "search ^(caf|app)" }
+        try await session.waitForLog(after: mark) { $0 == "rows 2" }
+        try await session.waitForLog(after: mark) { $0 == "row marked <b>Caf</b>é crème" }
+
+        mark = session.logLines().count
+        try await session.key("ctrl+a")
+        try await session.type("(unclosed")
+        try await session.waitForLog(after: mark) {
+            $0.hasPrefix("search problem Invalid regular expression") && $0.contains("(unclosed")
+        }
+        #expect(!session.logLines().dropFirst(mark).contains { $0.hasPrefix("search (unclosed") || $0.hasPrefix("error") })
+        try await session.key("ctrl+a")
+        try await session.type("\\d+$")
+        try await session.waitForLog(after: mark) { $0 == "rows 1" }
+        try await session.waitForLog(after: mark) { $0 == "row marked apple <b>42</b>" }
+        #expect(session.gtkComplaints.isEmpty, "\(session.gtkComplaints)")
     }
 }

@@ -61,13 +61,25 @@ import Testing
         #expect(dmenu.outputLines.first?.hasSuffix("\tgrocery list: milk, eggs") == true)
     }
 
+    /// Accents are ignored too, both ways, in the index (three characters or more) and in the scan.
+    @Test(arguments: [
+        ("Unic", ["Ünïcödé"]), ("cafe", ["Café", "cafe"]), ("Café", ["Café", "cafe"]), ("ca", ["Café", "cafe"]),
+    ])
+    func searchIgnoresAccents(query: String, expected: [String]) async throws {
+        for text in ["Ünïcödé", "Café", "cafe", "plain"] {
+            try await sandbox.copy(text)
+        }
+        #expect(Set(try await previews([query])) == Set(expected))
+        #expect(try await previews(["--regex", "^unicode$"]) == ["Ünïcödé"])
+    }
+
     @Test func regexSearch() async throws {
         try await copyCorpus()
         #expect(try await previews(["--regex", "^https?://"]) == ["https://example.com/invoice"])
         #expect(try await previews(["-e", "[0-9]{4}-[0-9]{3}"]) == ["Invoice 2024-001 for ACME"])
-        #expect(try await previews(["--regex", "(?i)^ab$"]) == ["Ab"])
-        let caseSensitive = try await sandbox.run(["search", "--regex", "^ab$"])
-        #expect(caseSensitive.status == 1, "a regex is case-sensitive unless it asks otherwise: \(caseSensitive)")
+        #expect(try await previews(["--regex", "^ab$"]) == ["Ab"], "a regex ignores case unless it asks otherwise")
+        let caseSensitive = try await sandbox.run(["search", "--regex", "(?-i)^ab$"])
+        #expect(caseSensitive.status == 1, "(?-i) makes a regex mind case: \(caseSensitive)")
     }
 
     @Test func noMatchExitsOne() async throws {

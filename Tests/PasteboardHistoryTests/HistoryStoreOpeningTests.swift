@@ -73,7 +73,7 @@ import Testing
         let store = try HistoryStore(location: location)
         try store.record(PasteboardItem(string: "first"))
         #expect(try store.count() == 1)
-        #expect(try store.stats().schemaVersion == 5)
+        #expect(try store.stats().schemaVersion == 6)
     }
 
     @Test func twoStoresOnOneLocationSeeEachOthersItems() throws {
