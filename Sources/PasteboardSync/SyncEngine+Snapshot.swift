@@ -198,8 +198,11 @@ extension SyncEngine {
         // Read a message at a time: the body is kept only when asked for, the whole file is authenticated always.
         var first: Data?
         var bytes = Data()
-        try folder.openSealed(path, limit: SyncFolder.maxSnapshotBytes, key: setup.key.snapshotKey) { message in
+        let epoch = try folder.openSealed(path, limit: SyncFolder.maxSnapshotBytes, keys: setup.keys(\.snapshotKey)) { message in
             if first == nil { first = message } else if body { bytes.append(message) }
+        }
+        guard setup.accepts(epoch: epoch, device: place.device, sequence: place.sequence) else {
+            throw SyncError(.rejected, Self.retiredKeyReason)
         }
         guard let first, let header = try? JSONDecoder().decode(SnapshotHeader.self, from: first),  // reported below
             header.device == place.device.rawValue, header.sequence == place.sequence, header.count >= 0,
@@ -208,6 +211,7 @@ extension SyncEngine {
         guard body else { return (header, []) }
         guard let operations = SegmentCodec.decodeGroups(bytes), operations.count == header.count, operations.allSatisfy(\.isWellFormed)
         else { throw SyncError(.rejected, "it holds a malformed operation") }
+        try Self.checkClocks(operations.map(\.clock) + [header.clock], now: Date())
         return (header, operations)
     }
 
@@ -254,7 +258,7 @@ extension SyncEngine {
             }
             for (device, sequence) in covers { try state.raiseFloor(device, to: sequence) }
             try state.noteFile(candidate.path, folder: folder, status: "applied", reason: nil, operations: read.operations.count, now: now)
-            try state.noteDevice(read.header.clock.device, clock: read.header.clock, seen: now)
+            try state.noteDevice(read.header.clock.device, clock: read.header.clock, seen: read.header.clock.date)
         }
     }
 }

@@ -141,7 +141,7 @@ extension SyncState {
             try db.run(
                 """
                 INSERT INTO devices(device, clock, seen) VALUES (?, ?, ?)
-                ON CONFLICT(device) DO UPDATE SET clock = max(clock, excluded.clock), seen = excluded.seen
+                ON CONFLICT(device) DO UPDATE SET clock = max(clock, excluded.clock), seen = max(seen, excluded.seen)
                 """, device.rawValue, clock.text, seen.timeIntervalSince1970)
         }
     }
@@ -155,6 +155,40 @@ extension SyncState {
                 return DeviceRecord(device: device, clock: try HybridClock(text: text), seen: Date(timeIntervalSince1970: row.double("seen") ?? 0))
             }
         }
+    }
+
+    /// The meta entries whose key starts with `prefix`, by key, the prefix dropped.
+    func metas(prefix: String) throws(SyncError) -> [String: String] {
+        try run {
+            var result: [String: String] = [:]
+            for row in try db.rows("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", prefix.utf8.count, prefix) {
+                guard let key = row.string("key"), let value = row.string("value") else { continue }
+                result[String(key.dropFirst(prefix.count))] = value
+            }
+            return result
+        }
+    }
+
+    /// Per device, the highest of its segments applied here (or held through a snapshot or a compacted segment).
+    func highestApplied() throws(SyncError) -> [String: Int] {
+        try run {
+            var result: [String: Int] = [:]
+            for row in try db.rows("SELECT device, sequence FROM floors") {
+                guard let device = row.string("device"), let sequence = row.int("sequence") else { continue }
+                result[device] = Int(sequence)
+            }
+            let statement = try db.prepare("SELECT path FROM files WHERE status = 'applied' AND path LIKE 'devices/%.pblog'")
+            while let row = try statement.step() {
+                guard let place = row.string("path").flatMap(SyncFolder.parseSegmentPath) else { continue }
+                result[place.device.rawValue] = max(result[place.device.rawValue] ?? 0, place.sequence)
+            }
+            return result
+        }
+    }
+
+    /// Forgets every rejected file, so that each is read again (this device took up a new key).
+    func forgetRejectedFiles() throws(SyncError) {
+        try run { try db.run("DELETE FROM files WHERE status = 'rejected'") }
     }
 
     func pendingCount() throws(SyncError) -> Int {
