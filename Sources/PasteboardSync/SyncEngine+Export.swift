@@ -9,7 +9,7 @@ extension SyncEngine {
     @discardableResult
     public func writeLocalChanges(now: Date = Date()) throws(SyncError) -> [String] {
         try withLock { () throws(SyncError) -> [String] in
-            _ = try refreshKeys(now: now)
+            _ = try refreshKeys(now: now, announcing: true)
             var dead = DeadRecords.none
             let written = try batch(includingStore: false) { () throws(SyncError) -> [String] in
                 try writeLocalChangesLocked(now: now, dead: &dead)

@@ -45,7 +45,7 @@ extension SyncEngine {
     public func applyArrivals(paths: [String]? = nil, now: Date = Date()) throws(SyncError) -> SyncArrivals {
         try withLock { () throws(SyncError) -> SyncArrivals in
             var arrivals = SyncArrivals()
-            arrivals.keyProblem = try refreshKeys(now: now)
+            arrivals.keyProblem = try refreshKeys(now: now, announcing: false)
             var intake = Intake(clears: try state.clears())
             intake.startedEmpty = try state.hasNoEntries()
             try state.transaction {

@@ -4,8 +4,8 @@ extension SyncEngine {
     /// Brings this device's keys up to date at the start of a round (under the lock): the setup as saved (a
     /// `pb sync remove-device` here may have changed it), a device key made and announced, the other devices'
     /// announcements pinned, and a newer folder key taken up when the folder offers one. Returns why a newer key
-    /// cannot be taken up, if so.
-    func refreshKeys(now: Date) throws(SyncError) -> String? {
+    /// cannot be taken up, if so. Only a round that writes (`announcing`) writes the announcement.
+    func refreshKeys(now: Date, announcing: Bool) throws(SyncError) -> String? {
         if let saved = try SyncSetup.load(directory: directory), saved.device == setup.device { setup = saved }
         if setup.deviceKey == nil {
             setup.deviceKey = try DeviceKey.generate()
@@ -23,7 +23,7 @@ extension SyncEngine {
             try state.forgetRejectedFiles()  // what did not open with the old keys is read again
             try rewriteOwnSegments(after: cut, upTo: ownSequence, now: now)
         }
-        _ = try KeyRotation.announce(setup, folder: folder, state: state, staging: staging)
+        if announcing { _ = try KeyRotation.announce(setup, folder: folder, state: state, staging: staging) }
         try KeyRotation.readAnnouncements(setup, folder: folder, state: state)
         return problem
     }

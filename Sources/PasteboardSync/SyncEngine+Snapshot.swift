@@ -211,7 +211,7 @@ extension SyncEngine {
         guard body else { return (header, []) }
         guard let operations = SegmentCodec.decodeGroups(bytes), operations.count == header.count, operations.allSatisfy(\.isWellFormed)
         else { throw SyncError(.rejected, "it holds a malformed operation") }
-        try Self.checkClocks(operations.map(\.clock) + [header.clock], now: Date())
+        try Self.checkClocks(operations.map(\.clock), now: Date())
         return (header, operations)
     }
 
