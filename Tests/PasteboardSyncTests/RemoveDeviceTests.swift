@@ -155,3 +155,74 @@ import Testing
         #expect(try b.id(of: "FROM-THE-FUTURE") != nil)
     }
 }
+
+/// The edges of a rotation, engine-level with real stores in one process.
+@Suite struct KeyRotationEngineTests {
+    let scratch: Scratch
+    let folder: URL
+    let phrase: String
+
+    init() throws {
+        scratch = try Scratch()
+        folder = scratch.url.appendingPathComponent("folder")
+        phrase = try #require(try SyncSession.initialize(folder: folder, location: StoreLocation(directory: scratch.url.appendingPathComponent("a")), name: "a"))
+    }
+
+    /// B wrote with the old key before A's rotation saw it: B writes it again with the new key when it takes the key
+    /// up, so nothing B did is lost, while the old-key file is refused.
+    @Test func whatARemainingDeviceWroteBeforeTakingTheNewKeyUpIsWrittenAgain() throws {
+        let a = try Device("a", in: scratch, folder: folder)
+        let b = try Device("b", in: scratch, folder: folder, phrase: phrase)
+        let c = try Device("c", in: scratch, folder: folder, phrase: phrase)
+        for device in [a, b, c, a] { try device.sync() }
+        try b.copy("B-BEFORE-PICKUP")
+        try b.engine.writeLocalChanges()  // A has not seen it when it rotates
+        let removal = try SyncSession.removeDevice(c.engine.setup.device.rawValue, location: a.location)
+        #expect(removal.epoch == 1 && removal.devicesWithoutKey.isEmpty, "\(removal)")
+        try b.sync()
+        #expect(b.engine.setup.epoch == 1)
+        try a.sync()
+        #expect(try a.id(of: "B-BEFORE-PICKUP") != nil)
+        // C, still on the old key, reads the rewritten segment as nothing.
+        try c.sync()
+        #expect(try c.id(of: "B-BEFORE-PICKUP") == nil)
+    }
+
+    /// A rotation cut short before its record is written changes nothing: no device takes a key up, and running
+    /// remove-device again finishes it.
+    @Test func aRotationCutShortBeforeItsRecordChangesNothing() throws {
+        let a = try Device("a", in: scratch, folder: folder)
+        let b = try Device("b", in: scratch, folder: folder, phrase: phrase)
+        let c = try Device("c", in: scratch, folder: folder, phrase: phrase)
+        for device in [a, b, c, a] { try device.sync() }
+        let header = try Data(contentsOf: folder.appendingPathComponent(SyncFolder.headerName))
+        _ = try SyncSession.removeDevice(c.engine.setup.device.rawValue, location: a.location)
+        try header.write(to: folder.appendingPathComponent(SyncFolder.headerName))
+        // As if it had died after the boxes: the record (and the header after it) gone, A's setup as before.
+        let record = folder.appendingPathComponent(SyncFolder.rotationPath(epoch: 1))
+        try FileManager.default.removeItem(at: record)
+        let setupFile = a.location.directory.appendingPathComponent("sync/device.json")
+        var saved = try #require(try SyncSetup.load(for: a.location))
+        saved.key = try #require(try SyncSetup.load(for: b.location)).key
+        saved.epoch = 0
+        saved.olderKeys = [:]
+        saved.cuts = [:]
+        saved.removed = []
+        try saved.save(for: a.location)
+        #expect(FileManager.default.fileExists(atPath: setupFile.path))
+        try b.copy("STILL-EPOCH-0")
+        try b.sync()
+        #expect(b.engine.setup.epoch == 0)
+        try a.sync()
+        #expect(try a.id(of: "STILL-EPOCH-0") != nil)
+        let again = try SyncSession.removeDevice(c.engine.setup.device.rawValue, location: a.location)
+        #expect(again.epoch == 1)
+        try b.copy("EPOCH-1")
+        try b.sync()
+        #expect(b.engine.setup.epoch == 1)
+        try a.sync()
+        try c.sync()
+        #expect(try a.id(of: "EPOCH-1") != nil)
+        #expect(try c.id(of: "EPOCH-1") == nil)
+    }
+}
