@@ -22,6 +22,9 @@ extension SyncEngine {
             try setup.save(directory: directory)
             try state.forgetRejectedFiles()  // what did not open with the old keys is read again
             try rewriteOwnSegments(after: cut, upTo: ownSequence, now: now)
+            // A snapshot of this device's written with the old key after the cut is refused by the others, and the
+            // segments it covered are gone: a new one, with the new key, is due at once.
+            if Int(try state.meta("snapshot-sequence") ?? "0") ?? 0 > cut { try state.setMeta("snapshot-due", "1") }
         }
         if announcing { _ = try KeyRotation.announce(setup, folder: folder, state: state, staging: staging) }
         try KeyRotation.readAnnouncements(setup, folder: folder, state: state)

@@ -51,6 +51,8 @@ extension SyncEngine {
     public func writeSnapshotIfDue(now: Date = Date()) throws(SyncError) -> SnapshotWritten? {
         let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
         let covered = Int(try state.meta("snapshot-sequence") ?? "0") ?? 0
+        // This device's snapshot was sealed with a key retired before it was written (see `refreshKeys`).
+        if try state.meta("snapshot-due") == "1" { return try writeSnapshot(now: now) }
         guard sequence > covered else { return nil }
         guard let last = try state.meta("snapshot-at").flatMap(Double.init) else {
             // The first: the clock starts now, unless this device wrote much already.
@@ -72,6 +74,7 @@ extension SyncEngine {
         -> SnapshotWritten
     {
         try withLock { () throws(SyncError) -> SnapshotWritten in
+            try state.setMeta("snapshot-due", "0")
             let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
             let covers = try coverage()
             let clears = try state.clears()
