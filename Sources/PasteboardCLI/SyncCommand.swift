@@ -148,6 +148,7 @@ enum SyncCommand: Command {
             out.line("rejected: none")
         } else {
             out.line("rejected: \(status.rejected.count) file\(status.rejected.count == 1 ? "" : "s") (modified, truncated or foreign; never applied)")
+            if status.rejectedListIsFull { out.line("  (the list is full: more such files may be in the folder; they are read again each round)") }
             // One line per reason, with a count and a few of the files: a folder may hold thousands of junk files.
             for group in status.rejectedByReason {
                 if group.count == 1 {

@@ -109,6 +109,21 @@ extension SyncState {
 
     func noteFile(_ path: String, folder: SyncFolder, status: String, reason: String?, operations: Int, now: Date) throws(SyncError) {
         let attributes = folder.attributes(path)
+        if status == "rejected", try file(path)?.status != "rejected" {
+            var count = rejectedRows ?? 0
+            if rejectedRows == nil {
+                count = try run { Int(try db.row("SELECT count(*) AS n FROM files WHERE status = 'rejected'")?.int("n") ?? 0) }
+            }
+            guard count < maxRejectedRows else {
+                rejectedRows = count
+                // An earlier row of it (applied, say) no longer says what it is.
+                try run { try db.run("DELETE FROM files WHERE path = ?", path) }
+                return
+            }
+            rejectedRows = count + 1
+        } else if rejectedRows != nil, try file(path)?.status == "rejected" {
+            rejectedRows = nil  // a rejected file now applied: counted again when needed
+        }
         try run {
             try db.run(
                 """
@@ -125,6 +140,7 @@ extension SyncState {
     }
 
     func forgetFile(_ path: String) throws(SyncError) {
+        rejectedRows = nil
         try run { try db.run("DELETE FROM files WHERE path = ?", path) }
     }
 
@@ -188,6 +204,7 @@ extension SyncState {
 
     /// Forgets every rejected file, so that each is read again (this device took up a new key).
     func forgetRejectedFiles() throws(SyncError) {
+        rejectedRows = nil
         try run { try db.run("DELETE FROM files WHERE status = 'rejected'") }
     }
 
@@ -197,6 +214,7 @@ extension SyncState {
 
     /// Forgets everything but the local-only marks (`pb sync leave`).
     func reset() throws(SyncError) {
+        rejectedRows = nil
         try run {
             try db.execute(
                 "DELETE FROM entries; DELETE FROM files; DELETE FROM devices; DELETE FROM meta; DELETE FROM floors; DELETE FROM own_payloads")

@@ -31,6 +31,8 @@ public struct SyncStatus: Sendable {
     /// Segments in the folder not yet applied.
     public let unappliedSegments: Int
     public let rejected: [RejectedFile]
+    /// Whether the list of rejected files is full (more may be in the folder, not remembered; see `SyncState`).
+    public let rejectedListIsFull: Bool
 
     /// The epoch of the folder key this device uses (0 until a device is removed).
     public let epoch: Int
@@ -79,6 +81,6 @@ public struct SyncStatus: Sendable {
 
             pendingItems: try state.pendingCount(), unappliedSegments: unapplied,
             rejected: try state.rejectedFiles().map { RejectedFile(path: $0.path, reason: $0.reason ?? "rejected") },
-            epoch: setup.epoch, keyProblem: keyProblem)
+            rejectedListIsFull: try state.rejectedFiles().count >= state.maxRejectedRows, epoch: setup.epoch, keyProblem: keyProblem)
     }
 }

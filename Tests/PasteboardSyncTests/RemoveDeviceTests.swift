@@ -226,3 +226,32 @@ import Testing
         #expect(try c.id(of: "EPOCH-1") == nil)
     }
 }
+
+/// The sync state remembers a bounded number of rejected files (issue 27 follow-up): a folder host can make any
+/// number of them.
+@Suite struct RejectedFilesBoundTests {
+    @Test func rejectedFilesBeyondTheBoundAreNotRemembered() throws {
+        let scratch = try Scratch()
+        let folder = scratch.url.appendingPathComponent("folder")
+        let phrase = try #require(try SyncSession.initialize(folder: folder, location: StoreLocation(directory: scratch.url.appendingPathComponent("a"))))
+        let a = try Device("a", in: scratch, folder: folder)
+        let b = try Device("b", in: scratch, folder: folder, phrase: phrase)
+        b.engine.state.maxRejectedRows = 20
+        let junk = try DeviceID.random()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("devices/\(junk.rawValue)"), withIntermediateDirectories: true)
+        for sequence in 1...50 {
+            try Data((0..<200).map { _ in UInt8.random(in: 0...255) }).write(
+                to: folder.appendingPathComponent(SyncFolder.segmentPath(device: junk, sequence: sequence)))
+        }
+        try a.copy("THROUGH-THE-JUNK")
+        try a.sync()
+        let first = try b.engine.applyArrivals()
+        #expect(first.rejected.count == 50)
+        #expect(try b.id(of: "THROUGH-THE-JUNK") != nil)
+        #expect(try b.engine.state.rejectedFiles().count == 20)
+        // Later rounds: the bound holds; the files beyond it are refused again, the ones remembered are skipped.
+        let second = try b.engine.applyArrivals()
+        #expect(second.rejected.count == 30)
+        #expect(try b.engine.state.rejectedFiles().count == 20)
+    }
+}
