@@ -117,8 +117,13 @@ enum KeyRotation {
             else { continue }
             let key = SyncKey(SecretKey(Data(plain.suffix(SecretKey.byteCount))))
             var updated = setup
-            try walkChain(&updated, from: key, epoch: epoch, folder: folder)
-            let cut = updated.cuts[epoch]?[setup.device.rawValue] ?? 0
+            do throws(SyncError) {
+                try walkChain(&updated, from: key, epoch: epoch, folder: folder)
+            } catch {
+                continue  // its record does not open with the key boxed for it: not a rotation to take up
+            }
+            // This device's own files of its old epoch are accepted up to the lowest cut of the rotations it skips.
+            let cut = ((setup.epoch + 1)...epoch).map { updated.cuts[$0]?[setup.device.rawValue] ?? 0 }.min() ?? 0
             setup = updated
             return .adopted(epoch: epoch, cut: cut)
         }
@@ -128,12 +133,14 @@ enum KeyRotation {
                 + "it was removed from the folder, or the copy has not arrived yet")
     }
 
-    /// Makes `setup` hold `key` as the key of `epoch`, and every earlier key the rotation records chain to.
+    /// Makes `setup` hold `key` as the key of `epoch`, and every earlier key the rotation records chain to. The
+    /// record of `epoch` must open with `key`; an older one that is missing or does not open ends the chain (the
+    /// files of the epochs before it are then refused), so a host that deletes one cannot stop a device.
     static func walkChain(_ setup: inout SyncSetup, from key: SyncKey, epoch: Int, folder: SyncFolder) throws(SyncError) {
         let previousKey = setup.key
         let previousEpoch = setup.epoch
         setup.key = key
-        setup.olderKeys[previousEpoch] = previousEpoch < epoch ? previousKey : setup.olderKeys[previousEpoch]
+        if previousEpoch < epoch && previousKey != key { setup.olderKeys[previousEpoch] = previousKey }
         setup.olderKeys[epoch] = nil
         var current = (epoch: epoch, key: key)
         while current.epoch > 0 {
@@ -142,11 +149,15 @@ enum KeyRotation {
             do throws(SyncError) {
                 try folder.openSealed(path, limit: 1 << 20, key: current.key.rotationKey) { messages.append($0) }
             } catch {
+                if current.epoch < epoch { break }
                 throw SyncError(.rejected, "\(path): \(error.message)", cause: error)
             }
             guard messages.count == 1, let record = try? JSONDecoder().decode(Record.self, from: messages[0]),  // reported below
                 record.epoch == current.epoch, let previous = SyncKey(hex: record.previous)
-            else { throw SyncError(.rejected, "\(path) is not a rotation record") }
+            else {
+                if current.epoch < epoch { break }
+                throw SyncError(.rejected, "\(path) is not a rotation record")
+            }
             setup.cuts[current.epoch] = record.cuts
             setup.removed.formUnion(record.removed)
             setup.olderKeys[current.epoch - 1] = previous
@@ -200,7 +211,8 @@ extension SyncSession {
         try KeyRotation.readAnnouncements(setup, folder: folder, state: state)
         let names = try KeyRotation.names(state)
         let pinned = try KeyRotation.pinnedKeys(state)
-        var known = Set(folder.deviceIDs().map { $0.rawValue }).union(pinned.keys).union(try state.devices().map { $0.device.rawValue })
+        // The devices heard from: by their announcements or their segments (not every directory a host could make).
+        var known = Set(pinned.keys).union(try state.devices().map { $0.device.rawValue })
         known.insert(setup.device.rawValue)
         known.subtract(setup.removed)
         func label(_ id: String) -> String { names[id].map { "\($0) (\(id))" } ?? id }

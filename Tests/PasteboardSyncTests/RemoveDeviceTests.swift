@@ -188,6 +188,35 @@ import Testing
         #expect(try c.id(of: "B-BEFORE-PICKUP") == nil)
     }
 
+    /// B is away through two rotations: it takes the newest key up directly, the records give it the one between,
+    /// and what it wrote with the first key that A had not seen is written again.
+    @Test func aDeviceAwayThroughTwoRotationsCatchesUp() throws {
+        let a = try Device("a", in: scratch, folder: folder)
+        let b = try Device("b", in: scratch, folder: folder, phrase: phrase)
+        let c = try Device("c", in: scratch, folder: folder, phrase: phrase)
+        let d = try Device("d", in: scratch, folder: folder, phrase: phrase)
+        for device in [a, b, c, d, a] { try device.sync() }
+        try b.copy("B-WHILE-AWAY")
+        try b.engine.writeLocalChanges()
+        _ = try SyncSession.removeDevice(c.engine.setup.device.rawValue, location: a.location)
+        try a.copy("A-IN-EPOCH-1")
+        try a.sync()
+        try d.sync()
+        _ = try SyncSession.removeDevice(d.engine.setup.device.rawValue, location: a.location)
+        try a.copy("A-IN-EPOCH-2")
+        try a.sync()
+        try b.sync()
+        #expect(b.engine.setup.epoch == 2)
+        #expect(Set(b.engine.setup.olderKeys.keys) == [0, 1])
+        #expect(try b.id(of: "A-IN-EPOCH-1") != nil)
+        #expect(try b.id(of: "A-IN-EPOCH-2") != nil)
+        try a.sync()
+        #expect(try a.id(of: "B-WHILE-AWAY") != nil)
+        try d.sync()
+        #expect(try d.id(of: "A-IN-EPOCH-1") != nil, "D was still a member in epoch 1")
+        #expect(try d.id(of: "A-IN-EPOCH-2") == nil)
+    }
+
     /// A rotation cut short before its record is written changes nothing: no device takes a key up, and running
     /// remove-device again finishes it.
     @Test func aRotationCutShortBeforeItsRecordChangesNothing() throws {
