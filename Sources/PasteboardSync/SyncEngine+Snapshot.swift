@@ -194,15 +194,14 @@ extension SyncEngine {
 
     private func remove(_ path: String) throws(SyncError) { try folder.remove(path) }
 
-    /// Opens one snapshot and checks it whole: its header names the device and number its path does, and every
-    /// operation is well formed. With `body` false only the header is decoded (the whole file is still checked).
-    func readSnapshot(_ path: String, body: Bool) throws(SyncError) -> (header: SnapshotHeader, operations: [SyncOperation]) {
+    /// Opens one snapshot, checks the whole file (every message authenticated, its end there, a key it may use)
+    /// and returns its header, which must name the device and number its path does. The body is not kept (see
+    /// `streamSnapshot`).
+    func readSnapshotHeader(_ path: String) throws(SyncError) -> SnapshotHeader {
         guard let place = SyncFolder.parseSnapshotPath(path) else { throw SyncError(.rejected, "it is not named like a snapshot") }
-        // Read a message at a time: the body is kept only when asked for, the whole file is authenticated always.
         var first: Data?
-        var bytes = Data()
         let epoch = try folder.openSealed(path, limit: SyncFolder.maxSnapshotBytes, keys: setup.keys(\.snapshotKey)) { message in
-            if first == nil { first = message } else if body { bytes.append(message) }
+            if first == nil { first = message }
         }
         guard setup.accepts(epoch: epoch, device: place.device, sequence: place.sequence) else {
             throw SyncError(.rejected, Self.retiredKeyReason)
@@ -211,11 +210,7 @@ extension SyncEngine {
             header.device == place.device.rawValue, header.sequence == place.sequence, header.count >= 0,
             header.clock.device == place.device, header.covers.keys.allSatisfy({ DeviceID(rawValue: $0) != nil })
         else { throw SyncError(.rejected, "its header does not match its name") }
-        guard body else { return (header, []) }
-        guard let operations = SegmentCodec.decodeGroups(bytes), operations.count == header.count, operations.allSatisfy(\.isWellFormed)
-        else { throw SyncError(.rejected, "it holds a malformed operation") }
-        try Self.checkClocks(operations.map(\.clock), now: Date())
-        return (header, operations)
+        return header
     }
 
     /// Reads one snapshot a message at a time, handing its operations to `deliver` in slices of at most
@@ -272,7 +267,7 @@ extension SyncEngine {
             guard let attributes = folder.attributes(path) else { continue }
             if let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified { continue }
             do throws(SyncError) {
-                candidates.append((path, try readSnapshot(path, body: false).header))
+                candidates.append((path, try readSnapshotHeader(path)))
             } catch {
                 rejected.append("\(path): \(error.message)")
                 try state.noteFile(path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: now)
