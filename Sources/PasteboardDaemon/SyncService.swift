@@ -103,6 +103,7 @@ final class SyncService {
             if let line = warnings.warning("sync: could not apply what arrived: \(error.message)") { log(line) }
             return
         }
+        if let problem = arrivals.keyProblem, let line = warnings.warning("sync: \(problem); see 'pb sync status'") { log(line) }
         for line in warnings.rejections(arrivals.rejected) { log(line) }
         if arrivals.operations > 0 { log("sync: applied \(arrivals.operations) operation\(arrivals.operations == 1 ? "" : "s")") }
         // Only when nothing copied here since is newer: the arriving copy is at the top of the history.

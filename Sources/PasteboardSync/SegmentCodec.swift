@@ -66,50 +66,54 @@ enum SegmentCodec {
         var reader = Reader(bytes: [UInt8](data))
         var operations: [SyncOperation] = []
         for _ in 0..<count {
-            guard let kindByte = reader.byte(), Int(kindByte) < kinds.count, let wall = reader.varint(),
-                let counter = reader.varint(), counter <= UInt64(UInt32.max), wall < 1 << 48
-            else { return nil }
-            let clock = HybridClock(milliseconds: wall, counter: UInt32(counter), device: device)
-            let kind = kinds[Int(kindByte)]
-            if kind == .clear {
-                guard let flag = reader.byte(), flag <= 1 else { return nil }
-                operations.append(SyncOperation(kind: .clear, clock: clock, keepsPinned: flag == 1))
-                continue
-            }
-            guard let identity = reader.bytes(16) else { return nil }
-            var operation = SyncOperation(kind: kind, clock: clock, identity: Hex.encode(identity))
-            if kind == .copy {
-                guard let sourceLength = reader.varint(), sourceLength <= 4096 else { return nil }
-                if sourceLength > 0 {
-                    guard let bytes = reader.bytes(Int(sourceLength) - 1), let source = String(bytes: bytes, encoding: .utf8) else {
-                        return nil
-                    }
-                    operation.source = source
-                }
-                guard let representationCount = reader.varint(), representationCount <= 64 else { return nil }
-                var representations: [SyncOperation.Representation] = []
-                for _ in 0..<representationCount {
-                    guard let index = reader.varint(), index < UInt64(types.count), let size = reader.varint(),
-                        size <= UInt64(SyncFolder.maxPayloadBytes), let storage = reader.byte()
-                    else { return nil }
-                    switch storage {
-                    case 0:
-                        guard size <= UInt64(SyncOperation.Representation.inlineLimit), let bytes = reader.bytes(Int(size)) else {
-                            return nil
-                        }
-                        representations.append(.init(type: types[Int(index)], payload: nil, size: Int(size), inline: bytes))
-                    case 1:
-                        guard let name = reader.bytes(KeyedHash.byteCount) else { return nil }
-                        representations.append(.init(type: types[Int(index)], payload: Hex.encode(name), size: Int(size)))
-                    default:
-                        return nil
-                    }
-                }
-                operation.representations = representations
-            }
+            guard let operation = decodeOperation(&reader, types: types, device: device) else { return nil }
             operations.append(operation)
         }
         return reader.isAtEnd ? operations : nil
+    }
+
+    /// Decodes the next operation from `reader`; nil when it is malformed or the bytes end first (`reader.ranOut`).
+    static func decodeOperation(_ reader: inout Reader, types: [String], device: DeviceID) -> SyncOperation? {
+        guard let kindByte = reader.byte(), Int(kindByte) < kinds.count, let wall = reader.varint(),
+            let counter = reader.varint(), counter <= UInt64(UInt32.max), wall < 1 << 48
+        else { return nil }
+        let clock = HybridClock(milliseconds: wall, counter: UInt32(counter), device: device)
+        let kind = kinds[Int(kindByte)]
+        if kind == .clear {
+            guard let flag = reader.byte(), flag <= 1 else { return nil }
+            return SyncOperation(kind: .clear, clock: clock, keepsPinned: flag == 1)
+        }
+        guard let identity = reader.bytes(16) else { return nil }
+        var operation = SyncOperation(kind: kind, clock: clock, identity: Hex.encode(identity))
+        guard kind == .copy else { return operation }
+        guard let sourceLength = reader.varint(), sourceLength <= 4096 else { return nil }
+        if sourceLength > 0 {
+            guard let bytes = reader.bytes(Int(sourceLength) - 1), let source = String(bytes: bytes, encoding: .utf8) else {
+                return nil
+            }
+            operation.source = source
+        }
+        guard let representationCount = reader.varint(), representationCount <= 64 else { return nil }
+        var representations: [SyncOperation.Representation] = []
+        for _ in 0..<representationCount {
+            guard let index = reader.varint(), index < UInt64(types.count), let size = reader.varint(),
+                size <= UInt64(SyncFolder.maxPayloadBytes), let storage = reader.byte()
+            else { return nil }
+            switch storage {
+            case 0:
+                guard size <= UInt64(SyncOperation.Representation.inlineLimit), let bytes = reader.bytes(Int(size)) else {
+                    return nil
+                }
+                representations.append(.init(type: types[Int(index)], payload: nil, size: Int(size), inline: bytes))
+            case 1:
+                guard let name = reader.bytes(KeyedHash.byteCount) else { return nil }
+                representations.append(.init(type: types[Int(index)], payload: Hex.encode(name), size: Int(size)))
+            default:
+                return nil
+            }
+        }
+        operation.representations = representations
+        return operation
     }
 
     static func appendVarint(_ out: inout Data, _ value: UInt64) {
@@ -124,17 +128,34 @@ enum SegmentCodec {
     struct Reader {
         let bytes: [UInt8]
         var offset = 0
+        /// Where the bytes end for this reader (`bytes.count` unless a reader is limited to a part).
+        var end: Int
+        /// Set when a read failed because the bytes ended (rather than because they were wrong).
+        var ranOut = false
 
-        var isAtEnd: Bool { offset == bytes.count }
+        init(bytes: [UInt8], offset: Int = 0, end: Int? = nil) {
+            self.bytes = bytes
+            self.offset = offset
+            self.end = min(end ?? bytes.count, bytes.count)
+        }
+
+        var isAtEnd: Bool { offset == end }
 
         mutating func byte() -> UInt8? {
-            guard offset < bytes.count else { return nil }
+            guard offset < end else {
+                ranOut = true
+                return nil
+            }
             defer { offset += 1 }
             return bytes[offset]
         }
 
         mutating func bytes(_ count: Int) -> Data? {
-            guard count >= 0, bytes.count - offset >= count else { return nil }
+            guard count >= 0 else { return nil }
+            guard end - offset >= count else {
+                ranOut = true
+                return nil
+            }
             defer { offset += count }
             return Data(bytes[offset..<offset + count])
         }
@@ -205,12 +226,96 @@ extension SegmentCodec {
                 else { return nil }
                 types.append(type)
             }
-            guard let count = reader.varint(), let length = reader.varint(), length <= UInt64(reader.bytes.count - reader.offset),
+            guard let count = reader.varint(), let length = reader.varint(), length <= UInt64(reader.end - reader.offset),
                 count <= length, let body = reader.bytes(Int(length)),
                 let decoded = decode(body, count: Int(count), types: types, device: device)
             else { return nil }
             operations += decoded
         }
         return reader.isAtEnd ? operations : nil
+    }
+}
+
+/// Decodes groups (`SegmentCodec.encodeGroups`) as their bytes come, a message at a time: what is held is the
+/// part of a message not decoded yet, never the whole body. A snapshot's body is read this way.
+struct GroupStreamDecoder {
+    private var buffer: [UInt8] = []
+    private var offset = 0
+    private var groupsLeft: UInt64?
+    private var group: (device: DeviceID, types: [String], operationsLeft: UInt64, bytesLeft: Int)?
+
+    /// Takes the next bytes; returns the operations now complete, or nil when the bytes are malformed.
+    mutating func feed(_ data: Data) -> [SyncOperation]? {
+        buffer.append(contentsOf: data)
+        return drain(final: false)
+    }
+
+    /// At the end of the bytes: the last operations, or nil when anything is missing or left over.
+    mutating func finish() -> [SyncOperation]? { drain(final: true) }
+
+    private mutating func drain(final: Bool) -> [SyncOperation]? {
+        var out: [SyncOperation] = []
+        while true {
+            guard let left = groupsLeft else {
+                var reader = SegmentCodec.Reader(bytes: buffer, offset: offset)
+                guard let count = reader.varint(), count <= 1 << 20 else {
+                    if reader.ranOut && !final { break }
+                    return nil
+                }
+                groupsLeft = count
+                offset = reader.offset
+                continue
+            }
+            if let current = group {
+                if current.operationsLeft == 0 {
+                    guard current.bytesLeft == 0 else { return nil }
+                    group = nil
+                    continue
+                }
+                let available = min(current.bytesLeft, buffer.count - offset)
+                var reader = SegmentCodec.Reader(bytes: buffer, offset: offset, end: offset + available)
+                guard let operation = SegmentCodec.decodeOperation(&reader, types: current.types, device: current.device) else {
+                    if reader.ranOut && available < current.bytesLeft && !final { break }
+                    return nil
+                }
+                group = (current.device, current.types, current.operationsLeft - 1, current.bytesLeft - (reader.offset - offset))
+                offset = reader.offset
+                out.append(operation)
+                continue
+            }
+            if left == 0 { break }
+            var reader = SegmentCodec.Reader(bytes: buffer, offset: offset)
+            guard let header = Self.groupHeader(&reader) else {
+                if reader.ranOut && !final { break }
+                return nil
+            }
+            group = header
+            groupsLeft = left - 1
+            offset = reader.offset
+        }
+        if offset >= 1 << 20 {
+            buffer.removeFirst(offset)
+            offset = 0
+        }
+        if final { guard groupsLeft == 0, group == nil, offset == buffer.count else { return nil } }
+        return out
+    }
+
+    private static func groupHeader(_ reader: inout SegmentCodec.Reader)
+        -> (device: DeviceID, types: [String], operationsLeft: UInt64, bytesLeft: Int)?
+    {
+        guard let deviceBytes = reader.bytes(16), let device = DeviceID(rawValue: String(decoding: deviceBytes, as: UTF8.self)),
+            let typeCount = reader.varint(), typeCount <= 4096
+        else { return nil }
+        var types: [String] = []
+        for _ in 0..<typeCount {
+            guard let length = reader.varint(), length > 0, length < 256, let bytes = reader.bytes(Int(length)),
+                let type = String(bytes: bytes, encoding: .utf8)
+            else { return nil }
+            types.append(type)
+        }
+        guard let count = reader.varint(), let length = reader.varint(), length <= UInt64(SyncFolder.maxSnapshotBytes), count <= length
+        else { return nil }
+        return (device, types, count, Int(length))
     }
 }

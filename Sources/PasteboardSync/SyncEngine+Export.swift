@@ -9,6 +9,7 @@ extension SyncEngine {
     @discardableResult
     public func writeLocalChanges(now: Date = Date()) throws(SyncError) -> [String] {
         try withLock { () throws(SyncError) -> [String] in
+            _ = try refreshKeys(now: now, announcing: true)
             var dead = DeadRecords.none
             let written = try batch(includingStore: false) { () throws(SyncError) -> [String] in
                 try writeLocalChangesLocked(now: now, dead: &dead)
@@ -288,9 +289,12 @@ extension SyncEngine {
         /// For a compacted log: the first of its device's sequences whose operations this segment holds in brief (it
         /// holds everything its device's segments from there up to itself decided).
         var coversFrom: Int? = nil
+        /// When its device wrote it, by its own clock (milliseconds since 1970): sealed, so `pb sync status` shows a
+        /// device's last-seen time from it rather than from file times the folder's host controls.
+        var written: UInt64? = nil
 
         enum CodingKeys: String, CodingKey {
-            case device = "d", sequence = "q", count = "n", types = "t", coversFrom = "w"
+            case device = "d", sequence = "q", count = "n", types = "t", coversFrom = "w", written = "s"
         }
     }
 
@@ -302,7 +306,8 @@ extension SyncEngine {
         var messages: [Data] = []
         do {
             let header = SegmentHeader(
-                device: setup.device.rawValue, sequence: sequence, count: operations.count, types: types, coversFrom: coversFrom)
+                device: setup.device.rawValue, sequence: sequence, count: operations.count, types: types, coversFrom: coversFrom,
+                written: UInt64(max(0, now.timeIntervalSince1970 * 1000)))
             messages.append(try JSONEncoder().encode(header))
         } catch {
             throw SyncError(.io, "Cannot encode a segment header: \(error)")

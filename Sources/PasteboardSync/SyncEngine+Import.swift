@@ -11,9 +11,11 @@ public struct SyncArrivals: Sendable, Equatable {
     /// The newest item another device copied that this round put in the history (for the universal clipboard),
     /// with the clock of that copy.
     public var newestCopy: (id: Int64, date: Date)?
+    /// Why the folder's newer key cannot be taken up here (this device was removed, or its copy has not arrived).
+    public var keyProblem: String?
 
     public static func == (a: SyncArrivals, b: SyncArrivals) -> Bool {
-        a.operations == b.operations && a.rejected == b.rejected && a.newestCopy?.id == b.newestCopy?.id
+        a.operations == b.operations && a.rejected == b.rejected && a.newestCopy?.id == b.newestCopy?.id && a.keyProblem == b.keyProblem
     }
 }
 
@@ -43,6 +45,7 @@ extension SyncEngine {
     public func applyArrivals(paths: [String]? = nil, now: Date = Date()) throws(SyncError) -> SyncArrivals {
         try withLock { () throws(SyncError) -> SyncArrivals in
             var arrivals = SyncArrivals()
+            arrivals.keyProblem = try refreshKeys(now: now, announcing: false)
             var intake = Intake(clears: try state.clears())
             intake.startedEmpty = try state.hasNoEntries()
             try state.transaction {
@@ -54,8 +57,10 @@ extension SyncEngine {
                 if paths == nil { try takeInSnapshots(into: &intake, rejected: &arrivals.rejected, now: now) }
                 for path in paths ?? folder.segmentPaths() {
                     guard let attributes = folder.attributes(path) else { continue }  // gone meanwhile
-                    if let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified {
-                        continue  // applied or rejected as it is
+                    if let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified,
+                        known.reason?.hasPrefix(Self.futureReasonPrefix) != true
+                    {
+                        continue  // applied or rejected as it is (one dated ahead is tried again: time passes)
                     }
                     guard let place = SyncFolder.parseSegmentPath(path) else { continue }  // listed, so named like one
                     if place.sequence <= (try state.floor(place.device)) {
@@ -63,9 +68,9 @@ extension SyncEngine {
                         try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: 0, now: now)
                         continue
                     }
-                    let read: (operations: [SyncOperation], coversFrom: Int?)
+                    let read: (operations: [SyncOperation], coversFrom: Int?, written: Date?)
                     do throws(SyncError) {
-                        read = try readSegment(path)
+                        read = try readSegment(path, now: now)
                     } catch {
                         // Removed meanwhile by its device (a snapshot covers it now): not a damaged file.
                         if folder.attributes(path) == nil { continue }
@@ -76,7 +81,9 @@ extension SyncEngine {
                     try takeIn(read.operations, into: &intake)
                     if !read.operations.isEmpty { intake.devices.insert(place.device.rawValue) }
                     try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: read.operations.count, now: now)
-                    if let last = read.operations.map(\.clock).max() { try state.noteDevice(place.device, clock: last, seen: now) }
+                    if let last = read.operations.map(\.clock).max() {
+                        try state.noteDevice(place.device, clock: last, seen: read.written ?? last.date)
+                    }
                     if let from = read.coversFrom, try coverage()[place.device] ?? 0 >= from - 1 {
                         try state.raiseFloor(place.device, to: place.sequence)
                     }
@@ -124,11 +131,18 @@ extension SyncEngine {
     }
 
     /// Opens one segment and checks it: its header names the device and number its path does, every operation is
-    /// well formed and that device's own.
-    func readSegment(_ path: String) throws(SyncError) -> (operations: [SyncOperation], coversFrom: Int?) {
+    /// well formed, that device's own, and dated at most `SyncEngine.maxClockLead` ahead of `now`; a segment sealed
+    /// with a key the folder no longer uses is accepted only as far as the rotation that retired the key had seen
+    /// (with `acceptingRetiredKeys`, whatever its number: this device re-writing its own).
+    func readSegment(_ path: String, now: Date = Date(), acceptingRetiredKeys: Bool = false) throws(SyncError)
+        -> (operations: [SyncOperation], coversFrom: Int?, written: Date?)
+    {
         guard let place = SyncFolder.parseSegmentPath(path) else { throw SyncError(.rejected, "it is not named like a segment") }
         var messages: [Data] = []
-        try folder.openSealed(path, limit: SyncFolder.maxSegmentBytes, key: setup.key.logKey) { messages.append($0) }
+        let epoch = try folder.openSealed(path, limit: SyncFolder.maxSegmentBytes, keys: setup.keys(\.logKey)) { messages.append($0) }
+        guard acceptingRetiredKeys || setup.accepts(epoch: epoch, device: place.device, sequence: place.sequence) else {
+            throw SyncError(.rejected, Self.retiredKeyReason)
+        }
         guard let first = messages.first, let header = try? JSONDecoder().decode(SegmentHeader.self, from: first),  // reported below
             header.device == place.device.rawValue, header.sequence == place.sequence, header.types.count <= 4096,
             header.count >= 0, header.count <= SyncFolder.maxSegmentBytes / 3
@@ -138,7 +152,27 @@ extension SyncEngine {
         guard let operations = SegmentCodec.decode(body, count: header.count, types: header.types, device: place.device),
             operations.allSatisfy(\.isWellFormed)
         else { throw SyncError(.rejected, "it holds a malformed operation") }
-        return (operations, header.coversFrom)
+        try Self.checkClocks(operations.map(\.clock) + [header.written.map { HybridClock(milliseconds: $0, counter: 0, device: place.device) }].compactMap { $0 }, now: now)
+        return (operations, header.coversFrom, header.written.map { Date(timeIntervalSince1970: Double($0) / 1000) })
+    }
+
+    /// Why a file sealed with a retired key is refused.
+    static let retiredKeyReason =
+        "it is sealed with a key this folder no longer uses and was written after the key was replaced (by a removed device, or one not yet updated)"
+
+    /// How far ahead of this device's clock an operation may be dated: a day. A device whose clock is further
+    /// ahead cannot put its copies above everything for good; its files are refused until this device's clock
+    /// catches up (they are tried again every round), so a device whose own clock is behind loses nothing.
+    public static let maxClockLead: TimeInterval = 24 * 3600
+
+    /// The reason a file with a clock too far ahead is refused (it is tried again every round).
+    static let futureReasonPrefix = "it holds an operation dated more than a day ahead of this device's clock"
+
+    static func checkClocks(_ clocks: [HybridClock], now: Date) throws(SyncError) {
+        let limit = UInt64(max(0, (now.timeIntervalSince1970 + maxClockLead) * 1000))
+        guard let newest = clocks.map(\.milliseconds).max(), newest > limit else { return }
+        let date = Date(timeIntervalSince1970: Double(newest) / 1000)
+        throw SyncError(.rejected, "\(futureReasonPrefix) (\(date.formatted(.iso8601)))")
     }
 
     /// Brings the history in line with the merged state for what changed: removes what is no longer alive, sets
@@ -326,14 +360,15 @@ extension SyncEngine {
                     throw SyncError(.rejected, "the operation naming it declares an impossible size")
                 }
                 var data = Data()
-                try folder.openSealed(path, limit: SyncFolder.maxPayloadBytes, key: setup.key.payloadKey) { (chunk) throws(SyncError) in
+                let epoch = try folder.openSealed(path, limit: SyncFolder.maxPayloadBytes, keys: setup.keys(\.payloadKey)) {
+                    (chunk) throws(SyncError) in
                     guard data.count + chunk.count <= representation.size else {
                         throw SyncError(.rejected, "it holds more bytes than the operation naming it declares")
                     }
                     data.append(chunk)
                 }
                 guard data.count == representation.size,
-                    Hex.encode(try KeyedHash.digest(data, key: setup.key.nameKey)) == name
+                    Hex.encode(try KeyedHash.digest(data, key: setup.key(epoch: epoch).nameKey)) == name
                 else { throw SyncError(.rejected, "its bytes do not match its name") }
                 item.setData(data, forType: ContentType(representation.type))
             } catch {

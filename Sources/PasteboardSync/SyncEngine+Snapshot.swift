@@ -51,6 +51,8 @@ extension SyncEngine {
     public func writeSnapshotIfDue(now: Date = Date()) throws(SyncError) -> SnapshotWritten? {
         let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
         let covered = Int(try state.meta("snapshot-sequence") ?? "0") ?? 0
+        // This device's snapshot was sealed with a key retired before it was written (see `refreshKeys`).
+        if try state.meta("snapshot-due") == "1" { return try writeSnapshot(now: now) }
         guard sequence > covered else { return nil }
         guard let last = try state.meta("snapshot-at").flatMap(Double.init) else {
             // The first: the clock starts now, unless this device wrote much already.
@@ -72,6 +74,7 @@ extension SyncEngine {
         -> SnapshotWritten
     {
         try withLock { () throws(SyncError) -> SnapshotWritten in
+            try state.setMeta("snapshot-due", "0")
             let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
             let covers = try coverage()
             let clears = try state.clears()
@@ -191,24 +194,67 @@ extension SyncEngine {
 
     private func remove(_ path: String) throws(SyncError) { try folder.remove(path) }
 
-    /// Opens one snapshot and checks it whole: its header names the device and number its path does, and every
-    /// operation is well formed. With `body` false only the header is decoded (the whole file is still checked).
-    func readSnapshot(_ path: String, body: Bool) throws(SyncError) -> (header: SnapshotHeader, operations: [SyncOperation]) {
+    /// Opens one snapshot, checks the whole file (every message authenticated, its end there, a key it may use)
+    /// and returns its header, which must name the device and number its path does. The body is not kept (see
+    /// `streamSnapshot`).
+    func readSnapshotHeader(_ path: String) throws(SyncError) -> SnapshotHeader {
         guard let place = SyncFolder.parseSnapshotPath(path) else { throw SyncError(.rejected, "it is not named like a snapshot") }
-        // Read a message at a time: the body is kept only when asked for, the whole file is authenticated always.
         var first: Data?
-        var bytes = Data()
-        try folder.openSealed(path, limit: SyncFolder.maxSnapshotBytes, key: setup.key.snapshotKey) { message in
-            if first == nil { first = message } else if body { bytes.append(message) }
+        let epoch = try folder.openSealed(path, limit: SyncFolder.maxSnapshotBytes, keys: setup.keys(\.snapshotKey)) { message in
+            if first == nil { first = message }
+        }
+        guard setup.accepts(epoch: epoch, device: place.device, sequence: place.sequence) else {
+            throw SyncError(.rejected, Self.retiredKeyReason)
         }
         guard let first, let header = try? JSONDecoder().decode(SnapshotHeader.self, from: first),  // reported below
             header.device == place.device.rawValue, header.sequence == place.sequence, header.count >= 0,
             header.clock.device == place.device, header.covers.keys.allSatisfy({ DeviceID(rawValue: $0) != nil })
         else { throw SyncError(.rejected, "its header does not match its name") }
-        guard body else { return (header, []) }
-        guard let operations = SegmentCodec.decodeGroups(bytes), operations.count == header.count, operations.allSatisfy(\.isWellFormed)
-        else { throw SyncError(.rejected, "it holds a malformed operation") }
-        return (header, operations)
+        return header
+    }
+
+    /// Reads one snapshot a message at a time, handing its operations to `deliver` in slices of at most
+    /// `segmentOperations` as they are decoded (each slice checked: well formed, clocks in bounds); throws when
+    /// anything is wrong, possibly after some slices were delivered (the caller takes them in provisionally).
+    func streamSnapshot(_ path: String, now: Date, deliver: ([SyncOperation]) throws(SyncError) -> Void) throws(SyncError)
+        -> SnapshotHeader
+    {
+        guard let place = SyncFolder.parseSnapshotPath(path) else { throw SyncError(.rejected, "it is not named like a snapshot") }
+        let malformed = SyncError(.rejected, "it holds a malformed operation")
+        var header: SnapshotHeader?
+        var decoder = GroupStreamDecoder()
+        var pending: [SyncOperation] = []
+        var delivered = 0
+        func flush() throws(SyncError) {
+            guard pending.allSatisfy(\.isWellFormed) else { throw malformed }
+            try Self.checkClocks(pending.map(\.clock), now: now)
+            delivered += pending.count
+            try deliver(pending)
+            pending = []
+        }
+        let epoch = try folder.openSealed(path, limit: SyncFolder.maxSnapshotBytes, keys: setup.keys(\.snapshotKey)) {
+            (message) throws(SyncError) in
+            guard header != nil else {
+                guard let decoded = try? JSONDecoder().decode(SnapshotHeader.self, from: message),  // reported below
+                    decoded.device == place.device.rawValue, decoded.sequence == place.sequence, decoded.count >= 0,
+                    decoded.clock.device == place.device, decoded.covers.keys.allSatisfy({ DeviceID(rawValue: $0) != nil })
+                else { throw SyncError(.rejected, "its header does not match its name") }
+                header = decoded
+                return
+            }
+            guard let operations = decoder.feed(message) else { throw malformed }
+            pending += operations
+            if pending.count >= Self.segmentOperations { try flush() }
+        }
+        guard setup.accepts(epoch: epoch, device: place.device, sequence: place.sequence) else {
+            throw SyncError(.rejected, Self.retiredKeyReason)
+        }
+        guard let header else { throw SyncError(.rejected, "its header does not match its name") }
+        guard let last = decoder.finish() else { throw malformed }
+        pending += last
+        try flush()
+        guard delivered == header.count else { throw malformed }
+        return header
     }
 
     /// Takes in the other devices' snapshots that hold more than this device has seen of some device's log, newest
@@ -221,7 +267,7 @@ extension SyncEngine {
             guard let attributes = folder.attributes(path) else { continue }
             if let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified { continue }
             do throws(SyncError) {
-                candidates.append((path, try readSnapshot(path, body: false).header))
+                candidates.append((path, try readSnapshotHeader(path)))
             } catch {
                 rejected.append("\(path): \(error.message)")
                 try state.noteFile(path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: now)
@@ -237,24 +283,33 @@ extension SyncEngine {
                 continue
             }
             if let device = SyncFolder.parseSnapshotPath(candidate.path)?.device { intake.devices.insert(device.rawValue) }
-            let read: (header: SnapshotHeader, operations: [SyncOperation])
+            // Streamed, in slices as segments come, inside a savepoint: a snapshot that fails part way (changed
+            // under this device's feet) is rolled back, so it is still rejected whole.
+            let before = (intake: intake, clock: clock)
+            var failedTakingIn: SyncError?
+            let header: SnapshotHeader
+            try state.run { try state.db.execute("SAVEPOINT snapshot") }
             do throws(SyncError) {
-                read = try readSnapshot(candidate.path, body: true)
+                header = try streamSnapshot(candidate.path, now: now) { (operations) throws(SyncError) in
+                    do throws(SyncError) {
+                        try takeIn(operations, into: &intake)
+                    } catch {
+                        failedTakingIn = error
+                        throw error
+                    }
+                }
+                try state.run { try state.db.execute("RELEASE snapshot") }
             } catch {
+                try state.run { try state.db.execute("ROLLBACK TO snapshot; RELEASE snapshot") }
+                (intake, clock) = (before.intake, before.clock)
+                if let failedTakingIn { throw failedTakingIn }
                 rejected.append("\(candidate.path): \(error.message)")
                 try state.noteFile(candidate.path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: now)
                 continue
             }
-            // In slices, as segments come: what one slice changed is saved before the next is taken in.
-            var start = 0
-            while start < read.operations.count {
-                let end = min(read.operations.count, start + Self.segmentOperations)
-                try takeIn(Array(read.operations[start..<end]), into: &intake)
-                start = end
-            }
             for (device, sequence) in covers { try state.raiseFloor(device, to: sequence) }
-            try state.noteFile(candidate.path, folder: folder, status: "applied", reason: nil, operations: read.operations.count, now: now)
-            try state.noteDevice(read.header.clock.device, clock: read.header.clock, seen: now)
+            try state.noteFile(candidate.path, folder: folder, status: "applied", reason: nil, operations: header.count, now: now)
+            try state.noteDevice(header.clock.device, clock: header.clock, seen: header.clock.date)
         }
     }
 }

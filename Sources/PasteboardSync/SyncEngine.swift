@@ -14,7 +14,7 @@ import PasteboardModel
 /// ```
 public final class SyncEngine {
     let store: HistoryStore
-    public let setup: SyncSetup
+    public internal(set) var setup: SyncSetup
     public var settings: SyncSettings
     let folder: SyncFolder
     let state: SyncState

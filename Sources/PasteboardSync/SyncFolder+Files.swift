@@ -106,6 +106,30 @@ extension SyncFolder {
         try SecretStream.open(&source, key: key, context: path, message: message)
     }
 
+    /// Opens a sealed file with whichever of `keys` (newest epoch first) it was sealed with; returns that key's
+    /// epoch. A wrong key fails at the first message, before anything is handed to `message`; a file that fails
+    /// after its first message is rejected as it is, not tried with another key.
+    @discardableResult
+    func openSealed(
+        _ path: String, limit: Int, keys: [(epoch: Int, key: SecretKey)], message: (Data) throws(SyncError) -> Void
+    ) throws(SyncError) -> Int {
+        var firstFailure: SyncError?
+        for (epoch, key) in keys {
+            var delivered = false
+            do throws(SyncError) {
+                try openSealed(path, limit: limit, key: key) { (data) throws(SyncError) in
+                    delivered = true
+                    try message(data)
+                }
+                return epoch
+            } catch {
+                if delivered || error.code != .rejected { throw error }
+                if firstFailure == nil { firstFailure = error }
+            }
+        }
+        throw firstFailure ?? SyncError(.rejected, "it does not decrypt with this folder's key (modified, or from another folder)")
+    }
+
     /// The size and modification time of the file at `path` itself (a link is not followed), or nil when there
     /// is none or a directory on the way is not one.
     func attributes(_ path: String) -> (size: Int, modified: Double)? {

@@ -51,6 +51,8 @@ struct SyncFolder {
         var passphrase: PassphraseKey?
         /// `checkText` sealed with the check key, base64.
         var check: String
+        /// The epoch of the key that opens `check` (absent: 0, the key `pb sync init` made).
+        var epoch: Int? = nil
     }
 
     func readHeader() throws(SyncError) -> Header {
@@ -87,12 +89,39 @@ struct SyncFolder {
         return messages == [checkText]
     }
 
-    static func header(for key: SyncKey, passphrase: PassphraseKey?) throws(SyncError) -> Header {
+    static func header(for key: SyncKey, passphrase: PassphraseKey?, epoch: Int? = nil) throws(SyncError) -> Header {
         let sealed = try SecretStream.seal([checkText], key: key.checkKey, context: headerName)
         return Header(
             format: 1, keyKind: passphrase == nil ? "phrase" : "passphrase", passphrase: passphrase,
-            check: sealed.base64EncodedString())
+            check: sealed.base64EncodedString(), epoch: epoch)
     }
+
+    // MARK: - Keys and devices
+
+    /// The record of the rotation that started `epoch` (sealed with that epoch's key).
+    static func rotationPath(epoch: Int) -> String { "keys/" + padded(epoch) + ".pbrot" }
+
+    /// The new key of `epoch`, boxed for `device`.
+    static func wrapPath(epoch: Int, device: DeviceID) -> String { "keys/" + padded(epoch) + "/\(device.rawValue).pbwrap" }
+
+    /// A device's announcement of its name and public device key.
+    static func announcementPath(_ device: DeviceID) -> String { "devices/\(device.rawValue)/device.pbkey" }
+
+    private static func padded(_ number: Int) -> String {
+        let text = String(number)
+        return String(repeating: "0", count: max(0, 10 - text.count)) + text
+    }
+
+    /// The epochs of the rotation records in the folder, ascending.
+    func rotationEpochs() -> [Int] {
+        names(in: ["keys"]).compactMap { name -> Int? in
+            guard name.hasSuffix(".pbrot"), name.count == 16 else { return nil }
+            return Int(name.dropLast(6))
+        }.sorted()
+    }
+
+    /// The devices with a directory in the folder.
+    func deviceIDs() -> [DeviceID] { names(in: ["devices"]).compactMap(DeviceID.init(rawValue:)) }
 
     // MARK: - Listing
 

@@ -25,6 +25,10 @@ public struct SyncKey: Sendable, Equatable {
     var checkKey: SecretKey { derived(4) }
     /// Seals snapshots of the merged state.
     var snapshotKey: SecretKey { derived(5) }
+    /// Seals the record of a key rotation (`keys/<epoch>.pbrot`), which holds the previous key.
+    var rotationKey: SecretKey { derived(6) }
+    /// Seals each device's announcement of its public device key (`devices/<id>/device.pbkey`).
+    var announcementKey: SecretKey { derived(7) }
 
     private func derived(_ id: UInt64) -> SecretKey {
         var out = [UInt8](repeating: 0, count: SecretKey.byteCount)

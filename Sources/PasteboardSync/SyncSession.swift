@@ -8,7 +8,9 @@ import SystemSupport
 public enum SyncSession {
     /// Makes `folder` a sync folder with a new key (or one derived from `passphrase`) and joins this device to it;
     /// returns the key phrase to carry to the other devices (nil with a passphrase).
-    public static func initialize(folder: URL, location: StoreLocation, passphrase: String? = nil) throws(SyncError) -> String? {
+    public static func initialize(folder: URL, location: StoreLocation, passphrase: String? = nil, name: String? = nil)
+        throws(SyncError) -> String?
+    {
         try refuseIfJoined(location)
         let syncFolder = SyncFolder(root: folder)
         if FileManager.default.fileExists(atPath: syncFolder.headerURL.path) {
@@ -37,13 +39,15 @@ public enum SyncSession {
         try staging.write(data, to: syncFolder.headerURL)
         try AtomicFile.makeDirectory(syncFolder.devicesURL)
         try AtomicFile.makeDirectory(syncFolder.payloadsURL)
-        try SyncSetup(folder: folder, device: try DeviceID.random(), key: key).save(for: location)
+        try SyncSetup(
+            folder: folder, device: try DeviceID.random(), key: key, name: try deviceName(name), deviceKey: try DeviceKey.generate()
+        ).save(for: location)
         return passphrase == nil ? key.phrase : nil
     }
 
     /// Joins this device to an existing sync folder with its key phrase or passphrase (`secret`); refuses one
     /// that does not open the folder's data.
-    public static func join(folder: URL, location: StoreLocation, secret: String) throws(SyncError) {
+    public static func join(folder: URL, location: StoreLocation, secret: String, name: String? = nil) throws(SyncError) {
         try refuseIfJoined(location)
         let syncFolder = SyncFolder(root: folder)
         let header = try syncFolder.readHeader()
@@ -61,7 +65,21 @@ public enum SyncSession {
                 header.keyKind == "passphrase"
                     ? "That passphrase does not open \(folder.path)." : "That key phrase does not open \(folder.path): it belongs to another folder.")
         }
-        try SyncSetup(folder: folder, device: try DeviceID.random(), key: key).save(for: location)
+        var setup = SyncSetup(
+            folder: folder, device: try DeviceID.random(), key: key, name: try deviceName(name), deviceKey: try DeviceKey.generate())
+        // A key of a later epoch (after a device was removed): the earlier keys come from the rotation records.
+        if let epoch = header.epoch, epoch > 0 { try KeyRotation.walkChain(&setup, from: key, epoch: epoch, folder: syncFolder) }
+        try setup.save(for: location)
+    }
+
+    /// The name given, checked, or the host's.
+    static func deviceName(_ name: String?) throws(SyncError) -> String {
+        guard let name else { return SyncSetup.hostName }
+        let trimmed = name.trimmingWhitespaceAndNewlines()
+        guard !trimmed.isEmpty, trimmed.utf8.count <= 64, !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw SyncError(.invalidInput, "A device name has 1 to 64 bytes and no control characters.")
+        }
+        return trimmed
     }
 
     /// Stops syncing on this device: the history stays as it is, the folder is left to the other devices.

@@ -109,6 +109,21 @@ extension SyncState {
 
     func noteFile(_ path: String, folder: SyncFolder, status: String, reason: String?, operations: Int, now: Date) throws(SyncError) {
         let attributes = folder.attributes(path)
+        if status == "rejected", try file(path)?.status != "rejected" {
+            var count = rejectedRows ?? 0
+            if rejectedRows == nil {
+                count = try run { Int(try db.row("SELECT count(*) AS n FROM files WHERE status = 'rejected'")?.int("n") ?? 0) }
+            }
+            guard count < maxRejectedRows else {
+                rejectedRows = count
+                // An earlier row of it (applied, say) no longer says what it is.
+                try run { try db.run("DELETE FROM files WHERE path = ?", path) }
+                return
+            }
+            rejectedRows = count + 1
+        } else if rejectedRows != nil, try file(path)?.status == "rejected" {
+            rejectedRows = nil  // a rejected file now applied: counted again when needed
+        }
         try run {
             try db.run(
                 """
@@ -125,6 +140,7 @@ extension SyncState {
     }
 
     func forgetFile(_ path: String) throws(SyncError) {
+        rejectedRows = nil
         try run { try db.run("DELETE FROM files WHERE path = ?", path) }
     }
 
@@ -141,7 +157,7 @@ extension SyncState {
             try db.run(
                 """
                 INSERT INTO devices(device, clock, seen) VALUES (?, ?, ?)
-                ON CONFLICT(device) DO UPDATE SET clock = max(clock, excluded.clock), seen = excluded.seen
+                ON CONFLICT(device) DO UPDATE SET clock = max(clock, excluded.clock), seen = max(seen, excluded.seen)
                 """, device.rawValue, clock.text, seen.timeIntervalSince1970)
         }
     }
@@ -157,12 +173,48 @@ extension SyncState {
         }
     }
 
+    /// The meta entries whose key starts with `prefix`, by key, the prefix dropped.
+    func metas(prefix: String) throws(SyncError) -> [String: String] {
+        try run {
+            var result: [String: String] = [:]
+            for row in try db.rows("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", prefix.utf8.count, prefix) {
+                guard let key = row.string("key"), let value = row.string("value") else { continue }
+                result[String(key.dropFirst(prefix.count))] = value
+            }
+            return result
+        }
+    }
+
+    /// Per device, the highest of its segments applied here (or held through a snapshot or a compacted segment).
+    func highestApplied() throws(SyncError) -> [String: Int] {
+        try run {
+            var result: [String: Int] = [:]
+            for row in try db.rows("SELECT device, sequence FROM floors") {
+                guard let device = row.string("device"), let sequence = row.int("sequence") else { continue }
+                result[device] = Int(sequence)
+            }
+            let statement = try db.prepare("SELECT path FROM files WHERE status = 'applied' AND path LIKE 'devices/%.pblog'")
+            while let row = try statement.step() {
+                guard let place = row.string("path").flatMap(SyncFolder.parseSegmentPath) else { continue }
+                result[place.device.rawValue] = max(result[place.device.rawValue] ?? 0, place.sequence)
+            }
+            return result
+        }
+    }
+
+    /// Forgets every rejected file, so that each is read again (this device took up a new key).
+    func forgetRejectedFiles() throws(SyncError) {
+        rejectedRows = nil
+        try run { try db.run("DELETE FROM files WHERE status = 'rejected'") }
+    }
+
     func pendingCount() throws(SyncError) -> Int {
         try run { Int(try db.row("SELECT count(*) AS n FROM entries WHERE pending")?.int("n") ?? 0) }
     }
 
     /// Forgets everything but the local-only marks (`pb sync leave`).
     func reset() throws(SyncError) {
+        rejectedRows = nil
         try run {
             try db.execute(
                 "DELETE FROM entries; DELETE FROM files; DELETE FROM devices; DELETE FROM meta; DELETE FROM floors; DELETE FROM own_payloads")

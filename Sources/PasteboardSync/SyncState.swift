@@ -10,6 +10,12 @@ import Glibc
 /// the devices heard from, and the items that never leave this device.
 final class SyncState {
     let db: Connection
+    /// At most this many rejected files are remembered (one row each): a folder host can make any number of
+    /// them. A rejected file beyond it is not recorded, so it is read again on later rounds (refused again at its
+    /// first message); `pb sync status` says the list is full.
+    var maxRejectedRows = 10_000
+    /// How many rejected files are remembered, once counted (only this object adds or forgets them while it lives).
+    var rejectedRows: Int?
 
     init(directory: URL) throws(SyncError) {
         try AtomicFile.makeDirectory(directory)

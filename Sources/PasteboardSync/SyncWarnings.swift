@@ -17,6 +17,9 @@ public struct SyncWarnings: Sendable {
     public mutating func rejections(_ rejected: [String], now: Date = Date()) -> [String] {
         var byReason: [String: [String]] = [:]
         var order: [String] = []
+        // Bounded like the sync state's list: past it, a file may be reported again (its reason still at most
+        // once per interval).
+        if reported.count > 10_000 { reported.removeAll() }
         for rejection in rejected where reported.insert(rejection).inserted {
             let (path, reason) = Self.split(rejection)
             if byReason[reason] == nil { order.append(reason) }
