@@ -1,6 +1,6 @@
 internal import CGtk
 
-/// Read-only text of any length, wrapped, selectable.
+/// Text of any length, wrapped, selectable; read-only unless `isEditable`.
 @MainActor
 public final class TextView: Widget {
     private var view: UnsafeMutablePointer<GtkTextView> { cast() }
@@ -14,6 +14,15 @@ public final class TextView: Widget {
         gtk_text_view_set_right_margin(view, 8)
         gtk_text_view_set_top_margin(view, 8)
         gtk_text_view_set_bottom_margin(view, 8)
+    }
+
+    /// Whether the user can change the text (with a cursor), or only read and select it.
+    public var isEditable: Bool {
+        get { gtk_text_view_get_editable(view) != 0 }
+        set {
+            gtk_text_view_set_editable(view, newValue ? 1 : 0)
+            gtk_text_view_set_cursor_visible(view, newValue ? 1 : 0)
+        }
     }
 
     public var text: String {

@@ -23,7 +23,12 @@ extension HistoryController {
             return true
         }
         ui.window.addShortcut("<Control>Return", scope: .global) { [weak self] in
-            guard let self, !self.marks.isEmpty else { return false }
+            guard let self else { return false }
+            if self.preview.isEditing {
+                self.copyEdited()
+                return true
+            }
+            guard !self.marks.isEmpty else { return false }
             self.copyMarkedJoined()
             return true
         }

@@ -208,6 +208,8 @@ extension HistoryController {
 
     /// Shows `item` in the preview pane: its text (the first 64 KiB), or its image decoded to fit.
     func showPreview(of item: HistoryItem) {
+        // A live update while the user edits this item's text leaves the edit alone.
+        if preview.isEditing && preview.itemID == item.id { return }
         if item.kind == .image {
             preview.showImage(item)
             showPasteLog(of: item.id)

@@ -240,6 +240,10 @@ final class HistoryController {
                 fetch.cancel()
                 return true
             }
+            if self.preview.isEditing {
+                self.cancelEditing()
+                return true
+            }
             guard !self.marks.isEmpty else { return false }
             self.clearMarks()
             return true
@@ -267,6 +271,7 @@ final class HistoryController {
             return true
         }
         connectMarks()
+        connectEditing()
         ui.onSplitSettled = { [log] position, length in log.note("split \(position) of \(length)") }
         ui.window.onCloseRequest { [weak self] in
             guard self?.closeHides == true else {

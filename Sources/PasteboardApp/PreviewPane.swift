@@ -10,11 +10,18 @@ final class PreviewPane {
     private let details = Label()
     /// Who pasted the item, and when.
     private let pasteLog = Label()
-    private let textView = TextView()
+    let textView = TextView()
     private let textScroller: ScrolledWindow
     private let picture = Picture()
     /// The item shown, nil for none.
     private(set) var itemID: Int64?
+    /// Edit before paste: "Edit" makes the text editable; "Copy Edited" copies it as a new item, "Cancel" goes back.
+    let editButton = Button(icon: "document-edit-symbolic", tooltip: "Edit a copy of this text (Ctrl+E)")
+    let copyEditedButton = Button(label: "Copy _Edited")
+    let cancelEditButton = Button(label: "Cancel")
+    private let editBar: Box
+    /// Whether the text is being edited.
+    private(set) var isEditing = false
 
     init() {
         textScroller = ScrolledWindow(textView)
@@ -41,7 +48,18 @@ final class PreviewPane {
         placeholder.addStyleClass("preview-placeholder")
         placeholder.expandsVertically = true
         placeholder.expandsHorizontally = true
-        root = Box(.vertical, spacing: 8, [placeholder, heading, textScroller, picture, details, pasteLog])
+        copyEditedButton.addStyleClass("suggested-action")
+        copyEditedButton.tooltip = "Copy the edited text as a new item; the original stays (Ctrl+Enter)"
+        cancelEditButton.tooltip = "Stop editing; nothing is copied (Escape)"
+        let editHint = Label("Editing a copy: the original item stays as it is.")
+        editHint.addStyleClass("dim-label")
+        editHint.expandsHorizontally = true
+        editHint.textAlignment = 0
+        editBar = Box(.horizontal, spacing: 6, [editHint, cancelEditButton, copyEditedButton])
+        editBar.isVisible = false
+        heading.expandsHorizontally = true
+        let header = Box(.horizontal, spacing: 6, [heading, editButton])
+        root = Box(.vertical, spacing: 8, [placeholder, header, textScroller, editBar, picture, details, pasteLog])
         root.addStyleClass("preview")
         root.setMargins(8)
         showNothing()
@@ -51,14 +69,17 @@ final class PreviewPane {
     func showNothing() {
         itemID = nil
         placeholder.isVisible = true
-        for widget in [heading, textScroller, picture, details, pasteLog] as [Widget] { widget.isVisible = false }
+        endEditing()
+        for widget in [heading, editButton, textScroller, picture, details, pasteLog] as [Widget] { widget.isVisible = false }
         picture.setTexture(nil)
         textView.text = ""
     }
 
     /// Shows `item` with `text` (the first part of a long one).
     func show(_ item: HistoryItem, text: String) {
+        endEditing()
         showFrame(of: item)
+        editButton.isVisible = true
         picture.isVisible = false
         picture.setTexture(nil)
         textScroller.isVisible = true
@@ -68,7 +89,9 @@ final class PreviewPane {
 
     /// Shows image `item`; the picture follows with `show(texture:for:)` once decoded.
     func showImage(_ item: HistoryItem) {
+        endEditing()
         showFrame(of: item)
+        editButton.isVisible = false
         textScroller.isVisible = false
         textView.text = ""
         picture.setTexture(nil)
@@ -86,6 +109,28 @@ final class PreviewPane {
         guard itemID == id else { return }
         pasteLog.text = ItemFormatting.pasteLog(records)
         pasteLog.isVisible = !records.isEmpty
+    }
+
+    /// Makes the shown text, replaced by `text` (the whole of it), editable, with the cursor in it.
+    func beginEditing(_ text: String) {
+        isEditing = true
+        textView.text = text
+        textView.isEditable = true
+        editBar.isVisible = true
+        editButton.isVisible = false
+        _ = textView.grabFocus()
+    }
+
+    /// The text as edited.
+    var editedText: String { textView.text }
+
+    /// Back to reading (the text stays as edited until another item is shown).
+    func endEditing() {
+        guard isEditing else { return }
+        isEditing = false
+        textView.isEditable = false
+        editBar.isVisible = false
+        editButton.isVisible = itemID != nil && textScroller.isVisible
     }
 
     private func showFrame(of item: HistoryItem) {

@@ -12,6 +12,7 @@ enum ShortcutsHelp {
                 ("Delete", "Delete the selected item"),
                 ("<Control>k", "Ask before pasting it, or stop asking"),
                 ("Home End", "The newest item, the oldest"),
+                ("<Control>e", "Edit a copy of the selected text; Ctrl+Enter copies it as a new item, Esc cancels"),
             ]),
         .init(
             "Several items",

@@ -111,3 +111,44 @@ import Testing
         #expect(try await session.clipboard() == Data("first".utf8))
     }
 }
+
+/// Edit before paste (issue 26, item 7): Ctrl+E edits a copy of the selected text in the preview, Ctrl+Enter copies
+/// the result as a new item (the original stays), Escape cancels; a live update meanwhile keeps the edit.
+@Suite(.timeLimit(.minutes(2))) struct EditBeforePasteTests {
+    @Test func ctrlEEditsACopyAndCtrlEnterCopiesItAsANewItem() async throws {
+        let session = try await AppSession()
+        try await session.startDaemon()
+        let original = try await session.seed("Dear Sir, thank you")
+        try await session.launchApp()
+        try await session.focusWindow()
+        try await session.waitForLog { $0 == "daemon connected" }
+        try await session.key("ctrl+f", "Down")
+        try await session.waitForLog { $0.hasPrefix("preview text \(original) ") }
+        var mark = session.logLines().count
+        try await session.key("ctrl+e")
+        try await session.waitForLog(after: mark) { $0 == "editing \(original)" }
+        try await session.key("ctrl+End")
+        try await session.type(" very much")
+        // A copy made elsewhere meanwhile: the edit stays.
+        _ = try await session.seed("a copy elsewhere")
+        try await session.waitForLog(after: mark) { $0.hasPrefix("rows ") }
+        try await session.type("!")
+        try await session.key("ctrl+Return")
+        let copied = try await session.waitForLog(after: mark) { $0.hasPrefix("copied edited ") }
+        #expect(try await session.clipboardBecomes("Dear Sir, thank you very much!"))
+        let history = try await session.history()
+        let texts = history.compactMap { $0["preview"] as? String }
+        #expect(texts.contains("Dear Sir, thank you very much!") && texts.contains("Dear Sir, thank you"), "\(texts)")
+        #expect(copied != "copied edited \(original)", "a new item, the original kept")
+
+        // Escape cancels: nothing copied.
+        mark = session.logLines().count
+        let count = history.count
+        try await session.key("ctrl+e")
+        try await session.waitForLog(after: mark) { $0.hasPrefix("editing ") }
+        try await session.type("discarded")
+        try await session.key("Escape")
+        try await session.waitForLog(after: mark) { $0 == "editing cancelled" }
+        #expect(try await session.history().count == count)
+    }
+}
