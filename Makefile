@@ -4,7 +4,7 @@
 #   make install  install pb, the pbcopy/pbpaste links and shell completions under $(PREFIX)
 #   make app      build the Pasteboard History window (pasteboard-gtk, release); install-app puts it on $(PREFIX)
 #   make bench    run the benchmarks in bench/ (see bench/README.md)
-#   make deb      build the Debian package dist/pasteboard_<version>_amd64.deb; make test-deb tries it on a clean Debian 12
+#   make deb      build the Debian package dist/pasteboard_<version>_amd64.deb (test-deb: try it on a clean Debian 12)
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
@@ -86,9 +86,9 @@ test: test-deps
 	$(MAKE) --no-print-directory test-apps
 	$(MAKE) --no-print-directory compat
 
-# The pb that `make build` links (static runtime and C libraries) through the suites that run pb as a program: the
-# command line (SQLite, FTS5, zlib's PNG path, XTest paste) and sync (libsodium), so a static link that builds but
-# misbehaves fails here. CI runs it after `make test`.
+# The pb that `make build` links (static runtime, libstdc++, XTest, XRes) through the suites that run pb as a
+# program: the command line (SQLite, FTS5, zlib's PNG path, XTest paste) and sync (libsodium), so a static link that
+# builds but misbehaves fails here. CI runs it after `make test`.
 RELEASE_SUITES := PasteboardCLITests|PasteboardSyncTests
 test-release: build
 	$(SWIFT) build --build-tests
@@ -179,13 +179,9 @@ deb: build app packaging-deps
 	lintian --fail-on error $(DEB)
 
 # The package on a clean, minimal Debian 12 (debootstrap, cached in /var/cache/pasteboard-ci): install, run, remove,
-# and an upgrade from an older version (the same binaries, labelled lower) that keeps the store. CI runs it.
-UPGRADE_FROM := $(VERSION)~upgrade.test
+# and an upgrade from an older version (the same package, labelled lower) that keeps the store. CI runs it.
 test-deb: deb
-	python3 packaging/build_deb.py --pb .build/release/pb --app .build/release/pasteboard-gtk \
-		--out .build/deb-upgrade-test --test-version $(UPGRADE_FROM)
-	$(SUDO) python3 packaging/test_deb.py --deb $(DEB) \
-		--old-deb .build/deb-upgrade-test/pasteboard_$(UPGRADE_FROM)_amd64.deb
+	$(SUDO) python3 packaging/test_deb.py --deb $(DEB) --old-version $(VERSION)~upgrade.test
 
 bench: build
 	python3 bench/history_bench.py

@@ -16,10 +16,9 @@ and built with `dpkg-deb --root-owner-group`, so no Debian source package or deb
 
 The version is Sources/PasteboardModel/PasteboardVersion.swift's, which the programs print; the newest entries of
 packaging/changelog and of the metainfo's releases must name it (the build says what to add when they do not).
-With --test-version V (the upgrade test's older package), V is used instead and a changelog entry is made for it.
 Depends is what dpkg-shlibdeps finds for the binaries' NEEDED libraries, so it follows the link.
 
-Usage: python3 packaging/build_deb.py --pb PB --app PASTEBOARD_GTK [--out dist] [--test-version V]
+Usage: python3 packaging/build_deb.py --pb PB --app PASTEBOARD_GTK [--out dist]
 Prints the path of the package.
 """
 import argparse, gzip, hashlib, os, re, shutil, subprocess, sys, tempfile
@@ -68,17 +67,12 @@ def source_version():
     return match.group(1)
 
 
-def changelog_text(version, test):
+def changelog_text(version):
     with open(os.path.join(PACKAGING, "changelog")) as file:
         text = file.read()
     match = re.match(r"^pasteboard \(([^)]+)\) ", text)
     if not match:
         raise BuildError("packaging/changelog does not start with a 'pasteboard (VERSION) …' entry")
-    if test:
-        # The upgrade test's older package: an entry of its own on top, dated like the one below it.
-        date = re.search(r"^ -- .*?  (.+)$", text, re.M).group(1)
-        return (f"pasteboard ({version}) bookworm; urgency=medium\n\n  * A package for the upgrade test "
-                f"(packaging/test_deb.py).\n\n -- {MAINTAINER}  {date}\n\n") + text
     if match.group(1) != version:
         raise BuildError(f"packaging/changelog's newest entry is {match.group(1)}, but the version is {version}: "
                          "add an entry for it at the top (and a <release> to packaging/pasteboard.metainfo.xml)")
@@ -90,13 +84,13 @@ def changelog_epoch(text):
     return int(run(["date", "-d", date, "+%s"]).strip())
 
 
-def metainfo_text(version, test):
+def metainfo_text(version):
     with open(os.path.join(PACKAGING, "pasteboard.metainfo.xml")) as file:
         text = file.read()
     newest = re.search(r'<release version="([^"]+)"', text)
     if not newest:
         raise BuildError("packaging/pasteboard.metainfo.xml has no <release>")
-    if not test and newest.group(1) != version:
+    if newest.group(1) != version:
         raise BuildError(f"packaging/pasteboard.metainfo.xml's newest <release> is {newest.group(1)}, but the "
                          f"version is {version}: add a <release version=\"{version}\"> with its notes")
     return text
@@ -134,15 +128,15 @@ def depends(stage, binaries):
     return match.group(1)
 
 
-def build(pb, app, out, version, test):
+def build(pb, app, out, version):
     for tool in ("dpkg-deb", "dpkg-shlibdeps", "strip", "appstreamcli"):
         if shutil.which(tool) is None:
             raise BuildError(f"{tool} is missing (Debian: dpkg-dev, binutils, appstream)")
     for binary in (pb, app):
         if not os.access(binary, os.X_OK):
             raise BuildError(f"{binary} is missing: run 'make build app' first")
-    changelog = changelog_text(version, test)
-    metainfo = metainfo_text(version, test)
+    changelog = changelog_text(version)
+    metainfo = metainfo_text(version)
     epoch = changelog_epoch(changelog)
     with tempfile.TemporaryDirectory() as work:
         stage = os.path.join(work, "stage")
@@ -157,8 +151,9 @@ def build(pb, app, out, version, test):
         for link in ("pbcopy", "pbpaste"):
             os.symlink("pb", os.path.join(bin_dir, link))
         staged_pb = os.path.join(bin_dir, "pb")
-        for name, text in (("pb", run([staged_pb, "--version"])), ("pasteboard-gtk", run([os.path.join(bin_dir, "pasteboard-gtk"), "--version"]))):
-            if not test and text.strip() != f"{name} {version}":
+        for name in ("pb", "pasteboard-gtk"):
+            text = run([os.path.join(bin_dir, name), "--version"])
+            if text.strip() != f"{name} {version}":
                 raise BuildError(f"{name} --version printed {text.strip()!r}, not '{name} {version}': rebuild it")
         # Desktop entries, icon, AppStream.
         applications = os.path.join(share, "applications")
@@ -249,9 +244,7 @@ def build(pb, app, out, version, test):
                 os.utime(os.path.join(directory, name), (epoch, epoch), follow_symlinks=False)
         os.makedirs(out, exist_ok=True)
         package = os.path.join(out, f"pasteboard_{version}_amd64.deb")
-        # The upgrade test's package is thrown away: fast gzip instead of xz, which takes a minute on 77 MB.
-        compression = ["-Zgzip", "-z1"] if test else ["-Zxz"]
-        run(["dpkg-deb", "--root-owner-group"] + compression + ["--build", stage, package],
+        run(["dpkg-deb", "--root-owner-group", "-Zxz", "--build", stage, package],
             env={**os.environ, "SOURCE_DATE_EPOCH": str(epoch)})
     return package
 
@@ -261,11 +254,9 @@ def main():
     parser.add_argument("--pb", default=os.path.join(ROOT, ".build", "release", "pb"))
     parser.add_argument("--app", default=os.path.join(ROOT, ".build", "release", "pasteboard-gtk"))
     parser.add_argument("--out", default=os.path.join(ROOT, "dist"))
-    parser.add_argument("--test-version", help="an older version for the upgrade test, instead of the real one")
     arguments = parser.parse_args()
     try:
-        version = arguments.test_version or source_version()
-        print(build(arguments.pb, arguments.app, arguments.out, version, arguments.test_version is not None))
+        print(build(arguments.pb, arguments.app, arguments.out, source_version()))
     except BuildError as error:
         print(f"build_deb: {error}", file=sys.stderr)
         return 1

@@ -9,13 +9,14 @@
 #
 # Not these: SQLite, libsodium and zlib come from Debian as shared libraries (libsqlite3-0, libsodium23, zlib1g), as
 # Debian's policy and lintian's `embedded-library` check ask, so that a security update of any of them reaches pb
-# without a rebuild. They cost `pb --version` about a millisecond (README, "Linking"). Left shared as well: libc, libm,
+# without a rebuild. They cost `pb --version` about 0.1 ms (README, "Linking"). Left shared as well: libc, libm,
 # libgcc_s, libX11 and libXfixes with what they load (xclip loads them too), and libwayland-client.
 #
 # How: the X libraries (`-lXtst -lXRes`, linked by name in Package.swift) and libstdc++ are looked up along the
 # library search path, where this directory comes first (through the pkg-config files below) and holds only
-# archives, so the linker takes the archive. libXext is linked after them by the Makefile. Anything else left here by an older version of this script
-# (SQLite's, libsodium's or zlib's archive) is removed, or it would be linked in again.
+# archives, so the linker takes the archive. libXext is linked after them by the Makefile. Anything else left here
+# by an older version of this script (SQLite's, libsodium's or zlib's archive) is removed, or it would be linked in
+# again.
 #
 # Usage: scripts/static_libs.sh DIRECTORY    (the Makefile passes .build/static-libs)
 set -euo pipefail
