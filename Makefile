@@ -4,6 +4,7 @@
 #   make install  install pb, the pbcopy/pbpaste links and shell completions under $(PREFIX)
 #   make app      build the Pasteboard History window (pasteboard-gtk, release); install-app puts it on $(PREFIX)
 #   make bench    run the benchmarks in bench/ (see bench/README.md)
+#   make deb      build the Debian package dist/pasteboard_<version>_amd64.deb (test-deb: try it on a clean Debian 12)
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
@@ -25,7 +26,7 @@ TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python
 	python3-pyatspi at-spi2-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run build app test test-release test-deps deps install install-app uninstall bench clean
+.PHONY: run build app test test-release test-deps deps install install-app uninstall bench clean deb test-deb packaging-deps
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -38,8 +39,12 @@ deps:
 # (bench/startup_bench.py). bfd packs the relative relocations (gold cannot; binutils 2.38 and glibc 2.36, as in
 # Debian 12); --wrap=mktemp: see Sources/CStaticFoundation/mktemp.c. --disable-local-rpath: no $$ORIGIN run path,
 # since nothing is loaded from beside pb (without it the loader first looks there for each of the 15 system libraries).
-# The C libraries SQLite, libsodium, zlib, XTest and XRes, and libstdc++, are linked in from their static archives
-# (scripts/static_libs.sh says why and how): each shared library costs every start its own load and relocations.
+# No -z relro: the static Swift libraries' objects have writable .rodata sections, so bfd puts .rodata in the
+# writable segment and makes no RELRO segment whatever the flag (packaging/lintian-overrides); nor -z now, which binds
+# every symbol at start and made `pb --version` take almost twice as long.
+# XTest, XRes and libstdc++ are linked in from their static archives (scripts/static_libs.sh says why and how): each
+# shared library costs every start its own load and relocations. SQLite, libsodium and zlib are Debian's shared
+# libraries, so that their security updates reach pb (README, "Linking").
 STATIC_RUNTIME := --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --wrap=mktemp
 STATIC_LIBS := $(CURDIR)/.build/static-libs
@@ -81,9 +86,9 @@ test: test-deps
 	$(MAKE) --no-print-directory test-apps
 	$(MAKE) --no-print-directory compat
 
-# The pb that `make build` links (static runtime and C libraries) through the suites that run pb as a program: the
-# command line (SQLite, FTS5, zlib's PNG path, XTest paste) and sync (libsodium), so a static link that builds but
-# misbehaves fails here. CI runs it after `make test`.
+# The pb that `make build` links (static runtime, libstdc++, XTest, XRes) through the suites that run pb as a
+# program: the command line (SQLite, FTS5, zlib's PNG path, XTest paste) and sync (libsodium), so a static link that
+# builds but misbehaves fails here. CI runs it after `make test`.
 RELEASE_SUITES := PasteboardCLITests|PasteboardSyncTests
 test-release: build
 	$(SWIFT) build --build-tests
@@ -137,8 +142,12 @@ install: build
 	.build/release/pb gnome-extension install --dir $(DESTDIR)$(PREFIX)/share/gnome-shell/extensions \
 		$$(gnome-shell --version >/dev/null 2>&1 || echo --shell-version 45)
 
+# The window, linked as pb is (the Swift runtime and Foundation in it, so it needs no toolchain to run); the same
+# flags as `make build`, so the two share one release build.
 app: deps
-	$(SWIFT) build -c release --product pasteboard-gtk
+	bash scripts/static_libs.sh $(STATIC_LIBS)
+	PKG_CONFIG_PATH=$(STATIC_LIBS) $(SWIFT) build -c release --product pasteboard-gtk $(STATIC_RUNTIME) $(STATIC_LINK)
+	python3 scripts/check_linkage.py --app .build/release/pasteboard-gtk
 
 install-app: app install
 	install -m 0755 .build/release/pasteboard-gtk $(DESTDIR)$(PREFIX)/bin/pasteboard-gtk
@@ -151,9 +160,32 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/pasteboard-history.svg
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pb $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_pb $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pb.fish
 
+# The Debian package (packaging/build_deb.py says what it holds), from the release pb and pasteboard-gtk, checked by
+# lintian (no errors; packaging/lintian-overrides holds the justified overrides). The version is the one the programs
+# print: Sources/PasteboardModel/PasteboardVersion.swift.
+VERSION := $(shell sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/PasteboardModel/PasteboardVersion.swift)
+DEB := dist/pasteboard_$(VERSION)_amd64.deb
+PACKAGING_TOOLS := dpkg-dev lintian appstream debootstrap
+
+packaging-deps:
+	@missing=""; for p in $(PACKAGING_TOOLS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+deb: build app packaging-deps
+	python3 packaging/build_deb.py --pb .build/release/pb --app .build/release/pasteboard-gtk --out dist
+	lintian --fail-on error $(DEB)
+
+# The package on a clean, minimal Debian 12 (debootstrap, cached in /var/cache/pasteboard-ci): install, run, remove,
+# and an upgrade from an older version (the same package, labelled lower) that keeps the store. CI runs it.
+test-deb: deb
+	$(SUDO) python3 packaging/test_deb.py --deb $(DEB) --old-version $(VERSION)~upgrade.test
+
 bench: build
 	python3 bench/history_bench.py
 	python3 bench/startup_bench.py
 
 clean:
-	rm -rf .build
+	rm -rf .build dist

@@ -151,8 +151,9 @@ let package = Package(
                 "TextSupport", "URLFetching",
             ]
         ),
-        .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp"]),
-        // CStaticFoundation: for the statically linked pb that `make build` makes (see its mktemp.c).
+        // CStaticFoundation: for the statically linked pb and pasteboard-gtk that `make build` and `make app` make
+        // (see its mktemp.c).
+        .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp", "CStaticFoundation"]),
         .executableTarget(name: "pb", dependencies: ["PasteboardCLI", "PasteboardDaemon", "PasteboardSystem", "CStaticFoundation"]),
         .executableTarget(name: "recent-history", dependencies: ["PasteboardHistory"], path: "Examples/RecentHistory"),
         .executableTarget(

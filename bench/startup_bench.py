@@ -18,6 +18,7 @@ Each measurement is made for every pb build in the run, side by side:
     built there with `swift build -c release --product pb`, so with the shared runtime whatever that commit's Makefile
     did; for commits before static linking that is how `make build` built it); with --before-static, by that commit's
     own `make build` instead (into bench/data/before-COMMIT-make), to compare `make build` with `make build`.
+  - with --compare LABEL=PATH (repeatable), any other pb binary, such as one linked another way.
 
 The big store is written straight into SQLite (pb itself creates the empty store, schema and all), row for row what
 `pb copy` writes for a text item, and kept in bench/data/ (git-ignored) for later runs: building it takes about two
@@ -25,7 +26,7 @@ minutes instead of the four that `pb import` needs. The daemons run on that stor
 writes to it, and the run checks the item count afterwards.
 
 Usage: python3 bench/startup_bench.py [--pb PATH] [--dynamic-pb PATH | --no-dynamic] [--before COMMIT [--before-static]]
-                                      [--items N] [--runs R] [--settle SECONDS] [--no-x11]
+                                      [--compare LABEL=PATH ...] [--items N] [--runs R] [--settle SECONDS] [--no-x11]
 Needs xclip, GNU time (/usr/bin/time, Debian package `time`), readelf, and swiftc and cc for the floor program and
 the builds. Prints Markdown tables (paste them into the README) and the raw numbers as JSON.
 """
@@ -444,6 +445,8 @@ def main():
     parser.add_argument("--before", default=None, metavar="COMMIT", help="also measure pb as built at COMMIT")
     parser.add_argument("--before-static", action="store_true",
                         help="build the --before commit with its own 'make build' (static runtime), not shared")
+    parser.add_argument("--compare", action="append", default=[], metavar="LABEL=PATH",
+                        help="also measure this pb binary, shown as LABEL (repeatable)")
     parser.add_argument("--items", type=int, default=1_000_000, help="items in the big store")
     parser.add_argument("--runs", type=int, default=100, help="runs per program for the wall times")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds to wait before each memory sample")
@@ -472,6 +475,11 @@ def main():
     if args.before:
         short, path = before_build(args.before, static=args.before_static)
         builds.insert(0, (f"pb at {short}, {linkage(path)}", path))
+    for item in args.compare:
+        label, _, path = item.partition("=")
+        if not path or not os.access(path, os.X_OK):
+            sys.exit(f"--compare needs LABEL=PATH with an executable PATH, not {item!r}")
+        builds.insert(0, (label, path))
     floors = floor_programs() if shutil.which("swiftc") and shutil.which("cc") else {}
     xvfb = None
     try:

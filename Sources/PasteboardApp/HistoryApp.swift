@@ -2,6 +2,7 @@ import DisplayBackends
 import Foundation
 import GtkSupport
 import PasteboardHistory
+import PasteboardModel
 import PasteboardSystem
 
 /// The `pasteboard-gtk` program: the "Pasteboard History" window, or (`__serve`) the short-lived clipboard owner
@@ -9,6 +10,7 @@ import PasteboardSystem
 public enum HistoryApp {
     static let usage = """
         Usage: pasteboard-gtk [--popup [--paste] [--once]] [--background]
+               pasteboard-gtk --version
 
         Opens the Pasteboard History window: the clipboard history (newest first), search, a preview, and
         copying text, past items and downloads to the clipboard. It reads the same store as 'pb' and updates live
@@ -30,6 +32,10 @@ public enum HistoryApp {
         if OwnerMode.isRequested(arguments) { return OwnerMode.run(arguments, environment: environment) }
         if arguments.contains("--help") || arguments.contains("-h") {
             print(usage + "\n\n" + ShortcutsHelp.text)
+            return 0
+        }
+        if arguments == ["--version"] || arguments == ["-V"] {
+            print("pasteboard-gtk \(PasteboardVersion.current)")
             return 0
         }
         let known: Set<String> = ["--popup", "--paste", "--once", "--background"]

@@ -6,7 +6,7 @@ import TextSupport
 
 /// The `pb` command line: dispatches to subcommands, prints errors, returns the exit status.
 public enum PBCommandLine {
-    public static let version = "0.1.0"
+    public static let version = PasteboardVersion.current
 
     static let commands: [any Command.Type] = [
         CopyCommand.self, PasteCommand.self, HistoryCommand.self, ShowCommand.self, SearchCommand.self,

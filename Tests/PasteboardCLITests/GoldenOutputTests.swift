@@ -1,4 +1,5 @@
 import Foundation
+import PasteboardTestSupport
 import Testing
 
 /// The whole text of every help page and completion script of the built `pb`, against the golden files in `Tests/Fixtures/Golden/`
@@ -54,5 +55,20 @@ import Testing
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionScript(shell: String) async throws {
         try GoldenFile(name: "completions-\(shell).txt").check(try await output(["completions", shell]))
+    }
+
+    /// The man pages the Debian package installs, as scripts/manpages.py makes them from the help text above (pb's)
+    /// and from `pasteboard-gtk --help`: a change to a help page shows up in its man page too.
+    @Test(arguments: ["pb", "pasteboard-gtk"])
+    func manPage(page: String) async throws {
+        let script = GoldenFile.directory.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/manpages.py").path
+        let binary = page == "pb" ? ["--pb", try Product.pb.path()] : ["--app", try Product.pasteboardGTK.path()]
+        let child = try ChildProcess(
+            executable: "/usr/bin/python3", arguments: [script, "--print", page] + binary,
+            environment: sandbox.environment, stdin: nil, ioDirectory: sandbox.root.appendingPathComponent("io"))
+        let result = try await child.finish(timeout: .seconds(60))
+        #expect(result.succeeded && result.stderr.isEmpty, "\(result)")
+        try GoldenFile(name: "man-\(page).txt").check(result.output)
     }
 }
