@@ -27,7 +27,6 @@ final class MarksBar {
         let joinLabel = Label("Join with")
         joinLabel.addStyleClass("dim-label")
         stackButton.addStyleClass("suggested-action")
-        count.setAccessibleLabel("Marked items")
         separatorField.setAccessibleLabel("Separator for joined copy")
         root = Box(.horizontal, spacing: 6, [count, stackButton, joinLabel, separatorField, joinButton, clearButton])
         root.addStyleClass("marks-bar")

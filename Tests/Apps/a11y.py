@@ -110,6 +110,50 @@ def check_settings(desktop: X11Desktop, app, checks: Checks) -> None:
     checks.check("every settings control takes the keyboard focus", not unreachable, "; ".join(unreachable[:20]))
 
 
+def frame_named(app, title: str):
+    for index in range(app.childCount):
+        frame = app.getChildAtIndex(index)
+        if frame is not None and frame.name == title:
+            return frame
+    return None
+
+
+def check_marks_edit_and_shortcuts(desktop: X11Desktop, app, checks: Checks) -> None:
+    """Marked rows say so and the marks bar is named; the edit bar (Ctrl+E) is named; the shortcuts window (Ctrl+?)
+    has no unnamed control."""
+    desktop.focus("Pasteboard History")
+    for chord in ("ctrl+f", "Down", "ctrl+space", "shift+Right"):
+        desktop.key(chord)
+
+    def marked():
+        window = frame_named(app, "Pasteboard History")
+        nodes = walk(window) if window is not None else []
+        rows = [name for _, role, name, _, _, _ in nodes if role == "list item" and ", marked " in name]
+        return nodes if len(rows) == 2 else None
+    nodes = wait_until(marked, 10, 0.2)
+    if checks.check("marked rows say they are marked, with their place", nodes is not None):
+        names = {name for _, _, name, _, _, _ in nodes}
+        checks.check("the marks bar is named", {"2 items marked", "Paste One by One", "Copy Joined", "Unmark All",
+                                                 "Separator for joined copy"} <= names, repr(sorted(names)[:60]))
+        check_tree("main window with marks", nodes, checks)
+    desktop.key("Escape")
+    desktop.key("ctrl+e")
+
+    def editing():
+        window = frame_named(app, "Pasteboard History")
+        nodes = walk(window) if window is not None else []
+        return nodes if any(name == "Copy Edited" for _, _, name, _, _, _ in nodes) else None
+    nodes = wait_until(editing, 10, 0.2)
+    if checks.check("Ctrl+E shows the named edit bar", nodes is not None):
+        check_tree("main window while editing", nodes, checks)
+    desktop.key("Escape")
+    desktop.key("ctrl+question")
+    shortcuts = wait_until(lambda: frame_named(app, "Keyboard Shortcuts"), 10, 0.2)
+    if checks.check("Ctrl+? opens the keyboard shortcuts window", shortcuts is not None):
+        check_tree("keyboard shortcuts window", walk(shortcuts), checks)
+    desktop.key("Escape")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Read Pasteboard History's accessibility tree over AT-SPI.")
     parser.add_argument("--app", default=os.path.join(REPO, ".build", "debug", "pasteboard-gtk"))
@@ -160,6 +204,7 @@ def main() -> int:
         checks.check("an image row says it is an image and its size",
                      any(name.startswith("Image, now · ") and name.endswith(" B") for name in rows), repr(rows))
         check_tree("main window", nodes, checks)
+        check_marks_edit_and_shortcuts(desktop, found, checks)
         check_settings(desktop, found, checks)
         kill_group(app)
         app = subprocess.Popen([args.app, "--popup"], env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
