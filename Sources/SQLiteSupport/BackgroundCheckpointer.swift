@@ -77,6 +77,14 @@ public final class BackgroundCheckpointer: Sendable {
         return false
     }
 
+    /// Waits until the checkpoint queued or running on the queue, if any, has ended: it holds SQLite's checkpoint
+    /// lock, which a committing connection's own checkpoint cannot wait for (SQLite answers busy at once), so on a
+    /// machine that starved this queue's thread the log went on growing past twice the cap. Called from the commit
+    /// hook, after the commit released its locks: the queue's checkpoint does not wait for this thread.
+    func waitForQueued() {
+        queue.sync {}
+    }
+
     /// The committing connection's own checkpoint, past twice the cap, has run.
     func writerCheckpointed() {
         state.withLock { $0.writerCheckpoints += 1 }
@@ -106,9 +114,10 @@ extension Connection {
                 guard let context else { return SQLITE_OK }
                 let checkpointer = Unmanaged<BackgroundCheckpointer>.fromOpaque(context).takeUnretainedValue()
                 guard checkpointer.logGrew(to: Int(frames)) else { return SQLITE_OK }
-                // As SQLite's own automatic checkpoint does from this hook: passive, on the committing connection.
-                // Its result is left to the next commit: SQLITE_BUSY means the queue's checkpoint is running now,
-                // and any other failure leaves the log long, so the next commit tries again.
+                // As SQLite's own automatic checkpoint does from this hook: passive, on the committing connection,
+                // once the queue's checkpoint (holding the checkpoint lock) has ended. Its result is left to the next
+                // commit: any failure leaves the log long, so the next commit tries again.
+                checkpointer.waitForQueued()
                 _ = sqlite3_wal_checkpoint_v2(db, name, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
                 checkpointer.writerCheckpointed()
                 return SQLITE_OK
