@@ -73,7 +73,8 @@ import Testing
         let file = try await sandbox.run(pb, ["copy", "--url", server.redirect(to: "file:///etc/passwd")])
         #expect(file.status == 1, "\(file)")
         #expect(file.stderr.contains("redirected to file:///etc/passwd, which is not an http or https address"), "\(file)")
-        #expect(!file.stderr.contains("404"))
+        // Not the old "The server answered 404" (the port in the address may hold those digits).
+        #expect(!file.stderr.contains("answered 404"), "\(file)")
         #expect(try await history().isEmpty, "nothing was recorded")
         let followed = try await sandbox.run(pb, ["copy", "--url", server.redirect(to: server.url("text"))])
         #expect(followed.succeeded, "\(followed)")

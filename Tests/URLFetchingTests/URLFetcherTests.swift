@@ -43,7 +43,8 @@ import Testing
         guard case .failure(let error) = result else { return }
         #expect(error.kind == .tooLarge, "\(error)")
         #expect(error.message.contains("larger than 5 MB"), "\(error)")
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // Stopped at the limit, not after inflating the whole gigabyte (a bound that holds on a loaded machine).
+        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func aCorruptGzipBodyIsAnError() async throws {
