@@ -103,6 +103,68 @@ import Testing
         #expect(try await pb(["prune"]).output == "Deleted 0 items.\n")
     }
 
+    /// Issue 26 on Wayland: accent-insensitive search with highlighted matches, marks and a paste stack, paste as
+    /// plain text, and edit before paste.
+    @Test func searchMarksPlainTextAndEditWorkOnWayland() async throws {
+        let daemon = try await startDaemon()
+        defer { daemon.terminate(grace: .seconds(1)) }
+        try await pb(["copy"], stdin: Data("Ünïcödé text".utf8))
+        try await pb(["copy"], stdin: Data("second".utf8))
+        try await pb(["copy"], stdin: Data("third".utf8))
+        let history = try await pb(["history", "--json"]).stdout
+        let items = try #require(try JSONSerialization.jsonObject(with: history) as? [[String: Any]])
+        func id(_ text: String) throws -> Int { try #require(items.first { $0["preview"] as? String == text }?["id"] as? Int) }
+        let (third, second) = (try id("third"), try id("second"))
+        let app = try launch([])
+        defer { app.terminate(grace: .milliseconds(500)) }
+        try await waitForLog(app) { $0 == "first frame" }
+        try await waitUntilActive(app, line: "window active")
+
+        // Search: "unic" finds "Ünïcödé", in bold.
+        var mark = logLines().count
+        try await chord("ctrl", "f")
+        try await type("unic")
+        try await waitForLog(app, after: mark) { $0.hasPrefix("row marked ") && $0.contains("<b>Ünïc</b>") }
+        try await key("Escape")
+        try await waitForLog(app, after: mark) { $0 == "rows 3" }
+
+        // Marks: the newest, then Shift+Right; Enter makes a paste stack.
+        mark = logLines().count
+        try await chord("ctrl", "f")
+        try await key("Down")
+        try await waitForLog(app, after: mark) { $0.hasPrefix("preview text \(third) ") }
+        try await chord("ctrl", "space")
+        try await waitForLog(app, after: mark) { $0 == "marked \(third)" }
+        try await chord("shift", "Right")
+        try await waitForLog(app, after: mark) { $0 == "marked \(third),\(second)" }
+        try await key("Return")
+        try await waitForLog(app, after: mark) { $0 == "stacked \(third),\(second)" }
+        let wlPaste = try tool("wl-paste", package: "wl-clipboard")
+        let first = try await sandbox.run(wlPaste, ["--no-newline"], timeout: .seconds(10))
+        #expect(first.output == "third", "\(first)")
+        #expect(try await clipboardBecomes("second"), "the next paste gets the next item")
+
+        // Paste as plain text, then edit before paste, on the selected row.
+        mark = logLines().count
+        try await chord("shift", "Return")
+        try await waitForLog(app, after: mark) { $0.hasSuffix(" as plain text") }
+        try await chord("ctrl", "e")
+        try await waitForLog(app, after: mark) { $0.hasPrefix("editing ") }
+        try await type("edited ")
+        try await chord("ctrl", "Return")
+        try await waitForLog(app, after: mark) { $0.hasPrefix("copied edited ") }
+        let newest = try await pb(["history", "--limit", "1", "--json"])
+        #expect(newest.output.contains("edited "), "\(newest)")
+    }
+
+    /// A key with a modifier held, in one wtype run (across runs, sway kept the modifier of the last one down).
+    private func chord(_ modifier: String, _ name: String) async throws {
+        let result = try await sandbox.run(
+            try tool("wtype", package: "wtype"), ["-s", "300", "-M", modifier, "-k", name, "-m", modifier],
+            timeout: .seconds(10))
+        guard result.succeeded else { throw CommandFailed(result: result) }
+    }
+
     // MARK: - Helpers
 
     private func launch(_ arguments: [String]) throws -> ChildProcess {
