@@ -14,4 +14,19 @@ struct OwnedItem {
     let targetOrder: [String]
     let once: Bool
     var served = 0
+    /// The earliest time a request may be stamped with and still be answered: when this process took the selection,
+    /// which an item owned over another of ours (a restore while we own it) keeps.
+    var answersSince: Time
+
+    init(
+        item: PasteboardItem, time: Time, targets: [String: Served], targetOrder: [String], once: Bool,
+        answersSince: Time? = nil
+    ) {
+        self.item = item
+        self.time = time
+        self.targets = targets
+        self.targetOrder = targetOrder
+        self.once = once
+        self.answersSince = answersSince ?? time
+    }
 }

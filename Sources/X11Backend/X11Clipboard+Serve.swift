@@ -21,7 +21,12 @@ extension X11Clipboard {
         XSetSelectionOwner(x.handle, x.atom(selection.rawValue), x.window, time)
         let isOwner = XGetSelectionOwner(x.handle, x.atom(selection.rawValue)) == x.window
         if isOwner {
-            owned[selection] = OwnedItem(item: item, time: time, targets: targets, targetOrder: order, once: once)
+            // Owned already (another item of ours, or the same again): requests stamped with the time we took the
+            // selection are still ours to answer. A reader that has not heard of this owner change yet asks with
+            // it (mutter, bridging the clipboard to Wayland on GNOME: refused, the paste got nothing).
+            let since = owned[selection].map { min($0.answersSince, time) } ?? time
+            owned[selection] = OwnedItem(
+                item: item, time: time, targets: targets, targetOrder: order, once: once, answersSince: since)
         }
         for var event in deferred { handle(&event) }
         x.flush()
@@ -69,7 +74,7 @@ extension X11Clipboard {
             return
         }
         guard let selection = selection(for: request.selection), let owned = owned[selection],
-            request.time == UInt(CurrentTime) || request.time >= owned.time
+            request.time == UInt(CurrentTime) || request.time >= owned.answersSince
         else {
             notify(request, property: 0)  // not ours, or asked about a time before we took over
             return
