@@ -170,7 +170,9 @@ import Testing
         }
         #expect(focused && pipeline.isRunning, "\(launcher) never got the keyboard focus")
         let typed = try await ChildProcess(
-            executable: wtype, arguments: [query, "-s", "300", "-k", "Return"], environment: environment, stdin: nil,
+            // A second for the launcher to filter its rows before Return (at 300 ms, wofi under load took the first
+            // row, another item).
+            executable: wtype, arguments: [query, "-s", "1000", "-k", "Return"], environment: environment, stdin: nil,
             ioDirectory: io
         ).finish(timeout: .seconds(15))
         #expect(typed.succeeded, "wtype: \(typed)")
