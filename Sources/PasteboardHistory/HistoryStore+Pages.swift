@@ -187,7 +187,7 @@ extension HistoryStore {
         matcher: SearchMatcher, conditions: [String], below: Int64?, limit: Int,
         deadline: ContinuousClock.Instant?, isCancelled: () -> Bool
     ) throws -> HistoryPage {
-        let phrase = Self.trigramQuery(matcher.needle)
+        let phrase = Self.trigramQuery(matcher.indexPhrase ?? matcher.needle)
         var positions: [Int64] = []
         var below = below ?? Int64.max
         if let indexedThrough = try searchIndexedThrough(), below > indexedThrough + 1 {

@@ -178,7 +178,7 @@ extension HistoryStore {
     /// Items not indexed yet (the newest ones, see HistoryStore+SearchBacklog.swift) are scanned first, with the
     /// same check of each text, so a search right after an import finds what it brought.
     func indexedSearch(_ matcher: SearchMatcher, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
-        let phrase = Self.trigramQuery(matcher.needle)
+        let phrase = Self.trigramQuery(matcher.indexPhrase ?? matcher.needle)
         var conditions: [String] = []
         if query.pinnedOnly { conditions.append("i.pinned") }
         if let kinds = query.kinds { conditions.append(Self.kindCondition(kinds)) }

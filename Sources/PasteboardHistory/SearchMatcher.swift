@@ -20,6 +20,8 @@ public struct SearchMatcher: Sendable {
     private let pattern: Pattern?
     /// The pattern with its accents dropped, for the text without its accents (nil when it is the same pattern).
     private let strippedPattern: Pattern?
+    /// What the index is asked for in a regex search (see `indexPhrase`).
+    private let regexPhrase: String?
 
     /// - Throws: `HistoryError` (`invalidInput`) with the regex engine's message for a pattern that is not one.
     public init(_ text: String, mode: HistoryFilter.Mode) throws(HistoryError) {
@@ -31,6 +33,7 @@ public struct SearchMatcher: Sendable {
         guard mode == .regex else {
             pattern = nil
             strippedPattern = nil
+            regexPhrase = nil
             return
         }
         do {
@@ -40,6 +43,26 @@ public struct SearchMatcher: Sendable {
         }
         let stripped = SearchFolding.stripAccents(text)
         strippedPattern = stripped == text ? nil : try? Pattern(stripped, options: .caseInsensitive)
+        regexPhrase = Self.indexPhrase(pattern, strippedPattern)
+    }
+
+    /// The text the search index narrows a regex search to: what every match contains, folded as the index folds
+    /// it, when it is long enough for the index (three scalars). A match through the pattern without its accents
+    /// must contain it too: the shorter of the two literals, when one holds the other.
+    private static func indexPhrase(_ pattern: Pattern?, _ stripped: Pattern?) -> String? {
+        guard let pattern else { return nil }
+        var phrase = SearchFolding.fold(pattern.indexLiteral)
+        if let stripped {
+            let other = SearchFolding.fold(stripped.indexLiteral)
+            if other.contains(phrase) {
+                // Every match through either pattern holds `phrase`.
+            } else if phrase.contains(other) {
+                phrase = other
+            } else {
+                return nil
+            }
+        }
+        return phrase.unicodeScalars.count >= 3 ? phrase : nil
     }
 
     /// The folded query when it is ASCII: what SQLite's `instr(lower(…))` may look for in ASCII texts beforehand.
@@ -48,8 +71,19 @@ public struct SearchMatcher: Sendable {
         return needle
     }
 
-    /// Whether the search index can answer (a substring of three characters at least, once folded).
-    var usesIndex: Bool { mode == .substring && needleScalars.count >= 3 }
+    /// The phrase the search index is asked for (its trigrams), nil when the index cannot narrow the search: a
+    /// substring of three characters at least, once folded, or the literal every match of a regex contains
+    /// (`Pattern.indexLiteral`); candidates are then checked with `matches`.
+    var indexPhrase: String? {
+        switch mode {
+        case .substring: return needleScalars.count >= 3 ? needle : nil
+        case .regex: return regexPhrase
+        case .fuzzy: return nil
+        }
+    }
+
+    /// Whether the search index can answer.
+    var usesIndex: Bool { indexPhrase != nil }
 
     /// Whether an item's text (its first `ItemText.indexedPrefix` bytes, UTF-8) matches.
     func matches(_ bytes: Data) -> Bool {

@@ -51,6 +51,9 @@ public struct Pattern: Sendable, Hashable {
     public let source: String
     /// The options it was compiled with.
     public let options: Options
+    /// Text every match contains, for a prefilter over an index of texts with their accents dropped, compared ignoring
+    /// case (see `IndexLiteral`); empty when the pattern promises none.
+    public let indexLiteral: String
     private let program: Program
 
     /// Compiles `source`.
@@ -76,6 +79,7 @@ public struct Pattern: Sendable, Hashable {
         self.source = source
         self.options = options
         self.program = try Compiler.compile(node, classes: parser.classes, source: source)
+        indexLiteral = String(String.UnicodeScalarView(IndexLiteral.required(node)))
     }
 
     // MARK: - Matching

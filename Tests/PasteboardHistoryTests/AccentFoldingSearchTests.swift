@@ -164,3 +164,32 @@ extension HistoryQuery {
         return query
     }
 }
+
+/// A regex search narrowed by the index (issue 30, item 1) finds what a scan of every item finds.
+@Suite struct RegexIndexPrefilterTests {
+    @Test func theIndexedRegexSearchFindsWhatAScanFinds() throws {
+        let temporary = try TemporaryDirectory()
+        let store = try HistoryStore(location: temporary.storeLocation)
+        let texts = [
+            "error: 42 failed at step 3", "Error: 7 FAILED", "warning: error: 9 failed", "https://example.org/a",
+            "http://EXAMPLE.org/b", "HTTPS://example.com", "Café au lait", "cafe au lait", "CAFÉ AU LAIT",
+            "token=ABC", "TOKEN=xyz", "Token = no", "Kelvin \u{212A}elvin", "\u{212A}ELVIN only", "ſpecial text",
+            "special text",
+            "日本語のテキスト error: 1 failed", "plain words",
+        ] + (0..<300).map { "filler \($0) words and numbers \($0 * 7)" }
+        for text in texts { try store.record(PasteboardItem(string: text)) }
+        let patterns = [
+            "error: [0-9]+ failed", "https?://example", "caf[eé] au lait", "café au", "(?-i)TOKEN=[a-z]+",
+            "token\\s*=", "\\u212Aelvin", "kelvin", "special text", "^filler 2[0-9] words", "numbers (14|21)$",
+            "au lait$", "(?-i)Café",
+        ]
+        for source in patterns {
+            let matcher = try SearchMatcher(source, mode: .regex)
+            let expected = Set(texts.filter { matcher.matches($0) })
+            let listed = Set(try store.items(HistoryQuery(text: source, isRegex: true, limit: 1_000)).map(\.preview))
+            let paged = Set(try store.page(HistoryFilter(text: source, mode: .regex), limit: 1_000).items.map(\.preview))
+            #expect(listed == expected, "pb search --regex \(source)")
+            #expect(paged == expected, "the lists' regex \(source)")
+        }
+    }
+}
