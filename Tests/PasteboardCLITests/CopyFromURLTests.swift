@@ -104,7 +104,8 @@ import Testing
         let started = ContinuousClock.now
         let stall = try await sandbox.run(pb, ["copy", "--url", server.url("stall"), "--timeout", "2s"])
         #expect(stall.status == 1 && stall.stderr.contains("was stopped"), "\(stall)")
-        #expect(ContinuousClock.now - started < .seconds(6))
+        // The 2 s stall limit, not the server's 60 s of silence (with room for a loaded machine).
+        #expect(ContinuousClock.now - started < .seconds(20))
         #expect(try await history().isEmpty)
     }
 

@@ -100,7 +100,7 @@ import Testing
         guard case .failure(let error) = result else { Issue.record("followed \(target)"); return }
         #expect(error.kind == .refused)
         #expect(error.message.contains("not an http or https address"), "\(error)")
-        #expect(!error.message.contains("404"))
+        #expect(!error.message.contains("answered 404"), "\(error)")
     }
 
     /// The user typing a local name that is no literal (localhost) may reach loopback, on that port only.
