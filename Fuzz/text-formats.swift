@@ -42,13 +42,17 @@ public func fuzzTextFormats(_ bytes: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         precondition(preview.unicodeScalars.count <= 201, "preview longer than its limit")
         precondition(!preview.contains("\n"), "preview has a line break")
         _ = ItemText.looksLikeURL(text)
-        // The byte search agrees with the string search for ASCII needles taken from the text itself.
+        // The search over the item's bytes agrees with the search over its decoded text, for needles taken from the
+        // text itself (each mode; accents and case ignored).
         let indexed = ItemText.indexString(text)
-        if let word = indexed.split(separator: " ").first(where: { $0.utf8.allSatisfy { $0 < 0x80 } && !$0.isEmpty }) {
-            let needle = String(word.prefix(8)).lowercased()
-            precondition(
-                ItemText.contains(text, needle: needle) == indexed.lowercased().contains(needle),
-                "byte search and string search disagree on \(needle.debugDescription)")
+        if let word = indexed.split(separator: " ").first(where: { !$0.isEmpty }) {
+            let needle = String(word.prefix(8))
+            for mode in [HistoryFilter.Mode.substring, .fuzzy] {
+                guard let matcher = try? SearchMatcher(needle, mode: mode) else { continue }
+                precondition(
+                    matcher.matches(text) == matcher.matches(ItemText.decoded(text)),
+                    "the byte search and the text search disagree on \(needle.debugDescription) (\(mode))")
+            }
         }
     } else {
         _ = ItemText.derivedText(of: item)
