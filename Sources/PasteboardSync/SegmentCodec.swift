@@ -210,25 +210,34 @@ extension SegmentCodec {
         return out
     }
 
+    /// One group's header: its device, its types, how many operations follow and in how many bytes (at most
+    /// `bodyLimit`); nil when malformed or cut short.
+    static func groupHeader(_ reader: inout Reader, bodyLimit: Int)
+        -> (device: DeviceID, types: [String], operations: UInt64, bytes: Int)?
+    {
+        guard let deviceBytes = reader.bytes(16), let device = DeviceID(rawValue: String(decoding: deviceBytes, as: UTF8.self)),
+            let typeCount = reader.varint(), typeCount <= 4096
+        else { return nil }
+        var types: [String] = []
+        for _ in 0..<typeCount {
+            guard let length = reader.varint(), length > 0, length < 256, let bytes = reader.bytes(Int(length)),
+                let type = String(bytes: bytes, encoding: .utf8)
+            else { return nil }
+            types.append(type)
+        }
+        guard let count = reader.varint(), let length = reader.varint(), length <= UInt64(bodyLimit), count <= length
+        else { return nil }
+        return (device, types, count, Int(length))
+    }
+
     /// Decodes what `encodeGroups` made; nil when anything is malformed.
     static func decodeGroups(_ data: Data) -> [SyncOperation]? {
         var reader = Reader(bytes: [UInt8](data))
         guard let groupCount = reader.varint(), groupCount <= 1 << 20 else { return nil }
         var operations: [SyncOperation] = []
         for _ in 0..<groupCount {
-            guard let deviceBytes = reader.bytes(16), let device = DeviceID(rawValue: String(decoding: deviceBytes, as: UTF8.self)),
-                let typeCount = reader.varint(), typeCount <= 4096
-            else { return nil }
-            var types: [String] = []
-            for _ in 0..<typeCount {
-                guard let length = reader.varint(), length > 0, length < 256, let bytes = reader.bytes(Int(length)),
-                    let type = String(bytes: bytes, encoding: .utf8)
-                else { return nil }
-                types.append(type)
-            }
-            guard let count = reader.varint(), let length = reader.varint(), length <= UInt64(reader.end - reader.offset),
-                count <= length, let body = reader.bytes(Int(length)),
-                let decoded = decode(body, count: Int(count), types: types, device: device)
+            guard let header = groupHeader(&reader, bodyLimit: data.count), let body = reader.bytes(header.bytes),
+                let decoded = decode(body, count: Int(header.operations), types: header.types, device: header.device)
             else { return nil }
             operations += decoded
         }
@@ -285,11 +294,11 @@ struct GroupStreamDecoder {
             }
             if left == 0 { break }
             var reader = SegmentCodec.Reader(bytes: buffer, offset: offset)
-            guard let header = Self.groupHeader(&reader) else {
+            guard let header = SegmentCodec.groupHeader(&reader, bodyLimit: SyncFolder.maxSnapshotBytes) else {
                 if reader.ranOut && !final { break }
                 return nil
             }
-            group = header
+            group = (header.device, header.types, header.operations, header.bytes)
             groupsLeft = left - 1
             offset = reader.offset
         }
@@ -299,23 +308,5 @@ struct GroupStreamDecoder {
         }
         if final { guard groupsLeft == 0, group == nil, offset == buffer.count else { return nil } }
         return out
-    }
-
-    private static func groupHeader(_ reader: inout SegmentCodec.Reader)
-        -> (device: DeviceID, types: [String], operationsLeft: UInt64, bytesLeft: Int)?
-    {
-        guard let deviceBytes = reader.bytes(16), let device = DeviceID(rawValue: String(decoding: deviceBytes, as: UTF8.self)),
-            let typeCount = reader.varint(), typeCount <= 4096
-        else { return nil }
-        var types: [String] = []
-        for _ in 0..<typeCount {
-            guard let length = reader.varint(), length > 0, length < 256, let bytes = reader.bytes(Int(length)),
-                let type = String(bytes: bytes, encoding: .utf8)
-            else { return nil }
-            types.append(type)
-        }
-        guard let count = reader.varint(), let length = reader.varint(), length <= UInt64(SyncFolder.maxSnapshotBytes), count <= length
-        else { return nil }
-        return (device, types, count, Int(length))
     }
 }
