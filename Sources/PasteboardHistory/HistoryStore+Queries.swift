@@ -253,51 +253,11 @@ extension HistoryStore {
     static let searchTimeLimit: Duration = .seconds(20)
 
     /// Streams text items newest first, keeping those `matches` accepts, for at most `searchTimeLimit`.
-    func streamingSearch(query: HistoryQuery, typeFilter: [Int64]?, sqlFilter: String? = nil, sqlValue: (any SQLiteBindable)? = nil, matches: (Data) -> Bool) throws -> [HistoryItem] {
+    func streamingSearch(query: HistoryQuery, typeFilter: [Int64]?, sqlFilter: String? = nil, sqlValue: (any SQLiteBindable)? = nil, matches: @escaping @Sendable (Data) -> Bool) throws -> [HistoryItem] {
         let found = try scan(
             query: query, typeFilter: typeFilter, sqlFilter: sqlFilter, sqlValues: sqlValue.map { [$0] } ?? [],
             matches: matches)
         return try found.ids.compactMap { try db.row(Self.itemColumns + " WHERE i.id = ?", $0).map(historyItem) }
-    }
-
-    /// The ids of the text items, newest first, that `matches` accepts, up to `query.limit` after skipping
-    /// `query.offset` of them, for at most `searchTimeLimit`; also how many were skipped.
-    func scan(
-        query: HistoryQuery, typeFilter: [Int64]?, sqlFilter: String?, sqlValues: [any SQLiteBindable],
-        matches: (Data) -> Bool
-    ) throws -> (ids: [Int64], skipped: Int) {
-        var conditions: [String] = []
-        if query.pinnedOnly { conditions.append("i.pinned") }
-        if let kinds = query.kinds { conditions.append(Self.kindCondition(kinds)) }
-        if let typeFilter { conditions.append(Self.typeCondition(typeFilter)) }
-        if let sqlFilter { conditions.append(sqlFilter) }
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let statement = try db.prepare(
-            "SELECT i.id, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
-                + "FROM items i JOIN blobs b ON b.id = i.text_blob" + whereClause + " ORDER BY i.position DESC")
-        try statement.bind(sqlValues)
-        var ids: [Int64] = []
-        var skipped = 0
-        let deadline = ContinuousClock.now + Self.searchTimeLimit
-        var examined = 0
-        while let row = try statement.step() {
-            examined += 1
-            if examined % 256 == 0, ContinuousClock.now > deadline {
-                statement.reset()
-                throw HistoryError(
-                    .invalidInput,
-                    "The search stopped after \(Self.searchTimeLimit.components.seconds) s, \(examined) items in, "
-                        + "with \(ids.count) found: make the pattern more specific, or narrow it with --type.")
-            }
-            var head = row.data("head") ?? Data()
-            if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
-            guard matches(head), let id = row.int("id") else { continue }
-            if skipped < query.offset { skipped += 1; continue }
-            ids.append(id)
-            if ids.count == query.limit { break }
-        }
-        statement.reset()
-        return (ids, skipped)
     }
 
     /// The first `limit` bytes of an item's text (its own, or the text derived from its HTML), decoded as

@@ -115,7 +115,16 @@ public struct SearchMatcher: Sendable {
             }
             return fuzzyMatches(ItemText.decoded(bytes))
         case .regex:
-            return matches(ItemText.decoded(bytes))
+            guard let pattern else { return true }
+            let text = ItemText.decoded(bytes)
+            if pattern.matches(in: text) { return true }
+            // ASCII text has no accents to strip: no second try (checked on the bytes, eight at a time).
+            if strippedPattern == nil,
+                bytes.withUnsafeBytes({ ItemText.isASCII(UnsafeRawBufferPointer(rebasing: $0.prefix(ItemText.indexedPrefix))) })
+            {
+                return false
+            }
+            return matchesWithoutAccents(text)
         }
     }
 
@@ -127,12 +136,19 @@ public struct SearchMatcher: Sendable {
         case .regex:
             guard let pattern else { return true }
             if pattern.matches(in: text) { return true }
-            // Again on the text without its accents (only when that differs from what was matched).
-            if strippedPattern == nil, text.utf8.allSatisfy({ $0 < 0x80 }) { return false }
-            let stripped = SearchFolding.stripAccents(text)
-            if strippedPattern == nil, stripped == text { return false }
-            return (strippedPattern ?? pattern).matches(in: stripped)
+            if strippedPattern == nil, text.utf8.withContiguousStorageIfAvailable({ ItemText.isASCII(UnsafeRawBufferPointer($0)) }) ?? false {
+                return false
+            }
+            return matchesWithoutAccents(text)
         }
+    }
+
+    /// A regex search's second try: the text without its accents (only when that differs from what was matched).
+    private func matchesWithoutAccents(_ text: String) -> Bool {
+        guard let pattern else { return true }
+        let stripped = SearchFolding.stripAccents(text)
+        if strippedPattern == nil, stripped == text { return false }
+        return (strippedPattern ?? pattern).matches(in: stripped)
     }
 
     private func containsNeedle(_ text: String) -> Bool {
