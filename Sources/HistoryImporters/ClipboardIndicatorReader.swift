@@ -74,7 +74,7 @@ public enum ClipboardIndicatorReader {
         @unknown default: return "\(error)"
         }
         let entry = context.codingPath.first?.intValue.map { " in entry \($0 + 1)" } ?? ""
-        var text = context.debugDescription
+        var text = context.debugDescription.hasSuffix(".") ? String(context.debugDescription.dropLast()) : context.debugDescription
         if let underlying = context.underlyingError { text += " (\(underlying))" }
         return text + entry
     }

@@ -8,7 +8,7 @@ import TextSupport
 /// when it reads the file back, so this does too.
 ///
 /// `Text` items are texts, `Uris` a list of URIs or paths one a line, `Image` the path of a PNG file GPaste keeps
-/// beside the history (and the `date` it was copied, in seconds since 1970). GPaste writes no passwords to the
+/// beside the history. GPaste writes no passwords to the
 /// file and keeps no pins.
 public enum GPasteReader {
     /// The items of `bytes`; `loadImage` reads an image file (nil when it is gone).
@@ -52,7 +52,8 @@ public enum GPasteReader {
                 position = close + itemClose.count
             }
             let kind = attribute("kind", in: tag) ?? ""
-            let date = attribute("date", in: tag).flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0)) }
+            // Only images carry a `date`: the order of the file, which every item has, is what is kept.
+            let date: Date? = nil
             switch kind {
             case "Text":
                 guard !body.isEmpty else {
