@@ -87,6 +87,9 @@ let package = Package(
             dependencies: [
                 "CSHA256", "CZlib", "PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport",
             ]),
+        // Other clipboard managers' histories read into items (CopyQ, Klipper, GPaste, Maccy, ...) for pb import --from.
+        .target(
+            name: "HistoryImporters", dependencies: ["PasteboardModel", "SQLiteSupport", "SystemSupport", "TextSupport"]),
         .target(name: "ArgumentParsing", dependencies: ["TextSupport"]),
         // libcurl, loaded with dlopen on the first download (pb links no networking library).
         .target(name: "CURLShim", linkerSettings: [.linkedLibrary("dl")]),
@@ -134,7 +137,7 @@ let package = Package(
             name: "PasteboardCLI",
             dependencies: [
                 "ArgumentParsing", "ClipboardBackend", "DisplayBackends", "DisplayPaste", "GnomeExtension",
-                "PasteboardConfiguration",
+                "HistoryImporters", "PasteboardConfiguration",
                 "PasteboardControl", "PasteboardHistory", "PasteboardModel", "PasteboardPicker", "PasteboardSync",
                 "PasteboardSystem", "PatternMatching", "SystemSupport", "TextSupport", "URLFetching",
             ]

@@ -1,13 +1,21 @@
 import ArgumentParsing
 import FoundationEssentials
+import HistoryImporters
 import PasteboardConfiguration
 import PasteboardHistory
 import PasteboardModel
+import TextSupport
 
 enum ImportCommand: Command {
     static let spec = CommandSpec(
-        name: "import", abstract: "Add items from a JSON Lines file (as written by 'pb export').",
-        positionals: [.init("FILE", help: "The file; '-' reads standard input.")],
+        name: "import", abstract: "Add items from a JSON Lines file (as written by 'pb export'), or another manager's history.",
+        options: [
+            .init(
+                "from", value: "NAME",
+                help: "Read the history of another clipboard manager: copyq, klipper, gpaste, maccy, "
+                    + "clipboard-indicator or cliphist (FILE: where it is, when not in its usual place).")
+        ],
+        positionals: [.init("FILE", help: "The file; '-' reads standard input.", optional: true)],
         discussion: """
             All or nothing: a bad line stops the import with its line number and leaves the history unchanged.
             Besides 'pb export' lines, {"text":"…"} lines are accepted, to migrate from other managers. Dates are
@@ -21,12 +29,28 @@ enum ImportCommand: Command {
             import goes on indexing, in steps that each keep what they did, so it can be interrupted; the daemon or
             the next import finishes the rest).
 
-            EXAMPLE:
+            With --from, every format of every item comes over, with the times, pins and order the manager kept
+            (those that keep no times, all but Maccy, keep their order: the newest item takes the file's
+            modification time). Usual places: CopyQ's tabs (copyq_tab_*.dat) in ~/.config/copyq, or a .cpq export
+            as FILE; Klipper's ~/.local/share/klipper/history2.lst; GPaste's ~/.local/share/gpaste/history.xml;
+            Maccy's Storage.sqlite, copied from the Mac; clipboard-indicator's
+            ~/.cache/clipboard-indicator@tudmotu.com/registry.txt; cliphist through 'cliphist list' and 'cliphist
+            decode' (FILE: its database). A damaged or truncated file stops the import, naming the byte and item
+            where reading stopped, and nothing is imported.
+
+            EXAMPLES:
               pb export > backup.jsonl && pb import backup.jsonl
+              pb import --from copyq
+              pb import --from maccy ~/Storage.sqlite
             """)
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
-        let path = arguments.positionals[0]
+        if let name = arguments.value("from") {
+            return try importHistory(from: name, path: arguments.positionals.first, in: context)
+        }
+        guard let path = arguments.positionals.first else {
+            throw CommandUsageError("Missing FILE (or --from NAME).")
+        }
         let name = path == "-" ? "standard input" : path
         let reader: LineReader
         do {
@@ -93,6 +117,77 @@ enum ImportCommand: Command {
         }
         let summary = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
         context.stdout.line("Imported \(added) item\(added == 1 ? "" : "s")\(summary) from \(name).")
+        context.stdout.flush()
+        try indexBacklog(of: store, in: context)
+    }
+
+    /// `pb import --from NAME [PATH]`: another manager's history, read whole first, then recorded as one
+    /// transaction.
+    static func importHistory(from name: String, path: String?, in context: Context) throws {
+        guard let source = ImportSource(rawValue: name) else {
+            let names = ImportSource.allCases.map(\.rawValue)
+            var message = "--from does not know \(quoted(name)); it reads \(names.joined(separator: ", "))."
+            if let near = Suggestion.nearest(to: name, among: names) { message += " Did you mean '\(near)'?" }
+            throw CommandUsageError(message)
+        }
+        let history: ImportedHistory
+        do {
+            history = try source.read(path: path, environment: context.environment)
+        } catch {
+            throw CommandFailure("\(error.message) Nothing was imported.", cause: error)
+        }
+        let rules = try context.configuration().capture
+        let store = try context.store()
+        let progress = ProgressLine(verb: "Importing", context: context)
+        defer { progress.finish() }
+        let bulk = try HistoryImport(store: store)
+        defer { bulk.rollBack() }  // nothing once committed
+        var added = 0
+        var merged = 0
+        var formats = 0
+        var skipped: [CaptureRules.Rule: Int] = [:]
+        let now = Date()
+        // Oldest first, as a copy would have come: of two items with the same date, the later one stays on top.
+        for (index, imported) in history.items.reversed().enumerated() {
+            if !rules.acceptsEveryItem, let rule = rules.rule(rejecting: imported.item, application: nil) {
+                skipped[rule, default: 0] += 1
+                continue
+            }
+            let metadata = CaptureMetadata(
+                source: imported.source, date: min(imported.date ?? now, now), created: imported.created,
+                copyCount: imported.copyCount, isPinned: imported.isPinned)
+            do {
+                if try bulk.add(imported.item, metadata: metadata).isNew {
+                    added += 1
+                    formats += imported.item.representations.count
+                } else {
+                    merged += 1
+                }
+            } catch {
+                guard error.code == .invalidInput else { throw error }
+                throw CommandFailure(
+                    "Item \(history.items.count - index) of \(history.files.joined(separator: ", ")): \(error.message) "
+                        + "Nothing was imported.")
+            }
+            progress.update(count: index + 1, fraction: Double(index + 1) / Double(max(history.items.count, 1)))
+        }
+        try bulk.commit()
+        progress.finish()
+        if let retention = store.retention, !retention.isUnlimited { try store.applyRetention(retention) }
+        var notes: [String] = ["\(formats) format\(formats == 1 ? "" : "s")"]
+        if merged > 0 { notes.append("\(merged) already in the history") }
+        for (reason, count) in history.skipped.sorted(by: { $0.key < $1.key }) {
+            notes.append("\(count) skipped: \(reason)")
+        }
+        let ruleCount = skipped.values.reduce(0, +)
+        if ruleCount > 0 {
+            let counts = CaptureRules.Rule.allCases.compactMap { rule in skipped[rule].map { "\($0) \(rule.rawValue)" } }
+            notes.append("\(ruleCount) skipped by rules: " + counts.joined(separator: ", "))
+        }
+        let files = history.files.count == 1 ? history.files[0] : "\(history.files.count) files"
+        context.stdout.line(
+            "Imported \(added) item\(added == 1 ? "" : "s") (\(notes.joined(separator: ", "))) from \(source.rawValue) "
+                + "(\(files)).")
         context.stdout.flush()
         try indexBacklog(of: store, in: context)
     }
