@@ -288,7 +288,9 @@ enum StatsCommand: Command {
     static let spec = CommandSpec(
         name: "stats", abstract: "Show what the history holds and what it costs on disk.",
         options: [.init("json", help: "Print JSON.")],
-        discussion: "Every payload is read and checked against its hash: missing and damaged ones are counted.")
+        discussion:
+            "Every payload kept in a file (the large ones) is read and checked against its hash: missing and damaged "
+            + "ones are counted. 'pb doctor --check' checks every payload.")
 
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let store = try context.store()

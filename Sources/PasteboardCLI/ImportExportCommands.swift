@@ -157,7 +157,7 @@ enum ImportCommand: Command {
                 source: imported.source, date: min(imported.date ?? now, now), created: imported.created,
                 copyCount: imported.copyCount, isPinned: imported.isPinned)
             do {
-                if try bulk.add(imported.item, metadata: metadata).isNew {
+                if try bulk.add(imported.item, metadata: metadata, mergingRepeats: false).isNew {
                     added += 1
                     formats += imported.item.representations.count
                 } else {

@@ -187,8 +187,14 @@ public final class HistoryImport {
     /// Records one item inside the import's transaction; returns its id and whether it is new.
     ///
     /// The item's bytes are copied before this returns, so they may live in a buffer the caller reuses.
+    ///
+    /// - Parameter mergingRepeats: false leaves an item already in the history (or added earlier in this import)
+    ///   exactly as it is, instead of counting the line as another copy of it: for histories read from other
+    ///   managers, which a second import must not change.
     @discardableResult
-    public func add(_ item: PasteboardItem, metadata: CaptureMetadata) throws(HistoryError) -> RecordResult {
+    public func add(
+        _ item: PasteboardItem, metadata: CaptureMetadata, mergingRepeats: Bool = true
+    ) throws(HistoryError) -> RecordResult {
         precondition(isOpen, "add(_:metadata:) after commit() or rollBack()")  // programmer error
         guard !item.isEmpty else { throw HistoryError(.invalidInput, "Nothing to record: the item has no content.") }
         try metadata.validateDates()
@@ -201,6 +207,7 @@ public final class HistoryImport {
             // A repeat of a line earlier in this batch: write the batch, then find the item as any other.
             if mightExist && pendingIdentities.contains(identity) { try writeRows() }
             if mightExist, let existing = try existingItem(identity) {
+                guard mergingRepeats else { return RecordResult(id: existing.id, isNew: false) }
                 try merge(existing, metadata: metadata)
                 // The same content with other bytes (see ItemIdentity): the item keeps those of the later copy.
                 if metadata.date.timeIntervalSince1970 >= existing.lastCopied,

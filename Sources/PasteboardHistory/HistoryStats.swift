@@ -20,7 +20,8 @@ public struct HistoryStats: Sendable, Equatable {
     public var reclaimableBytes: Int
     public var schemaVersion: Int
     /// Payloads that are gone (their file or row is missing, or unreadable), and payloads whose bytes no longer
-    /// match their content hash: every payload is read and hashed to count them (`checkPayloads()` lists them).
+    /// match their content hash: every payload kept in a file is read and hashed to count them (the short ones in the
+    /// database are left to `checkPayloads()`, which lists them all).
     public var missingPayloads: Int
     public var damagedPayloads: Int
 

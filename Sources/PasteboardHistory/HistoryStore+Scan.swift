@@ -37,7 +37,8 @@ extension HistoryStore {
         let wanted = query.offset + query.limit
         let deadline = ContinuousClock.now + Self.searchTimeLimit
         let readers = min(Self.scanReaders, ProcessInfo.processInfo.activeProcessorCount)
-        guard readers > 1, let bounds = try db.row("SELECT min(position), max(position) FROM items"),
+        guard readers > 1, // Two subqueries: min() and max() in one query would read every row instead of the index's two ends.
+            let bounds = try db.row("SELECT (SELECT min(position) FROM items), (SELECT max(position) FROM items)"),
             let low = bounds.int(0), let high = bounds.int(1), high - low >= Self.parallelScanItems
         else {
             let slice = ScanSlice(conditions: conditions, values: values, range: nil)

@@ -22,14 +22,18 @@ extension HistoryStore {
             let pageSize = try db.row("PRAGMA page_size")?.int(0) ?? 4096
             let freePages = try db.row("PRAGMA freelist_count")?.int(0) ?? 0
             var indexBytes = 0
-            if let row = try? db.row("SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name LIKE 'item_text%'") {
+            // Named, and summed by dbstat itself: a LIKE made it walk every page of the database.
+            if let row = try? db.row(
+                "SELECT coalesce(sum(pgsize), 0) AS bytes FROM dbstat WHERE name IN "
+                    + "('item_text_data', 'item_text_idx', 'item_text_docsize', 'item_text_config') AND aggregate = 1")
+            {
                 indexBytes = Int(row.int("bytes") ?? 0)
             }
             func fileSize(_ path: String) -> Int {
                 ((try? FileManager.default.attributesOfItem(atPath: path))?.fileSize ?? 0)
             }
             let path = location.databaseURL.path
-            let payloads = try checkPayloads()
+            let payloads = try checkPayloads(filesOnly: true)
             return HistoryStats(
                 itemCount: Int(items?.int("n") ?? 0),
                 pinnedCount: Int(items?.int("p") ?? 0),
