@@ -209,16 +209,16 @@ extension HistoryStore {
             let list = positions.map(String.init).joined(separator: ",")
             var candidates: [Int64: Row] = [:]
             for row in try db.rows(
-                "SELECT i.id, i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
-                    + "FROM items i JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
+                "SELECT i.id, i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head, "
+                    + Self.recognizedColumn
+                    + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
             {
                 if let position = row.int("position") { candidates[position] = row }
             }
             for position in positions {
-                guard let row = candidates[position], let id = row.int("id") else { continue }
-                var head = row.data("head") ?? Data()
-                if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
-                guard matcher.matches(head) else { continue }
+                guard let row = candidates[position], let id = row.int("id"),
+                    searchableTextMatches(row, { matcher.matches($0) })
+                else { continue }
                 if skipped < query.offset { skipped += 1; continue }
                 ids.append(id)
                 if ids.count == query.limit { break search }
@@ -271,10 +271,11 @@ extension HistoryStore {
         if let kinds = query.kinds { conditions.append(Self.kindCondition(kinds)) }
         if let typeFilter { conditions.append(Self.typeCondition(typeFilter)) }
         if let sqlFilter { conditions.append(sqlFilter) }
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        conditions.append(Self.hasSearchableText)
+        let whereClause = " WHERE " + conditions.joined(separator: " AND ")
         let statement = try db.prepare(
-            "SELECT i.id, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
-                + "FROM items i JOIN blobs b ON b.id = i.text_blob" + whereClause + " ORDER BY i.position DESC")
+            "SELECT i.id, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head, "
+                + Self.recognizedColumn + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob" + whereClause + " ORDER BY i.position DESC")
         try statement.bind(sqlValues)
         var ids: [Int64] = []
         var skipped = 0
@@ -289,9 +290,7 @@ extension HistoryStore {
                     "The search stopped after \(Self.searchTimeLimit.components.seconds) s, \(examined) items in, "
                         + "with \(ids.count) found: make the pattern more specific, or narrow it with --type.")
             }
-            var head = row.data("head") ?? Data()
-            if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
-            guard matches(head), let id = row.int("id") else { continue }
+            guard searchableTextMatches(row, matches), let id = row.int("id") else { continue }
             if skipped < query.offset { skipped += 1; continue }
             ids.append(id)
             if ids.count == query.limit { break }
