@@ -148,13 +148,16 @@ app: deps
 	bash scripts/static_libs.sh $(STATIC_LIBS)
 	PKG_CONFIG_PATH=$(STATIC_LIBS) $(SWIFT) build -c release --product pasteboard-gtk $(STATIC_RUNTIME) $(STATIC_LINK)
 	python3 scripts/check_linkage.py --app .build/release/pasteboard-gtk
+	# The daemon's text recognizer (libtesseract-dev), beside pb: the daemon looks for it there.
+	$(SWIFT) build -c release --product pasteboard-ocr $(STATIC_RUNTIME)
 
 install-app: app install
 	install -m 0755 .build/release/pasteboard-gtk $(DESTDIR)$(PREFIX)/bin/pasteboard-gtk
+	install -m 0755 .build/release/pasteboard-ocr $(DESTDIR)$(PREFIX)/bin/pasteboard-ocr
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pb $(DESTDIR)$(PREFIX)/bin/pbcopy $(DESTDIR)$(PREFIX)/bin/pbpaste
-	rm -f $(DESTDIR)$(PREFIX)/bin/pasteboard-gtk $(DESTDIR)$(PREFIX)/share/applications/pasteboard-history.desktop
+	rm -f $(DESTDIR)$(PREFIX)/bin/pasteboard-gtk $(DESTDIR)$(PREFIX)/bin/pasteboard-ocr $(DESTDIR)$(PREFIX)/share/applications/pasteboard-history.desktop
 	rm -f $(DESTDIR)$(PREFIX)/share/applications/pb-paste.desktop
 	rm -rf $(DESTDIR)$(PREFIX)/share/gnome-shell/extensions/pasteboard@pasteboard.org
 	rm -f $(DESTDIR)$(PREFIX)/share/icons/hicolor/scalable/apps/pasteboard-history.svg
@@ -175,7 +178,7 @@ packaging-deps:
 	fi
 
 deb: build app packaging-deps
-	python3 packaging/build_deb.py --pb .build/release/pb --app .build/release/pasteboard-gtk --out dist
+	python3 packaging/build_deb.py --pb .build/release/pb --app .build/release/pasteboard-gtk --ocr .build/release/pasteboard-ocr --out dist
 	lintian --fail-on error $(DEB)
 
 # The package on a clean, minimal Debian 12 (debootstrap, cached in /var/cache/pasteboard-ci): install, run, remove,

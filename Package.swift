@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "PasteboardHistory", targets: ["PasteboardHistory"]),
         .library(name: "PasteboardSystem", targets: ["PasteboardSystem"]),
         .executable(name: "pb", targets: ["pb"]),
+        .executable(name: "pasteboard-ocr", targets: ["pasteboard-ocr"]),
         .executable(name: "pasteboard-gtk", targets: ["pasteboard-gtk"]),
     ],
     targets: [
@@ -56,6 +57,8 @@ let package = Package(
         .target(name: "CVirtualKeyboard", linkerSettings: [.linkedLibrary("wayland-client")]),
         .target(name: "WaylandPaste", dependencies: ["CVirtualKeyboard", "SystemSupport", "TextSupport"]),
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        // Tesseract's C API and Leptonica's image reading, for the text recognizer only (libtesseract-dev).
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         // GTK 4 (libgtk-4-dev) without `pkgConfig:`: see gtkIncludeFlags above.
         .systemLibrary(name: "CGtk", providers: [.apt(["libgtk-4-dev"])]),
         // GObject types Swift cannot declare (G_DEFINE_TYPE): the rows and the list model behind the app's list.
@@ -98,6 +101,8 @@ let package = Package(
             name: "URLFetching",
             dependencies: ["CURLShim", "PasteboardHistory", "PasteboardModel", "SystemSupport", "TextSupport"]),
         .target(name: "PatternMatching"),
+        // Text in pictures through Tesseract, no C type in its API; only pasteboard-ocr links it (see its main.swift).
+        .target(name: "TextRecognition", dependencies: ["CTesseract", "TextSupport"]),
         .target(name: "PasteboardControl", dependencies: ["CSystemShim", "SystemSupport", "TextSupport"]),
         // End-to-end encrypted sync through a shared folder (Syncthing or any other folder sync).
         .target(
@@ -158,6 +163,8 @@ let package = Package(
         // (see its mktemp.c).
         .executableTarget(name: "pasteboard-gtk", dependencies: ["PasteboardApp", "CStaticFoundation"]),
         .executableTarget(name: "pb", dependencies: ["PasteboardCLI", "PasteboardDaemon", "PasteboardSystem", "CStaticFoundation"]),
+        // The daemon's text recognizer, a process of its own (Tesseract stays out of pb's start-up and address space).
+        .executableTarget(name: "pasteboard-ocr", dependencies: ["TextRecognition"]),
         .executableTarget(name: "recent-history", dependencies: ["PasteboardHistory"], path: "Examples/RecentHistory"),
         .executableTarget(
             name: "clipboard-text", dependencies: ["PasteboardKit"], path: "Examples/ClipboardText"),

@@ -4,7 +4,7 @@
 The package is staged in a temporary tree (binaries stripped, every file 0644 and every directory and program 0755),
 and built with `dpkg-deb --root-owner-group`, so no Debian source package or debhelper is involved. What goes in:
 
-  /usr/bin/pb, pbcopy and pbpaste (links to pb), pasteboard-gtk
+  /usr/bin/pb, pbcopy and pbpaste (links to pb), pasteboard-gtk, pasteboard-ocr (the daemon's text recognizer)
   /usr/share/applications/   the History window's desktop entry, and pb-paste.desktop (KWin's fake-input grant)
   /usr/share/icons/hicolor/scalable/apps/pasteboard-history.svg
   /usr/share/metainfo/org.pasteboard.Pasteboard.metainfo.xml   (packaging/pasteboard.metainfo.xml, validated)
@@ -128,11 +128,11 @@ def depends(stage, binaries):
     return match.group(1)
 
 
-def build(pb, app, out, version):
+def build(pb, app, ocr, out, version):
     for tool in ("dpkg-deb", "dpkg-shlibdeps", "strip", "appstreamcli"):
         if shutil.which(tool) is None:
             raise BuildError(f"{tool} is missing (Debian: dpkg-dev, binutils, appstream)")
-    for binary in (pb, app):
+    for binary in (pb, app, ocr):
         if not os.access(binary, os.X_OK):
             raise BuildError(f"{binary} is missing: run 'make build app' first")
     changelog = changelog_text(version)
@@ -144,7 +144,7 @@ def build(pb, app, out, version):
         bin_dir = os.path.join(usr, "bin")
         share = os.path.join(usr, "share")
         # The programs, stripped as dh_strip strips them.
-        for source, name in ((pb, "pb"), (app, "pasteboard-gtk")):
+        for source, name in ((pb, "pb"), (app, "pasteboard-gtk"), (ocr, "pasteboard-ocr")):
             target = os.path.join(bin_dir, name)
             install(source, target, 0o755)
             run(["strip", "--remove-section=.comment", "--remove-section=.note", target])
@@ -234,7 +234,9 @@ def build(pb, app, out, version):
         install(None, os.path.join(control_dir, "md5sums"), 0o644, "".join(md5sums))
         control = (f"Package: pasteboard\nVersion: {version}\nArchitecture: amd64\nMaintainer: {MAINTAINER}\n"
                    f"Installed-Size: {(size + 1023) // 1024}\n"
-                   f"Depends: {depends(stage, ['usr/bin/pb', 'usr/bin/pasteboard-gtk'])}\n"
+                   f"Depends: {depends(stage, ['usr/bin/pb', 'usr/bin/pasteboard-gtk', 'usr/bin/pasteboard-ocr'])}\n"
+                   # Tesseract's English model, for the default ocr-languages = eng (libtesseract5 only recommends it).
+                   f"Recommends: tesseract-ocr-eng\n"
                    f"Suggests: gnome-shell\nSection: utils\nPriority: optional\nHomepage: {HOMEPAGE}\n"
                    f"Description: {DESCRIPTION}\n")
         install(None, os.path.join(control_dir, "control"), 0o644, control)
@@ -253,10 +255,11 @@ def main():
     parser = argparse.ArgumentParser(description="Build the pasteboard Debian package.")
     parser.add_argument("--pb", default=os.path.join(ROOT, ".build", "release", "pb"))
     parser.add_argument("--app", default=os.path.join(ROOT, ".build", "release", "pasteboard-gtk"))
+    parser.add_argument("--ocr", default=os.path.join(ROOT, ".build", "release", "pasteboard-ocr"))
     parser.add_argument("--out", default=os.path.join(ROOT, "dist"))
     arguments = parser.parse_args()
     try:
-        print(build(arguments.pb, arguments.app, arguments.out, source_version()))
+        print(build(arguments.pb, arguments.app, arguments.ocr, arguments.out, source_version()))
     except BuildError as error:
         print(f"build_deb: {error}", file=sys.stderr)
         return 1

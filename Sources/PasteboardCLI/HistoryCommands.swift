@@ -152,6 +152,7 @@ enum ShowCommand: Command {
                 })
             ))
             fields.append(("asksBeforePaste", .bool(item.asksBeforePaste)))
+            fields.append(("recognizedText", try store.recognizedText(id: id).map { .string($0) } ?? .null))
             let pictures = TemporaryFiles.pictures(in: payload)
             if !pictures.isEmpty { fields.append(("temporaryFiles", .array(pictures.map { .string($0) }))) }
             fields.append((
@@ -203,6 +204,13 @@ enum ShowCommand: Command {
             if shown.count < data.count {
                 out.line("… \(ByteCountFormatting.string(data.count - shown.count)) more (pb show --full \(id), or pb paste after pb restore \(id))")
             }
+        }
+        // The words the daemon read in its picture (see `ocr` in the configuration): what search finds it by.
+        if let recognized = try store.recognizedText(id: id) {
+            out.line()
+            out.line("Recognized text:")
+            out.write(arguments.flag("raw") ? recognized : escapedForTerminal(recognized, keeping: ["\n", "\t"]))
+            if !recognized.hasSuffix("\n") { out.line() }
         }
     }
 }
@@ -295,6 +303,7 @@ enum StatsCommand: Command {
     static func run(_ arguments: ParsedArguments, in context: Context) throws {
         let store = try context.store()
         let stats = try store.stats()
+        let recognition = try store.recognitionProgress()
         let out = context.stdout
         if arguments.flag("json") {
             out.line(JSONText.object([
@@ -307,6 +316,7 @@ enum StatsCommand: Command {
                 ("databaseBytes", .number(Double(stats.databaseBytes))), ("walBytes", .number(Double(stats.walBytes))),
                 ("indexBytes", .number(Double(stats.indexBytes))), ("unindexedItems", .number(Double(stats.unindexedCount))),
                 ("reclaimableBytes", .number(Double(stats.reclaimableBytes))),
+                ("images", .number(Double(recognition.images))), ("imagesRecognized", .number(Double(recognition.done))),
                 ("store", .string(store.location.directory.path)), ("schema", .number(Double(stats.schemaVersion))),
             ]))
             return
@@ -326,7 +336,28 @@ enum StatsCommand: Command {
         if stats.unindexedCount > 0 {
             out.line("  \(stats.unindexedCount) items not indexed yet (search finds them all the same; the daemon, or the next 'pb import', indexes them)")
         }
+        if recognition.images > 0 {
+            // Looked at, whatever came of it; the rest waits for the daemon (or ocr = off in the configuration).
+            let other = RecognitionOutcome.allCases.filter { $0 != .recognized }.compactMap { outcome -> String? in
+                guard let count = recognition.outcomes[outcome], count > 0 else { return nil }
+                return "\(count) \(outcome.rawValue == "timedOut" ? "timed out" : outcome.rawValue)"
+            }
+            out.line(
+                "image text:   \(Self.grouped(recognition.done)) of \(Self.grouped(recognition.images)) images read"
+                    + (other.isEmpty ? "" : " (" + other.joined(separator: ", ") + ")"))
+        }
         out.line("reclaimable:  \(ByteCountFormatting.string(stats.reclaimableBytes)) (run 'pb prune --vacuum')")
+    }
+
+    /// 10000 as "10,000".
+    static func grouped(_ number: Int) -> String {
+        var digits = Array(String(number))
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: index)
+            index -= 3
+        }
+        return String(digits)
     }
 }
 

@@ -24,6 +24,8 @@ public struct Configuration: Sendable {
     public var pasteApproval = PasteApprovalRules()
     /// What syncs to other devices, and how (see `SyncSettings`).
     public var sync = SyncSettings()
+    /// Whether the daemon reads the text in pictures, and in which languages (see `TextRecognitionSettings`).
+    public var textRecognition = TextRecognitionSettings()
 
     public init() {}
 
@@ -31,7 +33,7 @@ public struct Configuration: Sendable {
     public static let keys = [
         "max-items", "max-bytes", "max-age", "ignore-app", "ignore-type", "drop-type", "ignore-text", "max-item-size",
         "primary", "ask-app", "ask-type", "ask-timeout", "take-over-delay",
-    ] + SyncSettings.keys
+    ] + TextRecognitionSettings.keys + SyncSettings.keys
 
     /// The longest configuration file read (a configuration is a few lines; a huge file is a mistake).
     public static let maxFileBytes = 1 << 20
@@ -132,6 +134,11 @@ public struct Configuration: Sendable {
                     try Self.parseLimit(limit, value, named: key, into: &limits, failure: failure)
                     configuration.retention.byKind[kind] = limits
                     continue
+                }
+                do {
+                    if try configuration.textRecognition.parse(key, value) { continue }
+                } catch {
+                    throw failure(error.message)
                 }
                 do {
                     if try configuration.sync.parse(key, value) { continue }

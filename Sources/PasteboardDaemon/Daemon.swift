@@ -27,6 +27,10 @@ public final class Daemon {
     private var server: ControlServer?
     private var pasteApproval: PasteApproval?
     private var sync: SyncService?
+    /// Reads the text of image items in the background (nil with `ocr = off`).
+    private var recognition: RecognitionService?
+    /// The change feed's position the recognition worker was last woken for.
+    private var recognitionSequence: Int64?
     /// Turns the store's change feed into events, whoever wrote the store.
     private var follower: ChangeFollower?
     private var running = true
@@ -133,7 +137,16 @@ public final class Daemon {
         } catch {
             log("sync is off: \(error.message)")
         }
+        if configuration.textRecognition.isEnabled {
+            do {
+                recognition = try RecognitionService.start(location: location, settings: configuration.textRecognition)
+            } catch {
+                log("text recognition is off: \(error)")
+            }
+        }
         defer {
+            recognition?.stop()
+            recognition = nil
             backend?.setPasteGate(nil)
             pasteApproval = nil
             sync = nil
@@ -173,6 +186,7 @@ public final class Daemon {
         if let failure = checkpointFailures.message.withLock({ $0.take() }) {
             log("could not checkpoint the write-ahead log: \(failure)")
         }
+        defer { wakeRecognition() }
         let now = Date()
         capture?.processTimeouts(now: now)
         backend?.processTimeouts(now: now)
@@ -200,6 +214,18 @@ public final class Daemon {
         follower?.follow()
         // An app that went away leaves its questions to nobody: they are refused now, not at their deadline.
         pasteApproval?.processTimeouts(now: Date())
+    }
+
+    /// Wakes the recognition worker when the change feed moved (a capture, an import, a sync arrival): it looks for
+    /// image items it has not read.
+    private func wakeRecognition() {
+        guard let recognition else { return }
+        for message in recognition.takeMessages() { log(message) }
+        let sequence = follower?.lastSequence
+        if sequence != recognitionSequence {
+            recognitionSequence = sequence
+            recognition.wake()
+        }
     }
 
     /// How long poll may wait: until the next item expires, or the backend or capture service has work.

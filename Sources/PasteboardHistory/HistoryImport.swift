@@ -315,10 +315,11 @@ public final class HistoryImport {
         let position = nextPosition
         nextPosition += 1
         notePlaced(metadata.date)
-        if let textBlob = existing.textBlob, existing.position <= indexedThrough {
+        if existing.position <= indexedThrough,
+            let text = try store.searchEntry(itemID: existing.id, textBlob: existing.textBlob)
+        {
             // Its entry goes: the item moves to a position in the backlog. (Stored already: an item waiting in the
             // batch is written before it is looked up, see `add`.)
-            let text = ItemText.indexString(try store.blobIndexBytes(textBlob))
             try index.queue(isDeletion: true, position: existing.position, text: text)
         }
         try bindMerge(position: position, date: metadata.date.timeIntervalSince1970, metadata: metadata, keepsSource: false)
@@ -382,8 +383,7 @@ public final class HistoryImport {
         page.rewind()
         if later.isEmpty && placedInOrder { return }
         for item in later where item.position <= indexedThrough {
-            guard let textBlob = item.textBlob else { continue }
-            let text = ItemText.indexString(try store.blobIndexBytes(textBlob))
+            guard let text = try store.searchEntry(itemID: item.id, textBlob: item.textBlob) else { continue }
             try index.queue(isDeletion: true, position: item.position, text: text)
         }
         // Oldest first: the order of the new positions.

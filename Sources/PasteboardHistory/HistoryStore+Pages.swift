@@ -138,10 +138,12 @@ extension HistoryStore {
                 "SELECT (SELECT min(position) FROM items) AS low, (SELECT max(position) FROM items) AS high"),
             let low = bounds.int("low"), let high = bounds.int("high")
         else { return ([], nil) }
-        let whereClause = " WHERE " + (conditions + ["i.position < ?", "i.position >= ?"]).joined(separator: " AND ")
+        let whereClause =
+            " WHERE "
+            + (conditions + [Self.hasSearchableText, "i.position < ?", "i.position >= ?"]).joined(separator: " AND ")
         let statement = try db.prepare(
-            "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
-                + "FROM items i JOIN blobs b ON b.id = i.text_blob" + whereClause + " ORDER BY i.position DESC")
+            "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head, "
+                + Self.recognizedColumn + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob" + whereClause + " ORDER BY i.position DESC")
         defer { statement.reset() }
         var positions: [Int64] = []
         let limitTime = ContinuousClock.now + Self.searchTimeLimit
@@ -153,11 +155,7 @@ extension HistoryStore {
             while let row = try statement.step() {
                 guard let position = row.int(0) else { continue }
                 examined += 1
-                var head = row.data("head") ?? Data()
-                if row.int("inFile") == 1, let hash = row.data("hash") {
-                    head = files.prefix(hash: hash, count: ItemText.indexedPrefix)
-                }
-                if matches(head) {
+                if searchableTextMatches(row, matches) {
                     positions.append(position)
                     if positions.count == limit { return (positions, position) }
                 }
@@ -221,18 +219,14 @@ extension HistoryStore {
             let list = candidates.map(String.init).joined(separator: ",")
             var heads: [Int64: Row] = [:]
             for row in try db.rows(
-                "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
-                    + "FROM items i JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
+                "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head, "
+                    + Self.recognizedColumn
+                    + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
             {
                 if let position = row.int("position") { heads[position] = row }
             }
             for position in candidates {
-                guard let row = heads[position] else { continue }
-                var head = row.data("head") ?? Data()
-                if row.int("inFile") == 1, let hash = row.data("hash") {
-                    head = files.prefix(hash: hash, count: ItemText.indexedPrefix)
-                }
-                guard matcher.matches(head) else { continue }
+                guard let row = heads[position], searchableTextMatches(row, { matcher.matches($0) }) else { continue }
                 positions.append(position)
                 if positions.count == limit {
                     return HistoryPage(items: try items(atPositions: positions), next: position)

@@ -209,16 +209,16 @@ extension HistoryStore {
             let list = positions.map(String.init).joined(separator: ",")
             var candidates: [Int64: Row] = [:]
             for row in try db.rows(
-                "SELECT i.id, i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
-                    + "FROM items i JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
+                "SELECT i.id, i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head, "
+                    + Self.recognizedColumn
+                    + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
             {
                 if let position = row.int("position") { candidates[position] = row }
             }
             for position in positions {
-                guard let row = candidates[position], let id = row.int("id") else { continue }
-                var head = row.data("head") ?? Data()
-                if row.int("inFile") == 1, let hash = row.data("hash") { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
-                guard matcher.matches(head) else { continue }
+                guard let row = candidates[position], let id = row.int("id"),
+                    searchableTextMatches(row, { matcher.matches($0) })
+                else { continue }
                 if skipped < query.offset { skipped += 1; continue }
                 ids.append(id)
                 if ids.count == query.limit { break search }

@@ -42,10 +42,8 @@ extension HistoryStore {
             {
                 var textBlob = existing.int("text_blob")
                 var removedFromIndex = false
-                if let textBlob {
-                    removedFromIndex = try removeFromSearchIndex(
-                        position: oldPosition, textBlob: textBlob, indexedThrough: indexedThrough)
-                }
+                removedFromIndex = try removeFromSearchIndex(
+                    position: oldPosition, itemID: id, textBlob: textBlob, indexedThrough: indexedThrough)
                 // The same content with other bytes (see ItemIdentity): the item keeps the newest.
                 if date >= existing.double("last_copied") ?? 0, try representationsDiffer(id: id, from: prepared) {
                     let replaced = try replaceRepresentations(
@@ -53,8 +51,7 @@ extension HistoryStore {
                     if removedFromIndex && replaced != textBlob { residue.noteIndexTombstone() }
                     textBlob = replaced
                 }
-                if let textBlob, indexedThrough == nil {
-                    let text = ItemText.indexString(try blobIndexBytes(textBlob))
+                if indexedThrough == nil, let text = try searchEntry(itemID: id, textBlob: textBlob) {
                     try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
                 }
                 // A merge never shortens what the item already had (see `mergeSQL`).
@@ -227,15 +224,15 @@ extension HistoryStore {
             guard let row = try db.row("SELECT position, text_blob, identity FROM items WHERE id = ?", id),
                 let position = row.int("position")
             else { continue }
-            if let textBlob = row.int("text_blob") {
-                // An item of the backlog has no entry to remove (see HistoryStore+SearchBacklog.swift).
-                if updatingIndex,
-                    try removeFromSearchIndex(position: position, textBlob: textBlob, indexedThrough: indexedThrough)
-                {
-                    residue.noteIndexTombstone()
-                }
-                try releaseBlob(textBlob)
+            // An item of the backlog has no entry to remove (see HistoryStore+SearchBacklog.swift).
+            if updatingIndex,
+                try removeFromSearchIndex(
+                    position: position, itemID: id, textBlob: row.int("text_blob"), indexedThrough: indexedThrough)
+            {
+                residue.noteIndexTombstone()
             }
+            if let textBlob = row.int("text_blob") { try releaseBlob(textBlob) }
+            try db.run("DELETE FROM recognized_text WHERE item_id = ?", id)
             for rep in try db.rows("SELECT blob_id FROM representations WHERE item_id = ?", id) {
                 if let blobID = rep.int("blob_id") { try releaseBlob(blobID) }
             }
@@ -270,10 +267,13 @@ extension HistoryStore {
                 if ids.isEmpty { break }
                 total += try deleteInTransaction(ids: ids, updatingIndex: false, change: nil)
             }
-            for row in try db.rows("SELECT position, text_blob FROM items WHERE text_blob IS NOT NULL") {
-                guard let position = row.int("position"), let textBlob = row.int("text_blob") else { continue }
+            for row in try db.rows(
+                "SELECT id, position, text_blob FROM items i WHERE text_blob IS NOT NULL OR EXISTS "
+                    + "(SELECT 1 FROM recognized_text r WHERE r.item_id = i.id AND r.text <> '')")
+            {
+                guard let id = row.int("id"), let position = row.int("position") else { continue }
                 if let indexedThrough, position > indexedThrough { continue }  // still in the backlog
-                let text = ItemText.indexString(try blobIndexBytes(textBlob))
+                guard let text = try searchEntry(itemID: id, textBlob: row.int("text_blob")) else { continue }
                 try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
             }
             let general = PasteboardName.general.rawValue

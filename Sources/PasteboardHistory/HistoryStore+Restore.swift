@@ -153,15 +153,14 @@ extension HistoryStore {
         {
             return oldPosition  // already the newest
         }
-        if let textBlob = row.int("text_blob") {
-            let indexedThrough = try searchIndexedThrough()
-            if try removeFromSearchIndex(position: oldPosition, textBlob: textBlob, indexedThrough: indexedThrough) {
-                residue.noteIndexTombstone()
-            }
-            if indexedThrough == nil {  // otherwise the new position joins the backlog
-                let text = ItemText.indexString(try blobIndexBytes(textBlob))
-                try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
-            }
+        let textBlob = row.int("text_blob")
+        let indexedThrough = try searchIndexedThrough()
+        if try removeFromSearchIndex(position: oldPosition, itemID: id, textBlob: textBlob, indexedThrough: indexedThrough) {
+            residue.noteIndexTombstone()
+        }
+        // Otherwise the new position joins the backlog.
+        if indexedThrough == nil, let text = try searchEntry(itemID: id, textBlob: textBlob) {
+            try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
         }
         try db.run("UPDATE items SET position = ? WHERE id = ?", position, id)
         return position

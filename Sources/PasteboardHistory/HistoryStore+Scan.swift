@@ -119,12 +119,13 @@ private struct ScanSlice {
         on db: Connection, files: BlobFiles, wanted: Int, deadline: ContinuousClock.Instant, examined: inout Int,
         stop: () -> Bool, matches: (Data) -> Bool
     ) throws -> [Int64] {
-        var all = conditions
+        var all = conditions + [HistoryStore.hasSearchableText]
         if range != nil { all.append("i.position > ? AND i.position <= ?") }
-        let whereClause = all.isEmpty ? "" : " WHERE " + all.joined(separator: " AND ")
+        let whereClause = " WHERE " + all.joined(separator: " AND ")
         let statement = try db.prepare(
-            "SELECT i.id, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
-                + "FROM items i JOIN blobs b ON b.id = i.text_blob" + whereClause + " ORDER BY i.position DESC")
+            "SELECT i.id, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head, "
+                + HistoryStore.recognizedColumn + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob" + whereClause
+                + " ORDER BY i.position DESC")
         var bound = values
         if let range { bound += [.integer(range.above), .integer(range.through)] }
         try statement.bind(bound)
@@ -136,14 +137,21 @@ private struct ScanSlice {
                 if ContinuousClock.now > deadline { throw ScanTimeout(examined: examined, found: ids.count) }
                 if stop() { break }
             }
-            let head: Data
-            if statement.int64(at: 2) == 1 {
-                let hash = statement.withBlob(at: 1) { Data($0) }
-                head = files.prefix(hash: hash, count: ItemText.indexedPrefix)
-            } else {
-                head = statement.withBlob(at: 3) { Data($0) }
+            // The item's text (none for an image), then the text recognized in its image (see
+            // HistoryStore+RecognizedText.swift).
+            var found = false
+            if !statement.isNull(at: 1) {
+                let head: Data
+                if statement.int64(at: 2) == 1 {
+                    let hash = statement.withBlob(at: 1) { Data($0) }
+                    head = files.prefix(hash: hash, count: ItemText.indexedPrefix)
+                } else {
+                    head = statement.withBlob(at: 3) { Data($0) }
+                }
+                found = matches(head)
             }
-            guard matches(head) else { continue }
+            if !found, !statement.isNull(at: 4) { found = matches(statement.withBlob(at: 4) { Data($0) }) }
+            guard found else { continue }
             ids.append(statement.int64(at: 0))
             if ids.count == wanted { break }
         }

@@ -32,9 +32,9 @@ extension HistoryStore {
 
     /// Takes an item's entry out of the search index, if it has one; returns whether it had.
     @discardableResult
-    func removeFromSearchIndex(position: Int64, textBlob: Int64, indexedThrough: Int64?) throws -> Bool {
+    func removeFromSearchIndex(position: Int64, itemID: Int64, textBlob: Int64?, indexedThrough: Int64?) throws -> Bool {
         if let indexedThrough, position > indexedThrough { return false }
-        let text = ItemText.indexString(try blobIndexBytes(textBlob))
+        guard let text = try searchEntry(itemID: itemID, textBlob: textBlob) else { return false }
         try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", position, text)
         return true
     }
@@ -76,8 +76,11 @@ extension HistoryStore {
             guard let mark = try searchIndexedThrough() else { return 0 }
             let writer = try SearchIndexWriter(db: db)
             let rows = try db.prepare(
-                "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head "
-                    + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob WHERE i.position > ? ORDER BY i.position LIMIT ?"
+                "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head, "
+                    + "substr(r.text, 1, \(ItemText.indexedPrefix)) AS recognized "
+                    + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
+                    + "LEFT JOIN recognized_text r ON r.item_id = i.id AND r.text <> '' "
+                    + "WHERE i.position > ? ORDER BY i.position LIMIT ?"
             )
             try rows.bind([mark, limit])
             var indexed = 0
@@ -87,10 +90,16 @@ extension HistoryStore {
                 guard let position = row.int(0) else { continue }
                 last = position
                 indexed += 1
-                guard let hash = row.data("hash") else { continue }  // no text: nothing to index
-                var head = row.data("head") ?? Data()
-                if row.int("inFile") == 1 { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
-                let text = ItemText.indexString(head)
+                // The entry `searchEntry` makes: the item's text, then the text recognized in its picture.
+                var parts: [String] = []
+                if let hash = row.data("hash") {
+                    var head = row.data("head") ?? Data()
+                    if row.int("inFile") == 1 { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
+                    parts.append(ItemText.indexString(head))
+                }
+                if let recognized = row.string("recognized") { parts.append(ItemText.indexString(Data(recognized.utf8))) }
+                guard !parts.isEmpty else { continue }  // no text: nothing to index
+                let text = parts.joined(separator: "\n")
                 bytes += text.utf8.count
                 try writer.queue(isDeletion: false, position: position, text: text)
             }

@@ -24,7 +24,7 @@ enum Schema {
     static let knownNames: Set<String> = [
         "blobs", "content_types", "items", "items_pinned", "items_expiry", "representations", "representations_blob",
         "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob", "paste_log", "paste_log_item",
-        "search_backlog", "changes",
+        "search_backlog", "changes", "recognized_text",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -194,6 +194,19 @@ enum Schema {
                 DELETE FROM search_backlog;
                 INSERT INTO search_backlog(id, indexed_through)
                     SELECT 1, min(position) - 1 FROM items HAVING count(*) > 0;
+                """),
+        // Text recognized in image items' pictures (HistoryStore+RecognizedText.swift): one row per item looked at,
+        // whatever came of it (`outcome`), deleted with the item. Its text joins the item's search-index entry.
+        .init(
+            version: 7,
+            sql: """
+                CREATE TABLE recognized_text(
+                    item_id INTEGER PRIMARY KEY,
+                    text TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    languages TEXT NOT NULL,
+                    time REAL NOT NULL
+                );
                 """),
     ])
 }

@@ -108,6 +108,16 @@ public enum SyncSession {
         }
     }
 
+    /// Whether an item was marked local-only (`pb copy --local`, `--once`); false when nothing ever was (no sync
+    /// state is created to answer).
+    public static func isLocalOnly(_ item: PasteboardItem, location: StoreLocation) throws(SyncError) -> Bool {
+        let directory = SyncSetup.directory(for: location)
+        guard FileManager.default.fileExists(atPath: directory.appendingPathComponent("state.sqlite").path) else {
+            return false
+        }
+        return try SyncState(directory: directory).isLocalOnly(HistoryStore.syncIdentity(of: item))
+    }
+
     /// Marks an item as one that never leaves this device (`pb copy --local`, `--once`), before it is recorded.
     public static func markLocalOnly(_ item: PasteboardItem, location: StoreLocation) throws(SyncError) {
         let state = try SyncState(directory: SyncSetup.directory(for: location))

@@ -20,7 +20,7 @@ import Testing
         #expect(result.errorLines == [
             "Error: \(sandbox.configURL.path):3: unknown setting 'max-itmes'. Did you mean 'max-items'? The settings are: "
                 + "max-items, max-bytes, max-age, ignore-app, ignore-type, drop-type, ignore-text, max-item-size, primary, "
-                + "ask-app, ask-type, ask-timeout, take-over-delay, sync-max-item-size, sync-ignore-app, sync-ignore-type, "
+                + "ask-app, ask-type, ask-timeout, take-over-delay, ocr, ocr-languages, sync-max-item-size, sync-ignore-app, sync-ignore-type, "
                 + "sync-clipboard, syncthing-url, syncthing-api-key, syncthing-folder."
         ])
         #expect(result.stdout.isEmpty)

@@ -56,12 +56,22 @@ import Testing
         ("take-over-delay = 6s", 1, "take-over-delay needs a duration from 0 to 5s, like 300ms."),
         ("take-over-delay = soon", 1, "take-over-delay needs a duration from 0 to 5s, like 300ms."),
         ("take-over-delay = -1s", 1, "take-over-delay needs a duration from 0 to 5s, like 300ms."),
+        ("ocr = sometimes", 1, "ocr needs on or off."),
+        ("ocr-languages = eng deu", 1, "ocr-languages needs Tesseract's language names joined by '+', like eng+deu (each one's data is the tesseract-ocr-LANG package)."),
+        ("ocr-languages = eng++deu", 1, "ocr-languages needs Tesseract's language names joined by '+', like eng+deu (each one's data is the tesseract-ocr-LANG package)."),
     ])
     func aMistakeNamesTheFileAndLine(text: String, line: Int, problem: String) {
         let error = #expect(throws: ConfigurationError.self) { try Configuration.parse(text, path: "/home/u/.config/pasteboard/config") }
         #expect(error?.line == line)
         #expect(error?.problem == problem)
         #expect(error?.message == "/home/u/.config/pasteboard/config:\(line): \(problem)")
+    }
+
+    @Test func textRecognitionIsOnInEnglishUnlessTheFileSaysOtherwise() throws {
+        let defaults = try Configuration.parse("", path: "config")
+        #expect(defaults.textRecognition.isEnabled && defaults.textRecognition.languages == "eng")
+        let set = try Configuration.parse("ocr = off\nocr-languages = eng+deu+chi_sim\n", path: "config")
+        #expect(!set.textRecognition.isEnabled && set.textRecognition.languages == "eng+deu+chi_sim")
     }
 
     @Test func aMissingFileMeansTheDefaults() throws {

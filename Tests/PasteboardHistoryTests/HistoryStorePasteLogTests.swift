@@ -27,10 +27,10 @@ import Testing
             let db = try rawConnection(location)
             try db.execute(
                 "DROP TABLE search_backlog; DROP TABLE changes; DROP TABLE paste_log; "
-                    + "ALTER TABLE items DROP COLUMN ask_before_paste; PRAGMA user_version = 1")
+                    + "ALTER TABLE items DROP COLUMN ask_before_paste; DROP TABLE recognized_text; PRAGMA user_version = 1")
         }
         let store = try HistoryStore(location: location)
-        #expect(try store.stats().schemaVersion == 6)
+        #expect(try store.stats().schemaVersion == 7)
         let items = try store.items()
         #expect(items.map(\.id) == ids.reversed())
         #expect(items.allSatisfy { !$0.asksBeforePaste })
