@@ -9,7 +9,7 @@
 PREFIX ?= /usr/local
 SWIFT ?= swift
 DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libxtst-dev zlib1g-dev libgtk-4-dev \
-	libwayland-dev libsodium-dev libxext-dev libstdc++-12-dev pkg-config binutils
+	libwayland-dev libsodium-dev libxext-dev libstdc++-12-dev pkg-config binutils libtesseract-dev tesseract-ocr-eng
 # The X11 tests' peers: real toolkits (through the system Python), CopyQ, Chromium, xdotool to drive them;
 # tmux for the terminal picker, xterm (sixel) and chafa for its image previews, fzf, rofi and dmenu
 # (suckless-tools), wofi and fuzzel for the launcher round trips; ImageMagick for screenshots; headless sway,

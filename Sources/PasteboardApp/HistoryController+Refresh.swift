@@ -214,6 +214,13 @@ extension HistoryController {
             preview.showImage(item)
             showPasteLog(of: item.id)
             let id = item.id
+            do {
+                let words = try store.recognizedText(id: id)
+                preview.showRecognizedText(words, for: id, matcher: rows.highlighter.matcher)
+                if let words, !words.isEmpty { log.note("preview words \(id): \(words.prefix(80))") }
+            } catch {
+                showError(AppError(error.message))
+            }
             loader.load(.init(id: id, maxSize: Self.previewImageSize)) { [weak self] result in
                 MainLoop.post {
                     guard let self else { return }

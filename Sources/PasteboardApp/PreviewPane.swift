@@ -10,6 +10,8 @@ final class PreviewPane {
     private let details = Label()
     /// Who pasted the item, and when.
     private let pasteLog = Label()
+    /// An image's words, as the daemon's recognizer read them (see HistoryStore+RecognizedText.swift).
+    private let recognized = Label()
     let textView = TextView()
     private let textScroller: ScrolledWindow
     private let picture = Picture()
@@ -59,7 +61,12 @@ final class PreviewPane {
         editBar.isVisible = false
         heading.expandsHorizontally = true
         let header = Box(.horizontal, spacing: 6, [heading, editButton])
-        root = Box(.vertical, spacing: 8, [placeholder, header, textScroller, editBar, picture, details, pasteLog])
+        recognized.textAlignment = 0
+        recognized.wrap()
+        recognized.isSelectable = true
+        recognized.setAccessibleLabel("Words in the picture")
+        root = Box(
+            .vertical, spacing: 8, [placeholder, header, textScroller, editBar, picture, recognized, details, pasteLog])
         root.addStyleClass("preview")
         root.setMargins(8)
         showNothing()
@@ -70,7 +77,9 @@ final class PreviewPane {
         itemID = nil
         placeholder.isVisible = true
         endEditing()
-        for widget in [heading, editButton, textScroller, picture, details, pasteLog] as [Widget] { widget.isVisible = false }
+        for widget in [heading, editButton, textScroller, picture, recognized, details, pasteLog] as [Widget] {
+            widget.isVisible = false
+        }
         picture.setTexture(nil)
         textView.text = ""
     }
@@ -83,6 +92,7 @@ final class PreviewPane {
         picture.isVisible = false
         picture.setTexture(nil)
         textScroller.isVisible = true
+        recognized.isVisible = false
         textView.text = text
         textScroller.scrollToStart()
     }
@@ -96,7 +106,21 @@ final class PreviewPane {
         textView.text = ""
         picture.setTexture(nil)
         picture.isVisible = true
+        recognized.isVisible = false
     }
+
+    /// The words read in image `id` (nil or empty: none yet, or none in it), with the search's matches in bold, if it
+    /// is still the one shown.
+    func showRecognizedText(_ text: String?, for id: Int64, matcher: SearchMatcher?) {
+        guard itemID == id, let text, !text.isEmpty else { return }
+        let shown = text.count > Self.recognizedLimit ? String(text.prefix(Self.recognizedLimit)) + "…" : text
+        let body = SearchHighlighter.markup(shown, matcher: matcher) ?? Label.escapeMarkup(shown)
+        recognized.setMarkup("<b>Words in the picture:</b> " + body)
+        recognized.isVisible = true
+    }
+
+    /// Characters of an image's words the preview shows, at most.
+    static let recognizedLimit = 2_000
 
     /// The decoded picture of item `id`, if it is still the one shown.
     func show(texture: Texture, for id: Int64) {

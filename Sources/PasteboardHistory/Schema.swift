@@ -24,7 +24,7 @@ enum Schema {
     static let knownNames: Set<String> = [
         "blobs", "content_types", "items", "items_pinned", "items_expiry", "representations", "representations_blob",
         "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob", "paste_log", "paste_log_item",
-        "search_backlog", "changes", "recognized_text",
+        "search_backlog", "changes", "recognized_text", "items_images",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -207,6 +207,9 @@ enum Schema {
                     languages TEXT NOT NULL,
                     time REAL NOT NULL
                 );
+                -- The image items alone, newest first: the recognizer's "what is left to read" and its progress
+                -- walk these, not the whole history (ten million texts and a thousand images).
+                CREATE INDEX items_images ON items(position) WHERE kind = 'image';
                 """),
     ])
 }

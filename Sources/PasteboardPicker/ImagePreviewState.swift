@@ -44,6 +44,15 @@ struct ImagePreviewState {
                 if bytes == nil {
                     description += item.size > Picker.previewImageBytes ? " · too large to preview" : " · no picture"
                 }
+                // The words read in it, on the same line, cut to the pane's width (the picture is drawn below that
+                // line): what a search found.
+                if let words = try source.recognizedText(of: item.id), !words.isEmpty {
+                    let line = words.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+                    let room = max(0, box.columns - description.count - 10)
+                    if room >= 8 {
+                        description += " · words: " + (line.count > room ? String(line.prefix(room - 1)) + "…" : line)
+                    }
+                }
                 cached = (item.id, bytes, description)
             } catch {
                 cached = (item.id, nil, "image · the preview cannot be read: \(error)")

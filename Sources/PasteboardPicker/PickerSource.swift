@@ -15,6 +15,8 @@ public protocol PickerSource {
     func text(of id: Int64, limit: Int) throws -> String?
     /// The item's image bytes (PNG, JPEG, …) for the preview, at most `limit` of them; nil when it has none.
     func image(of id: Int64, limit: Int) throws -> [UInt8]?
+    /// The words read in the item's picture (see the daemon's text recognition); nil when none were.
+    func recognizedText(of id: Int64) throws -> String?
     func setPinned(_ isPinned: Bool, id: Int64) throws
     func delete(id: Int64) throws
 }

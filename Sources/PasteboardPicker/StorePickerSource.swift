@@ -37,6 +37,10 @@ public final class StorePickerSource: PickerSource {
         try store.textPrefix(id: id, limit: limit)
     }
 
+    public func recognizedText(of id: Int64) throws -> String? {
+        try store.recognizedText(id: id)
+    }
+
     public func image(of id: Int64, limit: Int) throws -> [UInt8]? {
         let item = try store.item(id: id)
         guard item.kind == .image, item.size <= limit else { return nil }

@@ -79,6 +79,21 @@ import Testing
         #expect(screen[1].contains("image"), "the list is drawn as before: \(screen[1])")
     }
 
+    /// The words the daemon's recognizer read in a picture (issue 29) follow its description, so the item a search
+    /// found by them shows why.
+    @Test func thePreviewLineNamesTheWordsReadInThePicture() async throws {
+        try await sandbox.copy(Payloads.png)
+        let id = try #require(try await sandbox.history().first?.id)
+        try SQLiteTool.run(
+            "INSERT INTO recognized_text(item_id, text, outcome, languages, time) "
+                + "VALUES (\(id), 'quarterly zebra\nrevenue 4711', 'recognized', 'eng', 0)",
+            on: sandbox.databaseURL, in: sandbox)
+        let session = try await pick("--images text")
+        let screen = try await session.waitForScreen { Self.previewRows($0).contains { $0.hasPrefix("PNG image") } }
+        #expect(
+            Self.previewRows(screen).contains("PNG image, 2×2 · words: quarterly zebra revenue 4711"), "\(screen)")
+    }
+
     /// The smallest GIF: one transparent pixel.
     static let gif = Data(
         [
