@@ -137,13 +137,7 @@ public final class Daemon {
         } catch {
             log("sync is off: \(error.message)")
         }
-        if configuration.textRecognition.isEnabled {
-            do {
-                recognition = try RecognitionService.start(location: location, settings: configuration.textRecognition)
-            } catch {
-                log("text recognition is off: \(error)")
-            }
-        }
+        startRecognition()
         defer {
             recognition?.stop()
             recognition = nil
@@ -214,6 +208,17 @@ public final class Daemon {
         follower?.follow()
         // An app that went away leaves its questions to nobody: they are refused now, not at their deadline.
         pasteApproval?.processTimeouts(now: Date())
+    }
+
+    /// Starts the text recognition worker when the configuration asks for it.
+    private func startRecognition() {
+        guard configuration.textRecognition.isEnabled else { return }
+        do {
+            recognition = try RecognitionService.start(location: location, settings: configuration.textRecognition)
+            recognitionSequence = nil
+        } catch {
+            log("text recognition is off: \(error)")
+        }
     }
 
     /// Wakes the recognition worker when the change feed moved (a capture, an import, a sync arrival): it looks for
@@ -390,7 +395,16 @@ public final class Daemon {
             } catch {
                 return .failure(error.message)
             }
+            let recognitionChanged = fresh.textRecognition != configuration.textRecognition
             configuration = fresh
+            if recognitionChanged {
+                // `ocr` and `ocr-languages` take effect now: the worker stops (its picture abandoned, read again by
+                // the next one) and starts again with the new settings, when on.
+                recognition?.stop()
+                recognition = nil
+                startRecognition()
+                wakeRecognition()
+            }
             store?.retention = fresh.retention.isUnlimited ? nil : fresh.retention
             capture?.rules = fresh.capture
             capture?.pasteApprovalRules = fresh.pasteApproval

@@ -100,6 +100,12 @@ import Testing
         try await Task.sleep(for: .seconds(4))
         #expect(try await search("zebra") == [])
         #expect(try await sandbox.succeed(["stats"]).output.contains("image text:   0 of 1 images read"))
+
+        // Turned on in the file, and the running daemon told (as the app's settings window does): read at once.
+        try sandbox.writeConfig("ocr = on\n")
+        #expect(try sandbox.controlRequest(#"{"command":"reload-config"}"#) == #"{"ok":true}"#)
+        try await waitForRecognition(1, of: 1, daemon: daemon)
+        #expect(try await search("zebra").count == 1)
         #expect(daemon.isRunning)
     }
 }
