@@ -54,6 +54,10 @@ public final class Daemon {
     private var isWaitingForIndexOnly = false
     /// When housekeeping is due (an item expires, or deletions wait for their purge); nil when nothing is.
     private var housekeepingDue: Date?
+    /// When retention next looks at every item for `max-age` (after a copy it looks at the oldest only).
+    private var nextThoroughRetention = Date()
+    /// How often that is.
+    static let thoroughRetentionInterval: TimeInterval = 3600
 
     public init(
         location: StoreLocation, runtime: RuntimeDirectory, configuration: Configuration = Configuration(),
@@ -242,6 +246,7 @@ public final class Daemon {
         } catch {
             throw DaemonError(error.message, cause: error)
         }
+        if configuration.retention.hasAgeLimit { housekeeping.append(nextThoroughRetention) }
         // Items retention retired after a copy are wiped once copies pause (see `HistoryStore.purge()`).
         if store?.hasUnpurgedDeletions == true { housekeeping.append(Date().addingTimeInterval(Self.purgeDelay)) }
         housekeepingDue = housekeeping.min()
@@ -308,7 +313,12 @@ public final class Daemon {
         }
         let retention = configuration.retention
         if !retention.isUnlimited {
-            let dropped = try store.applyRetention(retention)
+            // Every item for max-age hourly (and at the start, and when the configuration is read again); otherwise
+            // the counts and the oldest items only, which cost the same at any size.
+            let now = Date()
+            let thorough = now >= nextThoroughRetention
+            if thorough { nextThoroughRetention = now.addingTimeInterval(Self.thoroughRetentionInterval) }
+            let dropped = try store.applyRetention(retention, now: now, thorough: thorough)
             if dropped > 0 { log("retention removed \(dropped) item\(dropped == 1 ? "" : "s")") }
         }
         if store.hasUnpurgedDeletions {
@@ -397,6 +407,7 @@ public final class Daemon {
             }
             let recognitionChanged = fresh.textRecognition != configuration.textRecognition
             configuration = fresh
+            nextThoroughRetention = Date()
             if recognitionChanged {
                 // `ocr` and `ocr-languages` take effect now: the worker stops (its picture abandoned, read again by
                 // the next one) and starts again with the new settings, when on.

@@ -5,49 +5,79 @@ import SQLiteSupport
 extension HistoryStore {
     /// Deletes unpinned items beyond the policy's limits; returns how many went. Nothing of them stays readable
     /// (see `purge()`).
+    ///
+    /// - Parameter thorough: every item is looked at for `max-age` (an item copied again long ago may sit above
+    ///   newer ones after a sync); false looks at the oldest only (see `retire`). The limits on counts and bytes cost
+    ///   the same at any size (`item_totals`).
     @discardableResult
-    public func applyRetention(_ policy: RetentionPolicy, now: Date = Date()) throws(HistoryError) -> Int {
+    public func applyRetention(_ policy: RetentionPolicy, now: Date = Date(), thorough: Bool = true) throws(HistoryError) -> Int {
         let mark = residue.generation
-        let count = try retire(policy, now: now)
+        let count = try retire(policy, now: now, thorough: thorough)
         try purge(ifFreedSince: mark)
         return count
     }
 
     /// `applyRetention` without the purge: the policy's own limits over every unpinned item, then each kind's
     /// limits (`RetentionPolicy.byKind`) over the unpinned items of that kind.
-    func retire(_ policy: RetentionPolicy, now: Date) throws(HistoryError) -> Int {
+    ///
+    /// - Parameter thorough: false (after a copy, which adds one item) reads no more of the history than what it
+    ///   deletes: the counts come from `item_totals`, and `max-age` looks at the oldest items by position only,
+    ///   stopping at the first one young enough. `applyRetention` (`pb prune`, the daemon's housekeeping) is thorough.
+    func retire(_ policy: RetentionPolicy, now: Date, thorough: Bool = false) throws(HistoryError) -> Int {
         try write {
-            var deleted = try retireInTransaction(policy, kind: nil, now: now)
+            var deleted = try retireInTransaction(policy, kind: nil, now: now, thorough: thorough)
             for (kind, limits) in policy.byKind.sorted(by: { $0.key < $1.key }) where !limits.hasNoOwnLimit {
-                deleted += try retireInTransaction(limits, kind: kind, now: now)
+                deleted += try retireInTransaction(limits, kind: kind, now: now, thorough: thorough)
             }
             return deleted
         }
     }
 
+    /// The unpinned items (of `kind`, when given) and their bytes, from `item_totals`.
+    func unpinnedTotals(kind: String?) throws -> (items: Int64, bytes: Int64) {
+        let row = try db.row(
+            "SELECT coalesce(sum(items), 0) AS items, coalesce(sum(bytes), 0) AS bytes FROM item_totals "
+                + "WHERE pinned = 0 AND (? = '' OR kind = ?)", kind ?? "", kind ?? "")
+        return (row?.int("items") ?? 0, row?.int("bytes") ?? 0)
+    }
+
     /// Deletes the unpinned items (of `kind` only, when given) beyond `policy`'s own limits.
-    private func retireInTransaction(_ policy: RetentionPolicy, kind: String?, now: Date) throws -> Int {
+    private func retireInTransaction(_ policy: RetentionPolicy, kind: String?, now: Date, thorough: Bool) throws -> Int {
         // The kind is bound, never spliced: "" matches every item when no kind is given.
         let scope = "NOT pinned AND (? = '' OR kind = ?)"
         let kindValue = kind ?? ""
-        var doomed: [Int64] = []
+        var deleted = 0
         if let maxItems = policy.maxItems {
-            doomed += try db.rows(
-                "SELECT id FROM items WHERE \(scope) ORDER BY position DESC LIMIT -1 OFFSET ?", kindValue, kindValue,
-                max(0, maxItems)
-            ).compactMap { $0.int("id") }
+            let excess = try unpinnedTotals(kind: kind).items - Int64(max(0, maxItems))
+            if excess > 0 {
+                let oldest = try db.rows(
+                    "SELECT id FROM items WHERE \(scope) ORDER BY position LIMIT ?", kindValue, kindValue, excess
+                ).compactMap { $0.int("id") }
+                deleted += try deleteInTransaction(ids: oldest, change: .pruned)
+            }
         }
         if let maxAge = policy.maxAge {
-            doomed += try db.rows(
-                "SELECT id FROM items WHERE \(scope) AND last_copied < ?", kindValue, kindValue,
-                now.timeIntervalSince1970 - maxAge
-            ).compactMap { $0.int("id") }
+            let cutoff = now.timeIntervalSince1970 - maxAge
+            if thorough {
+                let doomed = try db.rows(
+                    "SELECT id FROM items WHERE \(scope) AND last_copied < ?", kindValue, kindValue, cutoff
+                ).compactMap { $0.int("id") }
+                deleted += try deleteInTransaction(ids: doomed, change: .pruned)
+            } else {
+                // The history is newest first by last copy: the old items are the oldest ones.
+                while true {
+                    let page = try db.rows(
+                        "SELECT id, last_copied FROM items WHERE \(scope) ORDER BY position LIMIT 256", kindValue,
+                        kindValue)
+                    let doomed = page.prefix { ($0.double("last_copied") ?? cutoff) < cutoff }.compactMap { $0.int("id") }
+                    if doomed.isEmpty { break }
+                    deleted += try deleteInTransaction(ids: doomed, change: .pruned)
+                    if doomed.count < page.count { break }
+                }
+            }
         }
-        var deleted = try deleteInTransaction(ids: Array(Set(doomed)), change: .pruned)
         if let maxBytes = policy.maxBytes {
-            var total =
-                try db.row("SELECT coalesce(sum(size), 0) AS total FROM items WHERE \(scope)", kindValue, kindValue)?
-                .int("total") ?? 0
+            var total = try unpinnedTotals(kind: kind).bytes
             while total > maxBytes {
                 let oldest = try db.rows(
                     "SELECT id, size FROM items WHERE \(scope) ORDER BY position LIMIT 256", kindValue, kindValue)

@@ -9,9 +9,15 @@ extension HistoryStore {
     /// Counts and sizes: what the history holds and what its files cost.
     public func stats() throws(HistoryError) -> HistoryStats {
         try perform {
-            let items = try db.row("SELECT count(*) AS n, coalesce(sum(pinned), 0) AS p FROM items")
+            // From the totals the store keeps (schema 7), not by reading every item.
+            let items = try db.row(
+                "SELECT coalesce(sum(items), 0) AS n, coalesce(sum(CASE WHEN pinned THEN items ELSE 0 END), 0) AS p "
+                    + "FROM item_totals")
             var kinds: [HistoryStats.KindUsage] = []
-            for row in try db.rows("SELECT kind, count(*) AS n, sum(size) AS bytes FROM items GROUP BY kind ORDER BY bytes DESC") {
+            for row in try db.rows(
+                "SELECT kind, sum(items) AS n, sum(bytes) AS bytes FROM item_totals GROUP BY kind HAVING sum(items) > 0 "
+                    + "ORDER BY bytes DESC")
+            {
                 kinds.append(.init(
                     kind: HistoryItem.Kind(rawValue: row.string("kind") ?? "") ?? .data,
                     count: Int(row.int("n") ?? 0), bytes: Int(row.int("bytes") ?? 0)))

@@ -24,7 +24,8 @@ enum Schema {
     static let knownNames: Set<String> = [
         "blobs", "content_types", "items", "items_pinned", "items_expiry", "representations", "representations_blob",
         "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob", "paste_log", "paste_log_item",
-        "search_backlog", "changes", "recognized_text", "items_images",
+        "search_backlog", "changes", "recognized_text", "items_images", "item_totals", "items_totals_insert",
+        "items_totals_delete", "items_totals_update",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -209,7 +210,37 @@ enum Schema {
                 );
                 -- The image items alone, newest first: the recognizer's "what is left to read" and its progress
                 -- walk these, not the whole history (ten million texts and a thousand images).
-                CREATE INDEX items_images ON items(position) WHERE kind = 'image';
+                CREATE INDEX IF NOT EXISTS items_images ON items(position) WHERE kind = 'image';
+                -- How many items, and how many bytes, of each kind, pinned or not: kept by the triggers below in
+                -- every writer's own transaction, so that retention after a copy and `pb stats` count without
+                -- reading the history (see HistoryStore+Retention.swift). Built again whole here.
+                DROP TRIGGER IF EXISTS items_totals_insert;
+                DROP TRIGGER IF EXISTS items_totals_delete;
+                DROP TRIGGER IF EXISTS items_totals_update;
+                DROP TABLE IF EXISTS item_totals;
+                CREATE TABLE item_totals(
+                    kind TEXT NOT NULL,
+                    pinned INTEGER NOT NULL,
+                    items INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    PRIMARY KEY(kind, pinned)
+                ) WITHOUT ROWID;
+                INSERT INTO item_totals(kind, pinned, items, bytes)
+                    SELECT kind, pinned <> 0, count(*), coalesce(sum(size), 0) FROM items GROUP BY kind, pinned <> 0;
+                CREATE TRIGGER items_totals_insert AFTER INSERT ON items BEGIN
+                    INSERT INTO item_totals(kind, pinned, items, bytes) VALUES (new.kind, new.pinned <> 0, 1, new.size)
+                        ON CONFLICT(kind, pinned) DO UPDATE SET items = items + 1, bytes = bytes + excluded.bytes;
+                END;
+                CREATE TRIGGER items_totals_delete AFTER DELETE ON items BEGIN
+                    UPDATE item_totals SET items = items - 1, bytes = bytes - old.size
+                        WHERE kind = old.kind AND pinned = (old.pinned <> 0);
+                END;
+                CREATE TRIGGER items_totals_update AFTER UPDATE OF kind, pinned, size ON items BEGIN
+                    UPDATE item_totals SET items = items - 1, bytes = bytes - old.size
+                        WHERE kind = old.kind AND pinned = (old.pinned <> 0);
+                    INSERT INTO item_totals(kind, pinned, items, bytes) VALUES (new.kind, new.pinned <> 0, 1, new.size)
+                        ON CONFLICT(kind, pinned) DO UPDATE SET items = items + 1, bytes = bytes + excluded.bytes;
+                END;
                 """),
     ])
 }

@@ -26,5 +26,8 @@ public struct RetentionPolicy: Sendable, Equatable {
     /// Whether no limit of its own applies, whatever the kinds' limits.
     public var hasNoOwnLimit: Bool { maxItems == nil && maxBytes == nil && maxAge == nil }
 
+    /// Whether an age limit applies, its own or a kind's.
+    public var hasAgeLimit: Bool { maxAge != nil || byKind.values.contains { $0.maxAge != nil } }
+
     public var isUnlimited: Bool { hasNoOwnLimit && byKind.values.allSatisfy(\.hasNoOwnLimit) }
 }
