@@ -9,7 +9,7 @@ extension HistoryStore {
     /// Counts and sizes: what the history holds and what its files cost.
     public func stats() throws(HistoryError) -> HistoryStats {
         try perform {
-            // From the totals the store keeps (schema 7), not by reading every item.
+            // From the totals the store keeps (schema 8), not by reading every item.
             let items = try db.row(
                 "SELECT coalesce(sum(items), 0) AS n, coalesce(sum(CASE WHEN pinned THEN items ELSE 0 END), 0) AS p "
                     + "FROM item_totals")

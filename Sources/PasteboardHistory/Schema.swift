@@ -211,6 +211,13 @@ enum Schema {
                 -- The image items alone, newest first: the recognizer's "what is left to read" and its progress
                 -- walk these, not the whole history (ten million texts and a thousand images).
                 CREATE INDEX IF NOT EXISTS items_images ON items(position) WHERE kind = 'image';
+                """),
+        // Totals per kind and pin, kept by triggers (HistoryStore+Retention.swift); the image index again, for a store
+        // that reached version 7 before it had it.
+        .init(
+            version: 8,
+            sql: """
+                CREATE INDEX IF NOT EXISTS items_images ON items(position) WHERE kind = 'image';
                 -- How many items, and how many bytes, of each kind, pinned or not: kept by the triggers below in
                 -- every writer's own transaction, so that retention after a copy and `pb stats` count without
                 -- reading the history (see HistoryStore+Retention.swift). Built again whole here.
