@@ -23,8 +23,9 @@ extension HistoryStore {
                     count: Int(row.int("n") ?? 0), bytes: Int(row.int("bytes") ?? 0)))
             }
             let blobs = try db.row(
-                "SELECT count(*) AS n, coalesce(sum(size), 0) AS bytes, coalesce(sum(data IS NULL), 0) AS files, "
-                    + "coalesce(sum(CASE WHEN data IS NULL THEN size ELSE 0 END), 0) AS fileBytes FROM blobs")
+                "SELECT coalesce(sum(blobs), 0) AS n, coalesce(sum(bytes), 0) AS bytes, "
+                    + "coalesce(sum(CASE WHEN in_file THEN blobs ELSE 0 END), 0) AS files, "
+                    + "coalesce(sum(CASE WHEN in_file THEN bytes ELSE 0 END), 0) AS fileBytes FROM blob_totals")
             let pageSize = try db.row("PRAGMA page_size")?.int(0) ?? 4096
             let freePages = try db.row("PRAGMA freelist_count")?.int(0) ?? 0
             var indexBytes = 0

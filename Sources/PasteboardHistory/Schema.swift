@@ -25,7 +25,8 @@ enum Schema {
         "blobs", "content_types", "items", "items_pinned", "items_expiry", "representations", "representations_blob",
         "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob", "paste_log", "paste_log_item",
         "search_backlog", "changes", "recognized_text", "items_images", "item_totals", "items_totals_insert",
-        "items_totals_delete", "items_totals_update",
+        "items_totals_delete", "items_totals_update", "blob_totals", "blobs_totals_insert", "blobs_totals_delete",
+        "blobs_totals_update", "blobs_in_files",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -248,6 +249,32 @@ enum Schema {
                     INSERT INTO item_totals(kind, pinned, items, bytes) VALUES (new.kind, new.pinned <> 0, 1, new.size)
                         ON CONFLICT(kind, pinned) DO UPDATE SET items = items + 1, bytes = bytes + excluded.bytes;
                 END;
+                -- The same for payloads, in the database or in files; and the payloads in files alone, which `pb stats`
+                -- checks (a handful of large ones among millions of short texts).
+                DROP TRIGGER IF EXISTS blobs_totals_insert;
+                DROP TRIGGER IF EXISTS blobs_totals_delete;
+                DROP TRIGGER IF EXISTS blobs_totals_update;
+                DROP TABLE IF EXISTS blob_totals;
+                CREATE TABLE blob_totals(
+                    in_file INTEGER PRIMARY KEY,
+                    blobs INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL
+                );
+                INSERT INTO blob_totals(in_file, blobs, bytes)
+                    SELECT data IS NULL, count(*), coalesce(sum(size), 0) FROM blobs GROUP BY data IS NULL;
+                CREATE TRIGGER blobs_totals_insert AFTER INSERT ON blobs BEGIN
+                    INSERT INTO blob_totals(in_file, blobs, bytes) VALUES (new.data IS NULL, 1, new.size)
+                        ON CONFLICT(in_file) DO UPDATE SET blobs = blobs + 1, bytes = bytes + excluded.bytes;
+                END;
+                CREATE TRIGGER blobs_totals_delete AFTER DELETE ON blobs BEGIN
+                    UPDATE blob_totals SET blobs = blobs - 1, bytes = bytes - old.size WHERE in_file = (old.data IS NULL);
+                END;
+                CREATE TRIGGER blobs_totals_update AFTER UPDATE OF data, size ON blobs BEGIN
+                    UPDATE blob_totals SET blobs = blobs - 1, bytes = bytes - old.size WHERE in_file = (old.data IS NULL);
+                    INSERT INTO blob_totals(in_file, blobs, bytes) VALUES (new.data IS NULL, 1, new.size)
+                        ON CONFLICT(in_file) DO UPDATE SET blobs = blobs + 1, bytes = bytes + excluded.bytes;
+                END;
+                CREATE INDEX IF NOT EXISTS blobs_in_files ON blobs(id) WHERE data IS NULL;
                 """),
     ])
 }

@@ -26,10 +26,14 @@ import Testing
             }
         }
         return (
-            try lines("SELECT kind, pinned, items AS n, bytes FROM item_totals WHERE items > 0 ORDER BY kind, pinned"),
+            try lines("SELECT kind, pinned, items AS n, bytes FROM item_totals WHERE items > 0 ORDER BY kind, pinned")
+                + lines("SELECT 'payloads' AS kind, in_file AS pinned, blobs AS n, bytes FROM blob_totals WHERE blobs > 0 ORDER BY in_file"),
             try lines(
                 "SELECT kind, pinned <> 0 AS pinned, count(*) AS n, sum(size) AS bytes FROM items GROUP BY kind, pinned <> 0 "
                     + "ORDER BY kind, pinned")
+                + lines(
+                    "SELECT 'payloads' AS kind, data IS NULL AS pinned, count(*) AS n, sum(size) AS bytes FROM blobs "
+                        + "GROUP BY data IS NULL ORDER BY data IS NULL")
         )
     }
 
@@ -52,6 +56,7 @@ import Testing
         _ = try store.applyRetention(RetentionPolicy(maxItems: 50))
         var (kept, counted) = try totals()
         #expect(kept == counted)
+        #expect(kept.contains { $0.hasPrefix("payloads 1 1 ") }, "the picture's payload is a file: \(kept)")
         #expect(try store.count() == 50 + 2)  // and the two pinned ones
         #expect(try store.stats().itemCount == 52)
         try store.clear(keepPinned: true)
