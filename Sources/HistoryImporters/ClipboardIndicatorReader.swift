@@ -35,6 +35,9 @@ public enum ClipboardIndicatorReader {
         do {
             entries = try JSONDecoder().decode([Entry].self, from: Data(bytes))
         } catch let error as DecodingError {
+            if case .dataCorrupted = error, let place = JSONDamage.find(in: bytes) {
+                throw ImportError.damaged(file, offset: place.offset, item: place.entry, place.what)
+            }
             throw ImportError("\(file) is damaged or truncated: \(describe(error)).")
         } catch {
             throw ImportError("\(file) is damaged or truncated: \(error).")
@@ -77,5 +80,53 @@ public enum ClipboardIndicatorReader {
         var text = context.debugDescription.hasSuffix(".") ? String(context.debugDescription.dropLast()) : context.debugDescription
         if let underlying = context.underlyingError { text += " (\(underlying))" }
         return text + entry
+    }
+}
+
+/// Where a JSON array of objects stops being JSON, found by following its strings and brackets (the decoder says only
+/// that it is not valid): a file cut short, a bracket closing what was not open, or a character between values that
+/// has no place there; nil when the structure holds and the fault is in a value.
+enum JSONDamage {
+    static func find(in bytes: [UInt8]) -> (offset: Int, entry: Int?, what: String)? {
+        var depth: [UInt8] = []
+        var inString = false
+        var escaped = false
+        var entries = 0
+        for (offset, byte) in bytes.enumerated() {
+            if inString {
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                } else if byte < 0x20 {
+                    return (offset, entries > 0 ? entries : nil, "a control character inside a string")
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                if depth.count == 1 && byte == UInt8(ascii: "{") { entries += 1 }
+                depth.append(byte)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                let opener = byte == UInt8(ascii: "]") ? UInt8(ascii: "[") : UInt8(ascii: "{")
+                guard depth.last == opener else {
+                    return (offset, entries > 0 ? entries : nil, "a '\(Character(Unicode.Scalar(byte)))' closing nothing open")
+                }
+                depth.removeLast()
+                if depth.isEmpty,
+                    let rest = bytes[(offset + 1)...].firstIndex(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) })
+                {
+                    return (rest, nil, "more after the end of the list")
+                }
+            default: continue
+            }
+        }
+        if inString || !depth.isEmpty {
+            return (bytes.count, entries > 0 ? entries : nil, "the file ends inside " + (inString ? "a string" : "the list"))
+        }
+        return nil
     }
 }

@@ -110,7 +110,7 @@ import Testing
         ("klipper", "klipper/short.lst", "at byte 8"),
         ("gpaste", "gpaste/truncated.xml", "(item 3)"),
         ("maccy", "maccy/NotADatabase.sqlite", "file is not a database"),
-        ("clipboard-indicator", "clipboard-indicator/truncated.txt", "not valid JSON"),
+        ("clipboard-indicator", "clipboard-indicator/truncated.txt", "the file ends inside a string at byte 266 (item 3)"),
     ])
     func aDamagedFileStopsTheImportSayingWhereAndImportsNothing(source: String, path: String, place: String) async throws {
         try await sandbox.copy("already here")
