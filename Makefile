@@ -26,7 +26,7 @@ TEST_PACKAGES := xvfb xclip xsel python3-gi gir1.2-gtk-3.0 gir1.2-gtk-4.0 python
 	python3-pyatspi at-spi2-core
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run build app test test-release test-deps deps install install-app uninstall bench clean deb test-deb packaging-deps
+.PHONY: run build app ocr test test-release test-deps deps install install-app uninstall bench clean deb test-deb packaging-deps
 
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -58,7 +58,7 @@ build: deps
 	python3 scripts/check_linkage.py .build/release/pb
 
 # With a display: the daemon and the Pasteboard History window (scripts/run.sh); headless: the daemon alone.
-run: build
+run: build ocr
 	@echo "pb is at $$(pwd)/.build/release/pb (or 'make install' to put it on your PATH)."
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then $(MAKE) --no-print-directory app; fi
 	scripts/run.sh .build/release
@@ -90,7 +90,7 @@ test: test-deps
 # program: the command line (SQLite, FTS5, zlib's PNG path, XTest paste) and sync (libsodium), so a static link that
 # builds but misbehaves fails here. CI runs it after `make test`.
 RELEASE_SUITES := PasteboardCLITests|PasteboardSyncTests
-test-release: build
+test-release: build ocr
 	$(SWIFT) build --build-tests
 	PB_BINARY=$(CURDIR)/.build/release/pb $(SWIFT) test --skip-build --filter '$(RELEASE_SUITES)'
 
@@ -123,9 +123,10 @@ compat: deps
 	.build/apple-compat/debug/apple-compat-swift5
 	.build/apple-compat/debug/apple-compat-swift6
 
-install: build
+install: build ocr
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 .build/release/pb $(DESTDIR)$(PREFIX)/bin/pb
+	install -m 0755 .build/release/pasteboard-ocr $(DESTDIR)$(PREFIX)/bin/pasteboard-ocr
 	ln -sf pb $(DESTDIR)$(PREFIX)/bin/pbcopy
 	ln -sf pb $(DESTDIR)$(PREFIX)/bin/pbpaste
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
@@ -148,12 +149,14 @@ app: deps
 	bash scripts/static_libs.sh $(STATIC_LIBS)
 	PKG_CONFIG_PATH=$(STATIC_LIBS) $(SWIFT) build -c release --product pasteboard-gtk $(STATIC_RUNTIME) $(STATIC_LINK)
 	python3 scripts/check_linkage.py --app .build/release/pasteboard-gtk
-	# The daemon's text recognizer (libtesseract-dev), beside pb: the daemon looks for it there.
+	$(MAKE) --no-print-directory ocr
+
+# The daemon's text recognizer (libtesseract-dev), beside pb: the daemon looks for it there ("Words in images").
+ocr: deps
 	$(SWIFT) build -c release --product pasteboard-ocr $(STATIC_RUNTIME)
 
 install-app: app install
 	install -m 0755 .build/release/pasteboard-gtk $(DESTDIR)$(PREFIX)/bin/pasteboard-gtk
-	install -m 0755 .build/release/pasteboard-ocr $(DESTDIR)$(PREFIX)/bin/pasteboard-ocr
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/pb $(DESTDIR)$(PREFIX)/bin/pbcopy $(DESTDIR)$(PREFIX)/bin/pbpaste
