@@ -37,7 +37,8 @@ extension HistoryStore {
         let wanted = query.offset + query.limit
         let deadline = ContinuousClock.now + Self.searchTimeLimit
         let readers = min(Self.scanReaders, ProcessInfo.processInfo.activeProcessorCount)
-        guard readers > 1, // Two subqueries: min() and max() in one query would read every row instead of the index's two ends.
+        // Two subqueries: min() and max() in one query would read every row instead of the index's two ends.
+        guard readers > 1,
             let bounds = try db.row("SELECT (SELECT min(position) FROM items), (SELECT max(position) FROM items)"),
             let low = bounds.int(0), let high = bounds.int(1), high - low >= Self.parallelScanItems
         else {
@@ -52,8 +53,8 @@ extension HistoryStore {
                 throw Self.searchStopped(examined: examined, found: timeout.found)
             }
         }
-        // Positions have gaps (a move takes a new one): a slice holds at most `scanSliceItems` items, and there are
-        // at most `scanSlicesLimit` slices, whatever the gaps.
+        // A slice covers `scanSliceItems` positions at least (fewer items where a move left gaps), and there are at
+        // most `scanSlicesLimit` slices, whatever the gaps.
         let width = max(Self.scanSliceItems, (high - low) / Self.scanSlicesLimit + 1)
         let sliceCount = Int((high - low) / width) + 1
         let state = Mutex(ScanState(sliceCount: sliceCount, wanted: wanted))
