@@ -58,16 +58,9 @@ enum ImportCommand: Command {
         } catch {
             throw CommandFailure(error.message, cause: error)
         }
-        let rules = try context.configuration().capture
-        let store = try context.store()
-        let progress = ProgressLine(verb: "Importing", context: context)
-        defer { progress.finish() }
-        let bulk = try HistoryImport(store: store)
-        defer { bulk.rollBack() }  // nothing once committed
+        let session = try ImportSession(context: context)
+        defer { session.abandon() }
         var decoder = ItemLine.Decoder()
-        var added = 0
-        var merged = 0
-        var skipped: [CaptureRules.Rule: Int] = [:]
         var lineNumber = 0
         let now = Date()
         func failure(_ message: String) -> CommandFailure {
@@ -92,33 +85,22 @@ enum ImportCommand: Command {
             } catch {
                 throw failure(error.message)
             }
-            if !rules.acceptsEveryItem, let rule = rules.rule(rejecting: decoded.item, application: nil) {
-                skipped[rule, default: 0] += 1
-                continue
-            }
             do {
-                if try bulk.add(decoded.item, metadata: decoded.metadata).isNew { added += 1 } else { merged += 1 }
+                try session.add(decoded.item, metadata: decoded.metadata, mergingRepeats: true)
             } catch {
                 // A date the store refuses is the line's fault; anything else (a full disk) is not.
                 guard error.code == .invalidInput else { throw error }
                 throw failure(error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message)
             }
-            progress.update(count: lineNumber, fraction: reader.totalBytes.map { Double(reader.bytesRead) / Double(max($0, 1)) })
+            session.progress.update(
+                count: lineNumber, fraction: reader.totalBytes.map { Double(reader.bytesRead) / Double(max($0, 1)) })
         }
-        try bulk.commit()
-        progress.finish()
-        if let retention = store.retention, !retention.isUnlimited { try store.applyRetention(retention) }
+        try session.commit()
         var notes: [String] = []
-        if merged > 0 { notes.append("\(merged) merged") }
-        let skippedCount = skipped.values.reduce(0, +)
-        if skippedCount > 0 {
-            let counts = CaptureRules.Rule.allCases.compactMap { rule in skipped[rule].map { "\($0) \(rule.rawValue)" } }
-            notes.append("\(skippedCount) skipped by rules: " + counts.joined(separator: ", "))
-        }
+        if session.merged > 0 { notes.append("\(session.merged) merged") }
+        notes += session.ruleNotes
         let summary = notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"
-        context.stdout.line("Imported \(added) item\(added == 1 ? "" : "s")\(summary) from \(name).")
-        context.stdout.flush()
-        try indexBacklog(of: store, in: context)
+        try session.report("Imported \(session.added) item\(session.added == 1 ? "" : "s")\(summary) from \(name).")
     }
 
     /// `pb import --from NAME [PATH]`: another manager's history, read whole first, then recorded as one
@@ -136,32 +118,18 @@ enum ImportCommand: Command {
         } catch {
             throw CommandFailure("\(error.message) Nothing was imported.", cause: error)
         }
-        let rules = try context.configuration().capture
-        let store = try context.store()
-        let progress = ProgressLine(verb: "Importing", context: context)
-        defer { progress.finish() }
-        let bulk = try HistoryImport(store: store)
-        defer { bulk.rollBack() }  // nothing once committed
-        var added = 0
-        var merged = 0
+        let session = try ImportSession(context: context)
+        defer { session.abandon() }
         var formats = 0
-        var skipped: [CaptureRules.Rule: Int] = [:]
         let now = Date()
         // Oldest first, as a copy would have come: of two items with the same date, the later one stays on top.
         for (index, imported) in history.items.reversed().enumerated() {
-            if !rules.acceptsEveryItem, let rule = rules.rule(rejecting: imported.item, application: nil) {
-                skipped[rule, default: 0] += 1
-                continue
-            }
             let metadata = CaptureMetadata(
                 source: imported.source, date: min(imported.date ?? now, now), created: imported.created,
                 copyCount: imported.copyCount, isPinned: imported.isPinned)
             do {
-                if try bulk.add(imported.item, metadata: metadata, mergingRepeats: false).isNew {
-                    added += 1
+                if try session.add(imported.item, metadata: metadata, mergingRepeats: false) == true {
                     formats += imported.item.representations.count
-                } else {
-                    merged += 1
                 }
             } catch {
                 guard error.code == .invalidInput else { throw error }
@@ -169,27 +137,20 @@ enum ImportCommand: Command {
                     "Item \(history.items.count - index) of \(history.files.joined(separator: ", ")): \(error.message) "
                         + "Nothing was imported.")
             }
-            progress.update(count: index + 1, fraction: Double(index + 1) / Double(max(history.items.count, 1)))
+            session.progress.update(
+                count: index + 1, fraction: Double(index + 1) / Double(max(history.items.count, 1)))
         }
-        try bulk.commit()
-        progress.finish()
-        if let retention = store.retention, !retention.isUnlimited { try store.applyRetention(retention) }
+        try session.commit()
         var notes: [String] = ["\(formats) format\(formats == 1 ? "" : "s")"]
-        if merged > 0 { notes.append("\(merged) already in the history") }
+        if session.merged > 0 { notes.append("\(session.merged) already in the history") }
         for (reason, count) in history.skipped.sorted(by: { $0.key < $1.key }) {
             notes.append("\(count) skipped: \(reason)")
         }
-        let ruleCount = skipped.values.reduce(0, +)
-        if ruleCount > 0 {
-            let counts = CaptureRules.Rule.allCases.compactMap { rule in skipped[rule].map { "\($0) \(rule.rawValue)" } }
-            notes.append("\(ruleCount) skipped by rules: " + counts.joined(separator: ", "))
-        }
+        notes += session.ruleNotes
         let files = history.files.count == 1 ? history.files[0] : "\(history.files.count) files"
-        context.stdout.line(
-            "Imported \(added) item\(added == 1 ? "" : "s") (\(notes.joined(separator: ", "))) from \(source.rawValue) "
-                + "(\(files)).")
-        context.stdout.flush()
-        try indexBacklog(of: store, in: context)
+        try session.report(
+            "Imported \(session.added) item\(session.added == 1 ? "" : "s") (\(notes.joined(separator: ", "))) from "
+                + "\(source.rawValue) (\(files)).")
     }
 
     /// Builds the search index of what the import (or an earlier one that was interrupted) brought, a slice per
@@ -259,5 +220,66 @@ enum ExportCommand: Command {
                 "\(damaged.count) damaged item\(damaged.count == 1 ? " was" : "s were") left out of the export "
                     + "(\(ids)); the other \(written) were written. 'pb show ID' tells what each holds.")
         }
+    }
+}
+
+/// One `pb import`, whatever it reads: the capture rules applied to each item, one all-or-nothing transaction with
+/// its progress line, the counts, then retention, the result line and the search index.
+private final class ImportSession {
+    let context: Context
+    let rules: CaptureRules
+    let store: HistoryStore
+    let progress: ProgressLine
+    let bulk: HistoryImport
+    private(set) var added = 0
+    private(set) var merged = 0
+    private var skipped: [CaptureRules.Rule: Int] = [:]
+
+    init(context: Context) throws {
+        self.context = context
+        rules = try context.configuration().capture
+        store = try context.store()
+        progress = ProgressLine(verb: "Importing", context: context)
+        bulk = try HistoryImport(store: store)
+    }
+
+    /// Adds `item` unless a capture rule rejects it; true when it is new, false when it was there, nil when skipped.
+    @discardableResult
+    func add(_ item: PasteboardItem, metadata: CaptureMetadata, mergingRepeats: Bool) throws(HistoryError) -> Bool? {
+        if !rules.acceptsEveryItem, let rule = rules.rule(rejecting: item, application: nil) {
+            skipped[rule, default: 0] += 1
+            return nil
+        }
+        let isNew = try bulk.add(item, metadata: metadata, mergingRepeats: mergingRepeats).isNew
+        if isNew { added += 1 } else { merged += 1 }
+        return isNew
+    }
+
+    /// "N skipped by rules: …", when any were.
+    var ruleNotes: [String] {
+        let count = skipped.values.reduce(0, +)
+        guard count > 0 else { return [] }
+        let counts = CaptureRules.Rule.allCases.compactMap { rule in skipped[rule].map { "\($0) \(rule.rawValue)" } }
+        return ["\(count) skipped by rules: " + counts.joined(separator: ", ")]
+    }
+
+    /// Commits everything added, then applies the store's retention.
+    func commit() throws {
+        try bulk.commit()
+        progress.finish()
+        if let retention = store.retention, !retention.isUnlimited { try store.applyRetention(retention) }
+    }
+
+    /// Prints the result line (once the import is on disk), then builds the search index of what came.
+    func report(_ line: String) throws {
+        context.stdout.line(line)
+        context.stdout.flush()
+        try ImportCommand.indexBacklog(of: store, in: context)
+    }
+
+    /// Rolls back what was not committed (nothing once it was), and ends the progress line.
+    func abandon() {
+        bulk.rollBack()
+        progress.finish()
     }
 }
