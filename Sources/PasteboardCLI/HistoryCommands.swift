@@ -86,8 +86,14 @@ enum SearchCommand: Command {
         let query = HistoryQuery(
             text: text, isRegex: arguments.flag("regex"), type: try resolveType(arguments.value("type")),
             pinnedOnly: arguments.flag("pinned"), limit: try arguments.positiveInteger("limit") ?? 50)
-        let items = try context.store().items(query)
+        let store = try context.store()
+        let items = try store.items(query)
         format.write(items, to: context.stdout)
+        if try store.hasSearchBacklog() {
+            context.stderr.line(
+                "Note: the search index is catching up after an import ('pb stats' says how far); the items "
+                    + "not indexed yet were read one by one: nothing is missed, but the search is slower until then.")
+        }
         if items.isEmpty && format != .json { throw CommandFailure("No items match \(quoted(text)).") }
     }
 }

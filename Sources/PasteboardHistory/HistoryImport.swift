@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 public import PasteboardModel
 import SQLiteSupport
 
@@ -71,6 +72,11 @@ public final class HistoryImport {
     private var blobFilter: KeyFilter?
     /// Batch statements by table and number of rows.
     private var batchStatements: [BatchKey: Statement] = [:]
+    /// Items in the store when the import began, the cache's size (KiB) now, and its ceiling (see `cacheKiB`).
+    private var itemsAtStart: Int64 = 0
+    private var cacheKiB = HistoryImport.cacheKiB
+    private let cacheCeilingKiB = HistoryImport.cacheCeiling() / 1024
+    private var itemsAtLastCacheLook = 0
 
     private struct BatchKey: Hashable {
         let table: String
@@ -102,13 +108,31 @@ public final class HistoryImport {
         let textBlob: Int64?
     }
 
-    /// Pages SQLite may keep in memory while importing, in KiB (the default is 2 MiB): fixed, so memory stays
-    /// bounded whatever the file's size. A million items insert keys at random places of two indexes of about 40 MB
-    /// each (payload hashes, item identities), and a page the cache dropped is written to the WAL and read back.
-    /// Measured over a million random texts, rows only (the search index is built afterwards): 16 MiB took 104 s
-    /// (44 µs of CPU per item), 64 MiB 32 s (23 µs), 128 MiB 42 s (29 µs) on the same loaded machine. Uncommitted
-    /// pages beyond it go to the WAL as the import runs.
+    /// Pages SQLite may keep in memory while importing, in KiB, at least (the store's own default is 512 KiB).
+    ///
+    /// Each new item inserts keys at random places of two indexes (payload hashes, item identities) of about 28 bytes
+    /// an item each. A page the cache dropped is written to the write-ahead log and read back, and a read of a page
+    /// in the log searches its index of frames, which grows with the import (one transaction): at ten million items
+    /// with 64 MiB, a sixth of the time went to that search alone (`sqlite3WalFindFrame`) and the rows committed at
+    /// 32,900 items/s; with 1 GiB at 49,200 items/s. So the cache grows with the history the import writes into
+    /// (`cacheBytesPerItem` each), from this floor up to `cacheCeiling()`; SQLite takes pages only as it uses them.
+    /// Measured over a million random texts, rows only (the search index is built afterwards): 16 MiB took 104 s,
+    /// 64 MiB 32 s, 128 MiB 42 s on the same loaded machine.
     static let cacheKiB: Int64 = 64 * 1024
+    /// Cache per item in the store (the two random indexes with room to spare).
+    static let cacheBytesPerItem: Int64 = 96
+    /// Items added between two looks at the cache's size.
+    static let cacheStepItems = 1 << 16
+
+    /// The most the import's cache may take: a sixteenth of the machine's memory, at most 1 GiB (a history of about
+    /// eleven million items fits), and never less than the floor.
+    static func cacheCeiling() -> Int64 {
+        let pages = Int64(sysconf(Int32(_SC_PHYS_PAGES)))
+        let pageSize = Int64(sysconf(Int32(_SC_PAGESIZE)))
+        let physical = pages > 0 && pageSize > 0 ? pages * pageSize : 0
+        return max(cacheKiB * 1024, min(1 << 30, physical / 16))
+    }
+
     /// Rows written by one statement, at most.
     static let batchRows = 256
     /// Items or payloads a store may hold for the import to read all their keys into its filters first (about
@@ -154,6 +178,8 @@ public final class HistoryImport {
                     """))
         }
         firstPosition = nextPosition
+        itemsAtStart = Int64(try store.count())
+        try store.perform { try growCache() }
         try store.perform {
             let counts = try db.row("SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM blobs) AS blobs")
             guard (counts?.int("items") ?? .max) <= Self.filterPreloadLimit,
@@ -243,6 +269,7 @@ public final class HistoryImport {
             addedLines += 1
             nextItemID += 1
             nextPosition += 1
+            if addedLines - itemsAtLastCacheLook >= Self.cacheStepItems { try growCache() }
             if pendingItems.count >= Self.batchRows || pendingBlobs.count >= Self.batchRows
                 || pendingRepresentations.count >= Self.batchRows || pendingBytes >= Self.batchBytes
             {
@@ -460,6 +487,15 @@ public final class HistoryImport {
     }
 
     // MARK: - Writing batches
+
+    /// Lets the page cache grow with the items in the store and added so far (see `cacheKiB`).
+    private func growCache() throws {
+        itemsAtLastCacheLook = addedLines
+        let wanted = min(cacheCeilingKiB, (itemsAtStart + Int64(addedLines)) * Self.cacheBytesPerItem / 1024)
+        guard wanted > cacheKiB else { return }
+        cacheKiB = wanted
+        try store.db.execute("PRAGMA cache_size = -\(wanted)")
+    }
 
     /// One statement inserting `rows` rows of `columns` values each into `table(columns)`, prepared once.
     private func batchStatement(_ table: String, _ columns: [String], rows: Int) throws -> Statement {

@@ -118,3 +118,28 @@ import Testing
         #expect(missing.errorLines.first == "Error: Missing argument QUERY.")
     }
 }
+
+/// While the search index catches up after an import (its backlog), `pb search` still finds every item and says why
+/// it may be slower; once the backlog is indexed, it says nothing.
+@Suite struct SearchBacklogNoteTests {
+    @Test func searchSaysTheIndexIsCatchingUpAndStillFindsEverything() async throws {
+        let sandbox = try Sandbox()
+        for text in ["Invoice 2024-001 for ACME", "grocery list: milk, eggs", "https://example.com/invoice"] {
+            try await sandbox.copy(text)
+        }
+        // What an import stopped before its indexing leaves (and what migration 6 does): every item in the backlog.
+        try SQLiteTool.run(
+            "INSERT INTO item_text(item_text) VALUES('delete-all'); "
+                + "INSERT INTO search_backlog(id, indexed_through) SELECT 1, min(position) - 1 FROM items;",
+            on: sandbox.databaseURL, in: sandbox)
+        let during = try await sandbox.succeed(["search", "invoice"])
+        #expect(during.outputLines.count == 2, "\(during)")
+        #expect(during.stderr.contains("Note: the search index is catching up after an import"), "\(during)")
+        // `pb import` indexes the backlog before it ends, whatever it imported (here nothing new).
+        let again = try sandbox.file("io/again.jsonl", Data(#"{"text":"grocery list: milk, eggs"}"#.utf8 + [0x0A]))
+        try await sandbox.succeed(["import", again.path])
+        let after = try await sandbox.succeed(["search", "invoice"])
+        #expect(after.outputLines.count == 2, "\(after)")
+        #expect(after.stderr.isEmpty, "\(after)")
+    }
+}
