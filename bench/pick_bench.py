@@ -120,13 +120,14 @@ def fzf_count(query, lines_path):
     return result.stdout.count(b"\n")
 
 
-def measure_pick_keys(pb, env, keys):
+def measure_pick_keys(pb, env, keys, queries=QUERIES):
+    """Each key of each query typed, then `keys` selection moves: key to the whole frame back, in ms (typing, moving)."""
     terminal = Terminal([pb, "pick"], env)
     try:
         if terminal.wait_for(pick_frame_done) is None:
             raise SystemExit("pb pick never drew its first frame")
         typing, moving = [], []
-        for query in QUERIES:
+        for query in queries:
             for character in query:
                 terminal.send(character.encode())
                 typing.append(terminal.wait_for(pick_frame_done))
@@ -140,22 +141,68 @@ def measure_pick_keys(pb, env, keys):
         terminal.close()
 
 
-def measure_fzf_keys(lines_path, env, total):
+def cpu_ticks(pid):
+    """User and system time of process `pid` (all its threads), in clock ticks."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def measure_pick_settled(pb, env, queries=QUERIES, quiet=0.15):
+    """Each key of `queries` typed: from the key to the last whole frame drawn before `pb pick` went quiet (no output
+    and at most one clock tick of CPU for `quiet` seconds), in ms. The first frame after a key shows the new filter over
+    the rows found so far (what measure_pick_keys times); the list model's thread then delivers the query's rows in
+    steps, each drawn: this is the key to its rows on screen, however many steps the search took. Returns (the filter
+    typed so far, ms) for each key."""
+    terminal = Terminal([pb, "pick"], env)
+    try:
+        if terminal.wait_for(pick_frame_done) is None:
+            raise SystemExit("pb pick never drew its first frame")
+        settled, typed = [], ""
+        for query in [q + "\x15" for q in queries]:
+            for character in query:
+                terminal.send(character.encode())
+                last_frame, seen = None, 0
+                quiet_since, ticks = time.perf_counter(), cpu_ticks(terminal.pid)
+                while time.perf_counter() - terminal.sent < 60:
+                    chunk = terminal.read(0.01)
+                    now = time.perf_counter()
+                    if len(terminal.output) != seen and pick_frame_done(terminal.output):
+                        last_frame, seen = now, len(terminal.output)
+                    busy = cpu_ticks(terminal.pid)
+                    if chunk or busy > ticks + 1 or last_frame is None:
+                        quiet_since, ticks = now, busy
+                    elif now - quiet_since >= quiet:
+                        break
+                if character != "\x15":
+                    typed += character
+                    if last_frame is not None:
+                        settled.append((typed, (last_frame - terminal.sent) * 1000))
+            typed = ""
+        return settled
+    finally:
+        terminal.close()
+
+
+def measure_fzf_keys(lines_path, env, total, queries=QUERIES, fields=("-d", "\t", "--with-nth", "2.."), timeout=30.0):
+    """The same typed keys in fzf over `lines_path` (shown without the id column of `pb history --format dmenu`
+    lines by default; `fields=()` for plain lines): key to the info line counting what `fzf --filter` finds, in ms.
+    A key not counted within `timeout` seconds is left out."""
     expected = {}
-    for query in QUERIES:
+    for query in queries:
         for end in range(1, len(query) + 1):
             expected[query[:end]] = fzf_count(query[:end], lines_path)
-    terminal = Terminal(["fzf", "-d", "\t", "--with-nth", "2.."], env, stdin_path=lines_path)
+    terminal = Terminal(["fzf", *fields], env, stdin_path=lines_path)
     try:
-        if terminal.wait_for(fzf_count_done(total, total), timeout=120) is None:
+        if terminal.wait_for(fzf_count_done(total, total), timeout=max(120, timeout * 4)) is None:
             raise SystemExit("fzf never counted every line")
         typing = []
-        for query in QUERIES:
+        for query in queries:
             for end in range(1, len(query) + 1):
                 terminal.send(query[end - 1].encode())
-                typing.append(terminal.wait_for(fzf_count_done(expected[query[:end]], total)))
+                typing.append(terminal.wait_for(fzf_count_done(expected[query[:end]], total), timeout=timeout))
             terminal.send(b"\x15")
-            terminal.wait_for(fzf_count_done(total, total))
+            terminal.wait_for(fzf_count_done(total, total), timeout=max(120, timeout * 4))
         return [t for t in typing if t is not None]
     finally:
         terminal.close()
