@@ -329,7 +329,16 @@ public final class Daemon {
                 log("could not wipe deleted items yet: \(error.message)")
             }
         }
+        // The blocks a delete left unknown learn their letters again, so that short searches skip them again.
+        do {
+            try store.refreshSearchBlocks(limit: Self.searchBlocksPerPass)
+        } catch {
+            log("could not update the short-search blocks yet: \(error.message)")
+        }
     }
+
+    /// Blocks of the history whose letters one housekeeping pass computes again at most (about 2 ms each).
+    static let searchBlocksPerPass = 64
 
     // MARK: - Requests
 

@@ -116,7 +116,7 @@ extension HistoryStore {
         }
         let found = try scanPage(
             conditions: conditions, values: values, below: below, limit: limit, deadline: deadline,
-            isCancelled: isCancelled, matches: matcher.matches)
+            isCancelled: isCancelled, grams: SearchGrams.required(by: matcher), matches: matcher.matches)
         return HistoryPage(items: try items(atPositions: found.positions), next: found.next)
     }
 
@@ -130,7 +130,7 @@ extension HistoryStore {
     /// deadline it stops with what it has. Without one it fails after `searchTimeLimit`.
     func scanPage(
         conditions: [String], values: [any SQLiteBindable], below: Int64?, limit: Int,
-        deadline: ContinuousClock.Instant?, isCancelled: () -> Bool, matches: (Data) -> Bool
+        deadline: ContinuousClock.Instant?, isCancelled: () -> Bool, grams: [Int]? = nil, matches: (Data) -> Bool
     ) throws -> (positions: [Int64], next: Int64?) {
         // Two subqueries: SQLite reads min() or max() alone off the index's end, but both in one SELECT by scanning it.
         guard
@@ -149,8 +149,19 @@ extension HistoryStore {
         let limitTime = ContinuousClock.now + Self.searchTimeLimit
         var examined = 0
         var upper = min(below ?? Int64.max, high + 1)
+        // One or two letters: a block at a time, skipping those that cannot hold them (HistoryStore+SearchBlocks.swift).
+        let reads = try grams.flatMap { try searchBlockFilter(bits: $0, low: low, high: upper - 1) }
         while upper > low {
-            let lower = max(low, upper - Self.scanRange)
+            var lower = max(low, upper - Self.scanRange)
+            if let reads {
+                let block = Self.searchBlock(upper - 1)
+                lower = max(low, block << Self.searchBlockShift)
+                if !reads(block) {
+                    upper = lower
+                    if isCancelled() { throw Self.cancelled }
+                    continue
+                }
+            }
             try statement.bind(values + [upper, lower])
             while let row = try statement.step() {
                 guard let position = row.int(0) else { continue }

@@ -118,7 +118,7 @@ extension HistoryStore {
                 return try streamingSearch(
                     query: query, typeFilter: typeFilter,
                     sqlFilter: matcher.asciiPrefilterNeedle == nil ? nil : Self.asciiPrefilter,
-                    sqlValue: matcher.asciiPrefilterNeedle, matches: matcher.matches)
+                    sqlValue: matcher.asciiPrefilterNeedle, grams: SearchGrams.required(by: matcher), matches: matcher.matches)
             }
             var conditions: [String] = []
             if query.pinnedOnly { conditions.append("i.pinned") }
@@ -253,10 +253,13 @@ extension HistoryStore {
     static let searchTimeLimit: Duration = .seconds(20)
 
     /// Streams text items newest first, keeping those `matches` accepts, for at most `searchTimeLimit`.
-    func streamingSearch(query: HistoryQuery, typeFilter: [Int64]?, sqlFilter: String? = nil, sqlValue: (any SQLiteBindable)? = nil, matches: @escaping @Sendable (Data) -> Bool) throws -> [HistoryItem] {
+    func streamingSearch(
+        query: HistoryQuery, typeFilter: [Int64]?, sqlFilter: String? = nil, sqlValue: (any SQLiteBindable)? = nil,
+        grams: [Int]? = nil, matches: @escaping @Sendable (Data) -> Bool
+    ) throws -> [HistoryItem] {
         let found = try scan(
             query: query, typeFilter: typeFilter, sqlFilter: sqlFilter, sqlValues: sqlValue.map { [$0] } ?? [],
-            matches: matches)
+            grams: grams, matches: matches)
         return try found.ids.compactMap { try db.row(Self.itemColumns + " WHERE i.id = ?", $0).map(historyItem) }
     }
 

@@ -82,7 +82,7 @@ extension HistoryStore {
                 outcome == .recognized ? Self.trimmedRecognition(text) : "", outcome.rawValue, languages,
                 date.timeIntervalSince1970)
             if indexed, let entry = try searchEntry(itemID: id, textBlob: textBlob) {
-                try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, entry)
+                try addSearchEntry(position: position, text: entry)
             }
         }
     }

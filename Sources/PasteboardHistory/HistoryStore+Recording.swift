@@ -52,7 +52,7 @@ extension HistoryStore {
                     textBlob = replaced
                 }
                 if indexedThrough == nil, let text = try searchEntry(itemID: id, textBlob: textBlob) {
-                    try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
+                    try addSearchEntry(position: position, text: text)
                 }
                 // A merge never shortens what the item already had (see `mergeSQL`).
                 try db.run(
@@ -85,7 +85,7 @@ extension HistoryStore {
                 } else {
                     text = ItemText.indexString(derived?.inline ?? Data())
                 }
-                try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
+                try addSearchEntry(position: position, text: text)
             }
             try noteChange(.added, itemID: id)
             return RecordResult(id: id, isNew: true)
@@ -230,6 +230,8 @@ extension HistoryStore {
                     position: position, itemID: id, textBlob: row.int("text_blob"), indexedThrough: indexedThrough)
             {
                 residue.noteIndexTombstone()
+                // Its letters go with it (see HistoryStore+SearchBlocks.swift).
+                try forgetSearchBlock(position: position)
             }
             if let textBlob = row.int("text_blob") { try releaseBlob(textBlob) }
             try db.run("DELETE FROM recognized_text WHERE item_id = ?", id)
@@ -257,6 +259,7 @@ extension HistoryStore {
             // The search index is emptied at once ('delete-all' drops every entry, so no tombstone keeps a deleted
             // item's trigrams), then the pinned items that stay are indexed again.
             try db.run("INSERT INTO item_text(item_text) VALUES ('delete-all')")
+            try db.run("DELETE FROM search_blocks")
             let indexedThrough = try searchIndexedThrough()
             var total = 0
             while true {
@@ -274,7 +277,7 @@ extension HistoryStore {
                 guard let id = row.int("id"), let position = row.int("position") else { continue }
                 if let indexedThrough, position > indexedThrough { continue }  // still in the backlog
                 guard let text = try searchEntry(itemID: id, textBlob: row.int("text_blob")) else { continue }
-                try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
+                try addSearchEntry(position: position, text: text)
             }
             let general = PasteboardName.general.rawValue
             let holdsSomething = try db.row("SELECT 1 FROM pasteboard_items WHERE pasteboard = ? LIMIT 1", general) != nil

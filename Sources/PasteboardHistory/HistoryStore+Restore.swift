@@ -160,7 +160,7 @@ extension HistoryStore {
         }
         // Otherwise the new position joins the backlog.
         if indexedThrough == nil, let text = try searchEntry(itemID: id, textBlob: textBlob) {
-            try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
+            try addSearchEntry(position: position, text: text)
         }
         try db.run("UPDATE items SET position = ? WHERE id = ?", position, id)
         return position

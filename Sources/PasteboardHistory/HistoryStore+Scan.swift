@@ -25,7 +25,7 @@ extension HistoryStore {
     /// `query.offset` of them, for at most `searchTimeLimit`; also how many were skipped.
     func scan(
         query: HistoryQuery, typeFilter: [Int64]?, sqlFilter: String?, sqlValues: [any SQLiteBindable],
-        matches: @escaping @Sendable (Data) -> Bool
+        grams: [Int]? = nil, matches: @escaping @Sendable (Data) -> Bool
     ) throws -> (ids: [Int64], skipped: Int) {
         var filters: [String] = []
         if query.pinnedOnly { filters.append("i.pinned") }
@@ -36,6 +36,37 @@ extension HistoryStore {
         let values = sqlValues.map(\.sqliteValue)
         let wanted = query.offset + query.limit
         let deadline = ContinuousClock.now + Self.searchTimeLimit
+        // One or two letters: only the blocks that may hold them, one reader, newest first (see
+        // HistoryStore+SearchBlocks.swift).
+        if let grams,
+            let bounds = try db.row("SELECT (SELECT min(position) FROM items), (SELECT max(position) FROM items)"),
+            let low = bounds.int(0), let high = bounds.int(1),
+            let reads = try searchBlockFilter(bits: grams, low: low, high: high)
+        {
+            var ids: [Int64] = []
+            var examined = 0
+            var block = Self.searchBlock(high)
+            while block >= Self.searchBlock(low) && ids.count < wanted {
+                // A run of blocks to read, as one slice.
+                guard reads(block) else {
+                    block -= 1
+                    continue
+                }
+                let top = block
+                while block > Self.searchBlock(low) && reads(block - 1) { block -= 1 }
+                let range = ((block << Self.searchBlockShift) - 1, ((top + 1) << Self.searchBlockShift) - 1)
+                let slice = ScanSlice(conditions: conditions, values: values, range: range)
+                do {
+                    ids += try slice.run(
+                        on: db, files: files, wanted: wanted - ids.count, deadline: deadline, examined: &examined,
+                        stop: { false }, matches: matches)
+                } catch let timeout as ScanTimeout {
+                    throw Self.searchStopped(examined: examined, found: ids.count + timeout.found)
+                }
+                block -= 1
+            }
+            return Self.page(ids, query: query)
+        }
         let readers = min(Self.scanReaders, ProcessInfo.processInfo.activeProcessorCount)
         // Two subqueries: min() and max() in one query would read every row instead of the index's two ends.
         guard readers > 1,

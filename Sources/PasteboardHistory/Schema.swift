@@ -26,7 +26,7 @@ enum Schema {
         "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob", "paste_log", "paste_log_item",
         "search_backlog", "changes", "recognized_text", "items_images", "item_totals", "items_totals_insert",
         "items_totals_delete", "items_totals_update", "blob_totals", "blobs_totals_insert", "blobs_totals_delete",
-        "blobs_totals_update", "blobs_in_files",
+        "blobs_totals_update", "blobs_in_files", "search_blocks", "search_blocks_since",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -275,6 +275,23 @@ enum Schema {
                         ON CONFLICT(in_file) DO UPDATE SET blobs = blobs + 1, bytes = bytes + excluded.bytes;
                 END;
                 CREATE INDEX IF NOT EXISTS blobs_in_files ON blobs(id) WHERE data IS NULL;
+                """),
+        // The letters and pairs of letters of each block of 1,024 positions (HistoryStore+SearchBlocks.swift), for
+        // one- and two-letter searches. The blocks that hold items already are read as before (from `since` on, every
+        // entry added to the search index adds its grams). Idempotent.
+        .init(
+            version: 9,
+            sql: """
+                CREATE TABLE IF NOT EXISTS search_blocks(
+                    block INTEGER PRIMARY KEY,
+                    grams BLOB
+                );
+                CREATE TABLE IF NOT EXISTS search_blocks_since(
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    block INTEGER NOT NULL
+                );
+                INSERT OR IGNORE INTO search_blocks_since(id, block)
+                    SELECT 1, coalesce((max(position) >> 10) + 1, 0) FROM items;
                 """),
     ])
 }

@@ -18,6 +18,8 @@ final class SearchIndexWriter {
     private var pendingBytes = 0
     private var stagedBytes = 0
     private var statements: [Int: Statement] = [:]
+    /// The letters and pairs of the entries added, by block (see HistoryStore+SearchBlocks.swift).
+    private var grams: [Int64: SearchGrams] = [:]
 
     /// Texts staged by one statement, at most.
     static let batchRows = 2048
@@ -39,13 +41,18 @@ final class SearchIndexWriter {
     func queue(isDeletion: Bool, position: Int64, text: String) throws(SQLiteError) {
         pending.append((isDeletion, position, text))
         pendingBytes += text.utf8.count
+        if !isDeletion { grams[HistoryStore.searchBlock(position), default: SearchGrams()].add(text) }
         if pending.count >= Self.batchRows || pendingBytes >= Self.batchBytes { try stage() }
     }
 
     /// Writes everything queued into the index and drops the staging table.
-    func finish() throws(SQLiteError) {
+    func finish() throws {
         try stage()
         try moveIntoIndex()
+        for (block, blockGrams) in grams.sorted(by: { $0.key < $1.key }) {
+            try HistoryStore.addGrams(blockGrams, block: block, db: db)
+        }
+        grams.removeAll()
         statements.removeAll()
         try db.execute("DROP TABLE IF EXISTS temp.pb_index_text")
     }
@@ -53,6 +60,7 @@ final class SearchIndexWriter {
     /// Drops the staging table after a failure (best effort: the transaction's rollback undoes the rest).
     func abandon() {
         statements.removeAll()
+        grams.removeAll()
         _ = Result { () throws(SQLiteError) in try db.execute("DROP TABLE IF EXISTS temp.pb_index_text") }
     }
 

@@ -85,4 +85,12 @@ public struct Row: Sendable {
         if case .integer(let v) = values[index] { return v }
         return nil
     }
+
+    public func data(_ index: Int) -> Data? {
+        switch values[index] {
+        case .blob(let v): return v
+        case .text(let v): return Data(v.utf8)
+        default: return nil
+        }
+    }
 }

@@ -1,0 +1,118 @@
+import FoundationEssentials
+import SQLiteSupport
+
+/// One- and two-letter searches read only the blocks of the history that may hold them.
+///
+/// The trigram index answers three letters or more. Below that, a search reads texts one by one: "zz" with no match
+/// read all of a million items' texts (1.3 s), ten million in 13 s. So the history is cut into blocks of 1,024
+/// positions, and `search_blocks` keeps, per block, the letters and pairs of letters of the entries added to the
+/// search index there (`SearchGrams`, 2 KiB). The invariant, for a block at or above `search_blocks_since.block`:
+///
+///     a row whose grams are not NULL has every gram of every search-index entry at a position in the block;
+///     no row means no entry was added there; NULL means "not known": the block is read.
+///
+/// Every entry goes into the index through `addSearchEntry` or `SearchIndexWriter`, which add its grams. A deleted
+/// item's grams must not outlive it (a block holding only a deleted secret would keep its pairs of letters), so a
+/// delete makes its block NULL, and `refreshSearchBlocks` (the daemon, between events) computes it again from the
+/// entries left. An item that moves (a repeat) keeps its text in the history: its old block keeps the grams.
+/// Blocks below `since` (written before the store had this table) and items not indexed yet (the backlog) are
+/// always read.
+extension HistoryStore {
+    /// Positions per block: 2^10.
+    static let searchBlockShift: Int64 = 10
+
+    static func searchBlock(_ position: Int64) -> Int64 { position >> searchBlockShift }
+
+    /// Adds `text` to the search index as the entry of `position`, and its grams to its block.
+    func addSearchEntry(position: Int64, text: String) throws {
+        try db.run("INSERT INTO item_text(rowid, text) VALUES (?, ?)", position, text)
+        var grams = SearchGrams()
+        grams.add(text)
+        try Self.addGrams(grams, block: Self.searchBlock(position), db: db)
+    }
+
+    /// Adds `grams` to block `block`'s, unless its grams are not known.
+    static func addGrams(_ grams: SearchGrams, block: Int64, db: Connection) throws {
+        if let row = try db.row("SELECT grams FROM search_blocks WHERE block = ?", block) {
+            guard let stored = row.data(0), var merged = SearchGrams(stored) else { return }  // NULL: stays unknown
+            merged.formUnion(grams)
+            guard merged != SearchGrams(stored) else { return }
+            try db.run("UPDATE search_blocks SET grams = ? WHERE block = ?", merged.data, block)
+        } else {
+            try db.run("INSERT INTO search_blocks(block, grams) VALUES (?, ?)", block, grams.data)
+        }
+    }
+
+    /// Makes the grams of the block holding `position` unknown (an entry there was deleted).
+    func forgetSearchBlock(position: Int64) throws {
+        try db.run(
+            "INSERT INTO search_blocks(block, grams) VALUES (?, NULL) ON CONFLICT(block) DO UPDATE SET grams = NULL",
+            Self.searchBlock(position))
+    }
+
+    /// Computes again, from the entries left, the grams of at most `limit` blocks a delete made unknown (those wholly
+    /// indexed); returns how many it did. The daemon calls it between events.
+    @discardableResult
+    public func refreshSearchBlocks(limit: Int = 16) throws(HistoryError) -> Int {
+        guard try perform({ try db.row("SELECT 1 FROM search_blocks WHERE grams IS NULL LIMIT 1") }) != nil else {
+            return 0
+        }
+        return try write { () throws -> Int in
+            let indexedThrough = try searchIndexedThrough()
+            var done = 0
+            for row in try db.rows("SELECT block FROM search_blocks WHERE grams IS NULL ORDER BY block DESC LIMIT ?", limit) {
+                guard let block = row.int(0) else { continue }
+                let first = block << Self.searchBlockShift
+                let last = first + (1 << Self.searchBlockShift) - 1
+                if let indexedThrough, last > indexedThrough { continue }  // its backlog adds nothing yet: later
+                var grams = SearchGrams()
+                for item in try db.rows(
+                    "SELECT id, text_blob FROM items WHERE position BETWEEN ? AND ?", first, last)
+                {
+                    guard let id = item.int(0), let text = try searchEntry(itemID: id, textBlob: item.int(1)) else {
+                        continue
+                    }
+                    grams.add(text)
+                }
+                try db.run("UPDATE search_blocks SET grams = ? WHERE block = ?", grams.data, block)
+                done += 1
+            }
+            return done
+        }
+    }
+
+    /// Which blocks a search needing `bits` must read, for the positions in `low...high`: nil when every one (the
+    /// grams cannot tell), else a predicate on a block number. Reads one byte per block and bit.
+    func searchBlockFilter(bits: [Int], low: Int64, high: Int64) throws -> ((Int64) -> Bool)? {
+        guard !bits.isEmpty else { return nil }
+        guard let since = try db.row("SELECT block FROM search_blocks_since WHERE id = 1")?.int(0) else { return nil }
+        let indexedThrough = try searchIndexedThrough()
+        // Blocks with unindexed items are read: from the block holding the first of them up.
+        let firstUnindexedBlock = indexedThrough.map { Self.searchBlock($0 + 1) } ?? Int64.max
+        let columns = bits.map { "substr(grams, \($0 >> 3 + 1), 1)" }.joined(separator: ", ")
+        var known: [Int64: Bool] = [:]
+        let statement = try db.prepare(
+            "SELECT block, grams IS NULL, \(columns) FROM search_blocks WHERE block BETWEEN ? AND ?")
+        defer { statement.reset() }
+        try statement.bind([max(since, Self.searchBlock(low)), Self.searchBlock(high)])
+        while let row = try statement.step() {
+            guard let block = row.int(0) else { continue }
+            if row.int(1) == 1 {
+                known[block] = true
+                continue
+            }
+            var holds = true
+            for (offset, bit) in bits.enumerated() {
+                let byte = row.data(2 + offset).flatMap(\.first) ?? 0
+                if byte & (1 << UInt8(bit & 7)) == 0 {
+                    holds = false
+                    break
+                }
+            }
+            known[block] = holds
+        }
+        return { block in
+            block < since || block >= firstUnindexedBlock || known[block] == true
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import FoundationEssentials
+
+/// Which letters, and which pairs of letters, occur in the texts of a block of the history (`SearchBlocks`), folded
+/// as search folds them (`SearchFolding`): a search for one or two letters, which the trigram index cannot answer,
+/// reads only the blocks that may hold them.
+///
+/// Each folded scalar has a code: ASCII its own value (0-126), anything else one of 31 codes by its value (a
+/// collision only makes a block read for nothing). A pair is bit `first × 128 + second`; a letter alone is bit
+/// `code × 128 + 127` (no scalar has code 127). 16,384 bits: 2 KiB a block.
+struct SearchGrams: Equatable {
+    static let bitCount = 128 * 128
+    static let byteCount = bitCount / 8
+
+    private(set) var bytes: [UInt8]
+
+    init() {
+        bytes = Array(repeating: 0, count: Self.byteCount)
+    }
+
+    /// Grams read back from the store (nil when `data` is not the right size).
+    init?(_ data: Data) {
+        guard data.count == Self.byteCount else { return nil }
+        bytes = Array(data)
+    }
+
+    var data: Data { Data(bytes) }
+
+    static func code(_ scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        return value < 127 ? Int(value) : Int(value % 31)
+    }
+
+    static func pair(_ first: Int, _ second: Int) -> Int { first * 128 + second }
+    static func single(_ code: Int) -> Int { code * 128 + 127 }
+
+    /// Adds the letters and pairs of `text` (an entry of the search index), folded.
+    mutating func add(_ text: String) {
+        var previous: Int?
+        for scalar in text.unicodeScalars {
+            guard let folded = SearchFolding.fold(scalar) else { continue }
+            let code = Self.code(folded)
+            set(Self.single(code))
+            if let previous { set(Self.pair(previous, code)) }
+            previous = code
+        }
+    }
+
+    /// Every gram of `other` as well.
+    mutating func formUnion(_ other: SearchGrams) {
+        for index in bytes.indices { bytes[index] |= other.bytes[index] }
+    }
+
+    private mutating func set(_ bit: Int) { bytes[bit >> 3] |= 1 << UInt8(bit & 7) }
+
+    func contains(_ bit: Int) -> Bool { bytes[bit >> 3] & (1 << UInt8(bit & 7)) != 0 }
+
+    /// The bits a text matching `matcher` must have, or nil when the grams cannot tell (a regex; a substring of
+    /// three letters or more, which the trigram index answers): one letter, a pair, or (fuzzy) each letter.
+    static func required(by matcher: SearchMatcher) -> [Int]? {
+        let scalars = Array(matcher.needle.unicodeScalars)
+        guard !scalars.isEmpty else { return nil }
+        switch matcher.mode {
+        case .substring:
+            switch scalars.count {
+            case 1: return [single(code(scalars[0]))]
+            case 2: return [pair(code(scalars[0]), code(scalars[1]))]
+            default: return nil
+            }
+        case .fuzzy:
+            var bits: [Int] = []
+            for scalar in scalars where bits.count < 8 {
+                let bit = single(code(scalar))
+                if !bits.contains(bit) { bits.append(bit) }
+            }
+            return bits
+        case .regex:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+@testable import PasteboardHistory
+import PasteboardModel
+import Testing
+
+/// One- and two-letter searches read only the blocks of 1,024 positions whose letters may match
+/// (HistoryStore+SearchBlocks.swift): they must find exactly what reading every text finds, through every way items
+/// come, move and go, and a deleted item's letters must not stay behind.
+@Suite(.serialized) struct SearchBlocksTests {
+    static let count = 6_000
+    /// Letters of every kind: ASCII in both cases, accents, Greek, CJK, an emoji, digits and punctuation.
+    static let alphabet = Array("abcdefghijklmnoprstuvwyABCDEFGHéÉèçñσΣ日本語😀0123456789 .,-")
+
+    static func text(_ index: Int) -> String {
+        var state = UInt64(index) &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        var scalars: [Character] = []
+        for _ in 0..<(8 + index % 13) {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            scalars.append(alphabet[Int(state >> 33) % alphabet.count])
+        }
+        // Rare pairs, each in a few items of one block or two.
+        if index == 1_500 || index == 1_507 { scalars += Array("qz") }
+        if index == 4_100 { scalars += Array("Xk") }
+        if index % 997 == 0 { scalars += Array("wQ") }
+        return String(scalars) + " #\(index)"
+    }
+
+    let temporary: TemporaryDirectory
+    let store: HistoryStore
+
+    init() throws {
+        temporary = try TemporaryDirectory()
+        store = try HistoryStore(location: temporary.storeLocation)
+        let bulk = try HistoryImport(store: store)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        for index in 0..<Self.count {
+            try bulk.add(
+                PasteboardItem(string: Self.text(index)), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
+        }
+        try bulk.commit()
+        while try store.indexBacklog() > 0 {}
+    }
+
+    /// Every item's text, newest first.
+    func allTexts() throws -> [String] {
+        try store.items(HistoryQuery(limit: 1_000_000)).map(\.preview)
+    }
+
+    /// The texts a search finds through the store (both paths: `items` as `pb search`, `page` as the lists).
+    func found(_ text: String, mode: HistoryFilter.Mode) throws -> (items: [String], page: [String]) {
+        var query = HistoryQuery(text: text, limit: 1_000_000)
+        query.isFuzzy = mode == .fuzzy
+        let items = try store.items(query).map(\.preview)
+        let page = try store.page(HistoryFilter(text: text, mode: mode), limit: 1_000_000).items.map(\.preview)
+        return (items, page)
+    }
+
+    static let queries: [(String, HistoryFilter.Mode)] = [
+        ("qz", .substring), ("QZ", .substring), ("xk", .substring), ("wq", .substring), ("zz", .substring),
+        ("e", .substring), ("é", .substring), ("É", .substring), ("eC", .substring), ("σ", .substring),
+        ("Σσ", .substring), ("日本", .substring), ("😀", .substring), ("7 ", .substring), (" #", .substring),
+        ("q", .substring), ("x", .substring), ("qzk", .fuzzy), ("wq9", .fuzzy), ("日😀", .fuzzy),
+    ]
+
+    func expectEveryQueryFindsWhatReadingEverythingFinds(_ label: String) throws {
+        let texts = try allTexts()
+        for (query, mode) in Self.queries {
+            let matcher = try SearchMatcher(query, mode: mode)
+            let expected = texts.filter { matcher.matches($0) }
+            let result = try found(query, mode: mode)
+            #expect(result.items == expected, "\(label): items for \(query) (\(mode))")
+            #expect(result.page == expected, "\(label): page for \(query) (\(mode))")
+        }
+    }
+
+    @Test func shortSearchesFindExactlyWhatReadingEveryTextFinds() throws {
+        try expectEveryQueryFindsWhatReadingEverythingFinds("imported")
+        // Repeats move items to the top (their old block keeps its letters); new copies land in a new block.
+        for index in [1_500, 4_100, 997, 12] { try store.record(PasteboardItem(string: Self.text(index))) }
+        try store.record(PasteboardItem(string: "a new zz and qz copy"))
+        try expectEveryQueryFindsWhatReadingEverythingFinds("after repeats and copies")
+        // Deletes make their blocks unknown (read whole) until the letters are computed again.
+        let victims = try store.items(HistoryQuery(text: "qz", limit: 10)).map(\.id)
+        try store.delete(ids: victims)
+        try expectEveryQueryFindsWhatReadingEverythingFinds("after deletes")
+        #expect(try store.refreshSearchBlocks(limit: 1_000) > 0)
+        try expectEveryQueryFindsWhatReadingEverythingFinds("after the blocks were computed again")
+        // An import's backlog, not indexed yet, is read whole.
+        let bulk = try HistoryImport(store: store)
+        for index in 0..<2_000 { try bulk.add(PasteboardItem(string: "backlog \(index) qz"), metadata: CaptureMetadata()) }
+        try bulk.commit()
+        #expect(try store.hasSearchBacklog())
+        try expectEveryQueryFindsWhatReadingEverythingFinds("with a backlog")
+        while try store.indexBacklog() > 0 {}
+        try expectEveryQueryFindsWhatReadingEverythingFinds("after indexing it")
+    }
+
+    @Test func aRarePairIsLookedForInItsBlocksAlone() throws {
+        let matcher = try SearchMatcher("qz", mode: .substring)
+        let bits = try #require(SearchGrams.required(by: matcher))
+        let reads = try store.perform { try #require(try store.searchBlockFilter(bits: bits, low: 0, high: 1_000_000)) }
+        let positions = try store.items(HistoryQuery(text: "qz", limit: 10)).map(\.position)
+        #expect(positions.count == 2)
+        let holding = Set(positions.map(HistoryStore.searchBlock))
+        let lastBlock = HistoryStore.searchBlock(try #require(try store.items(HistoryQuery(limit: 1)).first?.position))
+        let read = (0...lastBlock).filter(reads)
+        #expect(Set(read) == holding, "blocks read: \(read), holding the pair: \(holding)")
+    }
+
+    @Test func aDeletedItemsLettersDoNotStayBehind() throws {
+        let secret = "Kq9!vj"
+        try store.record(PasteboardItem(string: secret))
+        let id = try #require(try store.items(HistoryQuery(limit: 1)).first?.id)
+        let position = try #require(try store.items(HistoryQuery(limit: 1)).first?.position)
+        let block = HistoryStore.searchBlock(position)
+        let pair = SearchGrams.pair(SearchGrams.code("q"), SearchGrams.code("9"))
+        func grams() throws -> SearchGrams? {
+            try store.perform {
+                try store.db.row("SELECT grams FROM search_blocks WHERE block = ?", block)?.data(0).flatMap(SearchGrams.init)
+            }
+        }
+        #expect(try grams()?.contains(pair) == true)
+        try store.delete(ids: [id])
+        #expect(try grams() == nil, "the block's letters are unknown after the delete")
+        try store.refreshSearchBlocks(limit: 1_000)
+        let refreshed = try #require(try grams())
+        #expect(!refreshed.contains(pair), "the deleted secret's pair of letters stayed")
+        #expect(refreshed.contains(SearchGrams.pair(SearchGrams.code(" "), SearchGrams.code("#"))), "the others' are back")
+    }
+}
