@@ -161,7 +161,7 @@ enum ImportCommand: Command {
         defer { progress.finish() }
         var indexed = 0
         while true {
-            let slice = try store.indexBacklog()
+            let slice = try store.indexBacklog(limit: HistoryStore.bulkSliceItems, bytes: HistoryStore.bulkSliceBytes)
             if slice == 0 { break }
             indexed += slice
             progress.update(count: indexed, fraction: total > 0 ? min(1, Double(indexed) / Double(total)) : nil, isSampled: false)

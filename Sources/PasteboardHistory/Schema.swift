@@ -292,6 +292,12 @@ enum Schema {
                 );
                 INSERT OR IGNORE INTO search_blocks_since(id, block)
                     SELECT 1, coalesce((max(position) >> 10) + 1, 0) FROM items;
+                -- The search index in larger pieces (kept in its own configuration): up to 64 MB of pending entries
+                -- per segment (FTS5's default is 1 MB) and 16 segments of a size before they are merged (4): an
+                -- import's 3 million short texts indexed in 33 s instead of 64 s, to an index of the same size, with
+                -- searches as fast. A copy's few entries never come near either bound.
+                INSERT INTO item_text(item_text, rank) VALUES ('hashsize', 67108864);
+                INSERT INTO item_text(item_text, rank) VALUES ('automerge', 16);
                 """),
     ])
 }

@@ -25,12 +25,15 @@ final class SearchIndexWriter {
     static let batchRows = 2048
     /// Bytes of text held in memory before they are staged, at most.
     static let batchBytes = 4 << 20
-    /// Bytes of text staged before they go into the search index, at most.
+    /// Bytes of text staged before they go into the search index, at most, by default.
     static let stagedLimit = 8 << 20
+    private let stagedLimit: Int
 
-    init(db: Connection) throws(SQLiteError) {
+    /// - Parameter stagedLimit: bytes of text moved into the index by one statement (FTS5 makes a segment of them).
+    init(db: Connection, stagedLimit: Int = SearchIndexWriter.stagedLimit) throws(SQLiteError) {
         precondition(db.isInTransaction, "SearchIndexWriter works inside a write transaction")  // programmer error
         self.db = db
+        self.stagedLimit = stagedLimit
         // In memory (the store sets temp_store = MEMORY).
         try db.execute(
             "CREATE TEMP TABLE IF NOT EXISTS pb_index_text(seq INTEGER PRIMARY KEY, command TEXT, position INTEGER NOT NULL, text TEXT NOT NULL); "
@@ -86,7 +89,7 @@ final class SearchIndexWriter {
         stagedBytes += pendingBytes
         pending.removeAll(keepingCapacity: true)
         pendingBytes = 0
-        if stagedBytes >= Self.stagedLimit { try moveIntoIndex() }
+        if stagedBytes >= stagedLimit { try moveIntoIndex() }
     }
 
     /// Moves the staged changes into the index, in the order they were made ('delete' in the command column removes

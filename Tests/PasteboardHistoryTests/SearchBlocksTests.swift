@@ -127,4 +127,15 @@ import Testing
         #expect(!refreshed.contains(pair), "the deleted secret's pair of letters stayed")
         #expect(refreshed.contains(SearchGrams.pair(SearchGrams.code(" "), SearchGrams.code("#"))), "the others' are back")
     }
+
+    @Test func theSearchIndexIsWrittenInLargePieces() throws {
+        let settings = try store.perform {
+            Dictionary(
+                uniqueKeysWithValues: try store.db.rows("SELECT k, v FROM item_text_config").compactMap { row in
+                    row.string("k").map { ($0, row.int("v") ?? -1) }
+                })
+        }
+        #expect(settings["hashsize"] == 64 << 20)
+        #expect(settings["automerge"] == 16)
+    }
 }
