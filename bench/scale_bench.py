@@ -334,6 +334,8 @@ def bench_data(name, args, work):
          ["grep", "-c", "-F", "-i", ranked[3] + " " + ranked[7]]),
         ("substring, no match", ["search", "xyzzy-not-there"], ["grep", "-c", "-F", "-i", "xyzzy-not-there"]),
         ("one letter, first page", ["search", "e", "--limit", "20"], ["grep", "-m", "20", "-i", "e"]),
+        ("two letters, no match", ["search", "qz"], ["grep", "-c", "-i", "qz"]),
+        ("two letters, rare", ["search", "kq"], ["grep", "-c", "-i", "kq"]),
         ("regex with a literal, no match", ["search", "--regex", "zebra[a-z]* [0-9]+x"],
          ["grep", "-c", "-i", "-E", "zebra[a-z]* [0-9]+x"]),
         ("regex with a literal, matches", ["search", "--regex", ranked[1] + " [a-z]+ " + ranked[2]],
