@@ -156,7 +156,7 @@ extension HistoryStore {
             if let reads {
                 let block = Self.searchBlock(upper - 1)
                 lower = max(low, block << Self.searchBlockShift)
-                if !reads(block) {
+                if try !reads(block) {
                     upper = lower
                     if isCancelled() { throw Self.cancelled }
                     continue

@@ -48,12 +48,12 @@ extension HistoryStore {
             var block = Self.searchBlock(high)
             while block >= Self.searchBlock(low) && ids.count < wanted {
                 // A run of blocks to read, as one slice.
-                guard reads(block) else {
+                guard try reads(block) else {
                     block -= 1
                     continue
                 }
                 let top = block
-                while block > Self.searchBlock(low) && reads(block - 1) { block -= 1 }
+                while try block > Self.searchBlock(low) && reads(block - 1) { block -= 1 }
                 let range = ((block << Self.searchBlockShift) - 1, ((top + 1) << Self.searchBlockShift) - 1)
                 let slice = ScanSlice(conditions: conditions, values: values, range: range)
                 do {

@@ -82,37 +82,53 @@ extension HistoryStore {
     }
 
     /// Which blocks a search needing `bits` must read, for the positions in `low...high`: nil when every one (the
-    /// grams cannot tell), else a predicate on a block number. Reads one byte per block and bit.
-    func searchBlockFilter(bits: [Int], low: Int64, high: Int64) throws -> ((Int64) -> Bool)? {
+    /// grams cannot tell), else a predicate on a block number, asked newest block first. It reads one byte per
+    /// block and bit, `searchBlockWindow` blocks at a time as the search goes down: a common letter's first page,
+    /// found in the newest block, reads one window, not the whole history's.
+    func searchBlockFilter(bits: [Int], low: Int64, high: Int64) throws -> ((Int64) throws -> Bool)? {
         guard !bits.isEmpty else { return nil }
         guard let since = try db.row("SELECT block FROM search_blocks_since WHERE id = 1")?.int(0) else { return nil }
         let indexedThrough = try searchIndexedThrough()
         // Blocks with unindexed items are read: from the block holding the first of them up.
         let firstUnindexedBlock = indexedThrough.map { Self.searchBlock($0 + 1) } ?? Int64.max
         let columns = bits.map { "substr(grams, \($0 >> 3 + 1), 1)" }.joined(separator: ", ")
-        var known: [Int64: Bool] = [:]
         let statement = try db.prepare(
             "SELECT block, grams IS NULL, \(columns) FROM search_blocks WHERE block BETWEEN ? AND ?")
-        defer { statement.reset() }
-        try statement.bind([max(since, Self.searchBlock(low)), Self.searchBlock(high)])
-        while let row = try statement.step() {
-            guard let block = row.int(0) else { continue }
-            if row.int(1) == 1 {
-                known[block] = true
-                continue
-            }
-            var holds = true
-            for (offset, bit) in bits.enumerated() {
-                let byte = row.data(2 + offset).flatMap(\.first) ?? 0
-                if byte & (1 << UInt8(bit & 7)) == 0 {
-                    holds = false
-                    break
+        let lowest = max(since, Self.searchBlock(low))
+        let window = Window()
+        return { block in
+            if block < since || block >= firstUnindexedBlock { return true }
+            if block < window.bottom || block > window.top {
+                // The window of blocks ending at this one, going down.
+                window.top = block
+                window.bottom = max(lowest, block - Self.searchBlockWindow + 1)
+                window.reads.removeAll(keepingCapacity: true)
+                try statement.bind([window.bottom, window.top])
+                defer { statement.reset() }
+                while let row = try statement.step() {
+                    guard let number = row.int(0) else { continue }
+                    if row.int(1) == 1 {
+                        window.reads.insert(number)
+                        continue
+                    }
+                    let holds = bits.enumerated().allSatisfy { offset, bit in
+                        let byte = row.data(2 + offset).flatMap(\.first) ?? 0
+                        return byte & (1 << UInt8(bit & 7)) != 0
+                    }
+                    if holds { window.reads.insert(number) }
                 }
             }
-            known[block] = holds
+            return window.reads.contains(block)
         }
-        return { block in
-            block < since || block >= firstUnindexedBlock || known[block] == true
-        }
+    }
+
+    /// Blocks whose grams one look reads.
+    static let searchBlockWindow: Int64 = 256
+
+    /// The blocks of the window last read, and which of them a search must read.
+    private final class Window {
+        var top: Int64 = -1
+        var bottom: Int64 = 0
+        var reads: Set<Int64> = []
     }
 }

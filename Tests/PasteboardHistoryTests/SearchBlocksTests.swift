@@ -103,7 +103,7 @@ import Testing
         #expect(positions.count == 2)
         let holding = Set(positions.map(HistoryStore.searchBlock))
         let lastBlock = HistoryStore.searchBlock(try #require(try store.items(HistoryQuery(limit: 1)).first?.position))
-        let read = (0...lastBlock).filter(reads)
+        let read = try (0...lastBlock).reversed().filter(reads)
         #expect(Set(read) == holding, "blocks read: \(read), holding the pair: \(holding)")
     }
 
