@@ -47,13 +47,13 @@ extension HistoryStore {
             var examined = 0
             var block = Self.searchBlock(high)
             while block >= Self.searchBlock(low) && ids.count < wanted {
-                // A run of blocks to read, as one slice.
+                // A run of blocks to read (32 at most: a common letter's page is in the first), as one slice.
                 guard try reads(block) else {
                     block -= 1
                     continue
                 }
                 let top = block
-                while try block > Self.searchBlock(low) && reads(block - 1) { block -= 1 }
+                while try block > Self.searchBlock(low) && top - block < 31 && reads(block - 1) { block -= 1 }
                 let range = ((block << Self.searchBlockShift) - 1, ((top + 1) << Self.searchBlockShift) - 1)
                 let slice = ScanSlice(conditions: conditions, values: values, range: range)
                 do {
