@@ -54,6 +54,10 @@ public final class Daemon {
     private var isWaitingForIndexOnly = false
     /// When housekeeping is due (an item expires, or deletions wait for their purge); nil when nothing is.
     private var housekeepingDue: Date?
+    /// When the next blocks of the short-search letters are due (see `housekeeping`); nil when none is left.
+    private var searchBlocksDue: Date?
+    /// The change feed's last sequence when the blocks were last looked at (`noteSearchBlockWork`).
+    private var searchBlocksSequence: Int64?
     /// When retention next looks at every item for `max-age` (after a copy it looks at the oldest only).
     private var nextThoroughRetention = Date()
     /// How often that is.
@@ -184,7 +188,10 @@ public final class Daemon {
         if let failure = checkpointFailures.message.withLock({ $0.take() }) {
             log("could not checkpoint the write-ahead log: \(failure)")
         }
-        defer { wakeRecognition() }
+        defer {
+            wakeRecognition()
+            noteSearchBlockWork()
+        }
         let now = Date()
         capture?.processTimeouts(now: now)
         backend?.processTimeouts(now: now)
@@ -237,6 +244,20 @@ public final class Daemon {
         }
     }
 
+    /// When the change feed moved (a delete by another process makes a block's letters unknown), looks whether the
+    /// short-search blocks have work, and if so makes housekeeping due in a second (see `housekeeping`).
+    private func noteSearchBlockWork() {
+        guard let store, searchBlocksDue == nil else { return }
+        let sequence = follower?.lastSequence
+        guard sequence != searchBlocksSequence else { return }
+        searchBlocksSequence = sequence
+        switch Result(catching: { () throws(HistoryError) in try store.hasSearchBlockWork() }) {
+        case .success(true): searchBlocksDue = Date().addingTimeInterval(1)
+        case .success(false): break
+        case .failure: break  // the next turn's own store access reports what is wrong
+        }
+    }
+
     /// How long poll may wait: until the next item expires, or the backend or capture service has work.
     private func millisecondsUntilNextDeadline() throws(DaemonError) -> Int32 {
         var deadlines: [Date] = []
@@ -249,6 +270,7 @@ public final class Daemon {
         if configuration.retention.hasAgeLimit { housekeeping.append(nextThoroughRetention) }
         // Items retention retired after a copy are wiped once copies pause (see `HistoryStore.purge()`).
         if store?.hasUnpurgedDeletions == true { housekeeping.append(Date().addingTimeInterval(Self.purgeDelay)) }
+        if let searchBlocksDue { housekeeping.append(searchBlocksDue) }
         housekeepingDue = housekeeping.min()
         deadlines += housekeeping
         if let next = backend?.nextDeadline { deadlines.append(next) }
@@ -329,16 +351,22 @@ public final class Daemon {
                 log("could not wipe deleted items yet: \(error.message)")
             }
         }
-        // The blocks a delete left unknown learn their letters again, so that short searches skip them again.
+        // The blocks a delete left unknown (and a store's blocks from before schema 9) learn their letters, so that
+        // short searches skip them (see HistoryStore+SearchBlocks.swift); a pass a second until none is left.
         do {
-            try store.refreshSearchBlocks(limit: Self.searchBlocksPerPass)
+            try store.refreshSearchBlocks(limit: Self.searchBlocksPerPass, waiting: false)
+            searchBlocksDue = try store.hasSearchBlockWork() ? Date().addingTimeInterval(1) : nil
+        } catch where error.code == .busy {
+            searchBlocksDue = Date().addingTimeInterval(Self.indexRetryDelay)  // another writer: later
         } catch {
             log("could not update the short-search blocks yet: \(error.message)")
+            searchBlocksDue = Date().addingTimeInterval(60)
         }
     }
 
-    /// Blocks of the history whose letters one housekeeping pass computes again at most (about 2 ms each).
-    static let searchBlocksPerPass = 64
+    /// Blocks of the history whose letters one housekeeping pass computes at most (a few ms each: the write lock is
+    /// held for well under a tenth of a second).
+    static let searchBlocksPerPass = 16
 
     // MARK: - Requests
 

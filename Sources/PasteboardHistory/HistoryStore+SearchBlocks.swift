@@ -13,10 +13,10 @@ import SQLiteSupport
 ///
 /// Every entry goes into the index through `addSearchEntry` or `SearchIndexWriter`, which add its grams. A deleted
 /// item's grams must not outlive it (a block holding only a deleted secret would keep its pairs of letters), so a
-/// delete makes its block NULL, and `refreshSearchBlocks` (the daemon, between events) computes it again from the
+/// delete makes its block NULL, and `refreshSearchBlocks` (the daemon's housekeeping) computes it again from the
 /// entries left. An item that moves (a repeat) keeps its text in the history: its old block keeps the grams.
 /// Blocks below `since` (written before the store had this table) and items not indexed yet (the backlog) are
-/// always read.
+/// always read; `refreshSearchBlocks` also computes the blocks below `since`, newest first, moving it down.
 extension HistoryStore {
     /// Positions per block: 2^10.
     static let searchBlockShift: Int64 = 10
@@ -50,35 +50,65 @@ extension HistoryStore {
             Self.searchBlock(position))
     }
 
-    /// Computes again, from the entries left, the grams of at most `limit` blocks a delete made unknown (those wholly
-    /// indexed); returns how many it did. The daemon calls it between events.
+    /// Computes, from the entries there, the grams of at most `limit` blocks: first those a delete made unknown, then
+    /// (a store made before schema 9) the blocks just below `since`, which then moves down past them; returns how
+    /// many it did. The daemon calls it in its housekeeping until `hasSearchBlockWork` is false.
+    ///
+    /// - Parameter waiting: false gives up at once (`busy`) when another process holds the write lock, instead of
+    ///   waiting the busy timeout (the daemon, which must not stall, tries again later).
     @discardableResult
-    public func refreshSearchBlocks(limit: Int = 16) throws(HistoryError) -> Int {
-        guard try perform({ try db.row("SELECT 1 FROM search_blocks WHERE grams IS NULL LIMIT 1") }) != nil else {
-            return 0
+    public func refreshSearchBlocks(limit: Int = 16, waiting: Bool = true) throws(HistoryError) -> Int {
+        guard try hasSearchBlockWork() else { return 0 }
+        if !waiting { try perform { try db.execute("PRAGMA busy_timeout = 0") } }
+        defer {
+            if !waiting { _ = Result { () throws(SQLiteError) in try db.execute("PRAGMA busy_timeout = 30000") } }
         }
         return try write { () throws -> Int in
-            let indexedThrough = try searchIndexedThrough()
             var done = 0
             for row in try db.rows("SELECT block FROM search_blocks WHERE grams IS NULL ORDER BY block DESC LIMIT ?", limit) {
                 guard let block = row.int(0) else { continue }
-                let first = block << Self.searchBlockShift
-                let last = first + (1 << Self.searchBlockShift) - 1
-                if let indexedThrough, last > indexedThrough { continue }  // its backlog adds nothing yet: later
-                var grams = SearchGrams()
-                for item in try db.rows(
-                    "SELECT id, text_blob FROM items WHERE position BETWEEN ? AND ?", first, last)
-                {
-                    guard let id = item.int(0), let text = try searchEntry(itemID: id, textBlob: item.int(1)) else {
-                        continue
-                    }
-                    grams.add(text)
-                }
-                try db.run("UPDATE search_blocks SET grams = ? WHERE block = ?", grams.data, block)
+                try db.run("UPDATE search_blocks SET grams = ? WHERE block = ?", try computedGrams(block: block).data, block)
+                done += 1
+            }
+            // Older blocks, newest first: each gets its row, then `since` moves below it (in this transaction).
+            guard var since = try db.row("SELECT block FROM search_blocks_since WHERE id = 1")?.int(0),
+                let lowest = try db.row("SELECT min(position) FROM items")?.int(0)
+            else { return done }
+            while done < limit, since > Self.searchBlock(lowest) {
+                since -= 1
+                try db.run(
+                    "INSERT INTO search_blocks(block, grams) VALUES (?, ?) ON CONFLICT(block) DO UPDATE SET grams = excluded.grams",
+                    since, try computedGrams(block: since).data)
+                try db.run("UPDATE search_blocks_since SET block = ? WHERE id = 1", since)
                 done += 1
             }
             return done
         }
+    }
+
+    /// Whether `refreshSearchBlocks` has something to do (two lookups of an index each).
+    public func hasSearchBlockWork() throws(HistoryError) -> Bool {
+        try perform {
+            if try db.row("SELECT 1 FROM search_blocks WHERE grams IS NULL LIMIT 1") != nil { return true }
+            guard let since = try db.row("SELECT block FROM search_blocks_since WHERE id = 1")?.int(0),
+                let lowest = try db.row("SELECT min(position) FROM items")?.int(0)
+            else { return false }
+            return since > Self.searchBlock(lowest)
+        }
+    }
+
+    /// The grams of every entry the items of `block` have or will have (those of the backlog too: more grams than
+    /// needed only make the block read).
+    private func computedGrams(block: Int64) throws -> SearchGrams {
+        let first = block << Self.searchBlockShift
+        var grams = SearchGrams()
+        for item in try db.rows(
+            "SELECT id, text_blob FROM items WHERE position BETWEEN ? AND ?", first, first + (1 << Self.searchBlockShift) - 1)
+        {
+            guard let id = item.int(0), let text = try searchEntry(itemID: id, textBlob: item.int(1)) else { continue }
+            grams.add(text)
+        }
+        return grams
     }
 
     /// Which blocks a search needing `bits` must read, for the positions in `low...high`: nil when every one (the

@@ -55,6 +55,35 @@ import Testing
         _ = try await stop(daemon)
     }
 
+    /// A store from before schema 9 has no letters for its blocks (short searches read them whole); the daemon computes
+    /// them in its housekeeping, and a block a delete made unknown too.
+    @Test func theDaemonComputesTheLettersOfOlderBlocksAndOfDeletedOnes() async throws {
+        let lines = (0..<3_000).map { #"{"text":"item \#($0) "# + ($0 == 10 ? "qz" : "ab") + #""}"# }.joined(separator: "\n")
+        let file = try sandbox.file("io/items.jsonl", Data((lines + "\n").utf8))
+        try await sandbox.succeed(["import", file.path])
+        try SQLiteTool.run(
+            "DELETE FROM search_blocks; UPDATE search_blocks_since SET block = 100;", on: sandbox.databaseURL, in: sandbox)
+        func since() throws -> Int? { Int(try SQLiteTool.run("SELECT block FROM search_blocks_since;", on: sandbox.databaseURL, in: sandbox)) }
+        func unknown() throws -> Int? {
+            Int(try SQLiteTool.run("SELECT count(*) FROM search_blocks WHERE grams IS NULL;", on: sandbox.databaseURL, in: sandbox))
+        }
+        let lowest = try #require(Int(try SQLiteTool.run("SELECT min(position) >> 10 FROM items;", on: sandbox.databaseURL, in: sandbox)))
+        let daemon = try await startDaemon()
+        let computed = try await eventually(within: .seconds(10), every: .milliseconds(100)) { try since() == lowest }
+        let sinceNow = try since()
+        #expect(computed, "search_blocks_since is \(String(describing: sinceNow)), not \(lowest)")
+        #expect(try await sandbox.succeed(["search", "qz"]).outputLines.count == 1)
+        // A delete through the daemon: its block is unknown at once, then computed again.
+        let id = try #require(try await sandbox.succeed(["search", "--format", "dmenu", "qz"]).outputLines.first?.split(separator: "\t").first)
+        try await sandbox.succeed(["delete", String(id)])
+        let recomputed = try await eventually(within: .seconds(10), every: .milliseconds(100)) { try unknown() == 0 }
+        let unknownNow = try unknown()
+        #expect(recomputed, "\(String(describing: unknownNow)) blocks still unknown")
+        let result = try await sandbox.run(["search", "qz"])
+        #expect(result.outputLines.isEmpty)
+        _ = try await stop(daemon)
+    }
+
     @Test func everyLogLineStartsWithItsTime() async throws {
         let daemon = try await startDaemon()
         try await sandbox.copy("logged by id only", ["--expire", "250ms"])

@@ -139,3 +139,48 @@ import Testing
         #expect(settings["automerge"] == 16)
     }
 }
+
+/// A store made before schema 9 has no letters for its blocks: they are read whole, and `refreshSearchBlocks` computes
+/// them, newest first, until every block has its letters.
+@Suite struct SearchBlocksBackfillTests {
+    @Test func theBlocksOfAnOlderStoreAreComputedAndSearchStaysExactMeanwhile() throws {
+        let temporary = try TemporaryDirectory()
+        let store = try HistoryStore(location: temporary.storeLocation)
+        let bulk = try HistoryImport(store: store)
+        for index in 0..<5_000 { try bulk.add(PasteboardItem(string: SearchBlocksTests.text(index)), metadata: CaptureMetadata()) }
+        try bulk.commit()
+        while try store.indexBacklog() > 0 {}
+        // As schema 9 finds a store written before it: no letters, `since` above every block.
+        try store.perform {
+            try store.db.execute("DELETE FROM search_blocks; UPDATE search_blocks_since SET block = 1000 WHERE id = 1")
+        }
+        let texts = try store.items(HistoryQuery(limit: 100_000)).map(\.preview)
+        func expectExact(_ label: String) throws {
+            for query in ["qz", "xk", "wq", "é", "日本", "zz"] {
+                let matcher = try SearchMatcher(query, mode: .substring)
+                let expected = texts.filter { matcher.matches($0) }
+                #expect(try store.items(HistoryQuery(text: query, limit: 100_000)).map(\.preview) == expected, "\(label): \(query)")
+                #expect(try store.page(HistoryFilter(text: query), limit: 100_000).items.map(\.preview) == expected, "\(label): \(query)")
+            }
+        }
+        try expectExact("before")
+        #expect(try store.hasSearchBlockWork())
+        var passes = 0
+        while try store.hasSearchBlockWork() {
+            #expect(try store.refreshSearchBlocks(limit: 2) > 0)
+            passes += 1
+            if passes == 2 { try expectExact("half way") }
+        }
+        #expect(passes >= 3)
+        try expectExact("after")
+        let since = try store.perform { try store.db.row("SELECT block FROM search_blocks_since")?.int(0) }
+        let lowest = try #require(try store.items(HistoryQuery(limit: 100_000)).last?.position)
+        #expect(since == HistoryStore.searchBlock(lowest))
+        // The rare pair is now looked for in its own blocks alone.
+        let bits = try #require(SearchGrams.required(by: try SearchMatcher("qz", mode: .substring)))
+        let reads = try store.perform { try #require(try store.searchBlockFilter(bits: bits, low: 0, high: 1_000_000)) }
+        let holding = Set(try store.items(HistoryQuery(text: "qz", limit: 10)).map { HistoryStore.searchBlock($0.position) })
+        let top = HistoryStore.searchBlock(try #require(try store.items(HistoryQuery(limit: 1)).first?.position))
+        #expect(Set(try (0...top).reversed().filter(reads)) == holding)
+    }
+}
