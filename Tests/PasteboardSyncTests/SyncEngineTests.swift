@@ -21,6 +21,26 @@ import Testing
         b = try Device("b", in: scratch, folder: folder, phrase: phrase)
     }
 
+    /// A first export of a history larger than a segment is written a segment at a time (not held whole in memory),
+    /// with a pin and a delete after the copies: the other device gets it all, in order.
+    @Test func aHistoryOfSeveralSegmentsIsWrittenOutAndJoinedWhole() throws {
+        let count = SyncEngine.segmentOperations * 2 + 123
+        let bulk = try HistoryImport(store: a.store)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        for index in 0..<count {
+            try bulk.add(PasteboardItem(string: "item \(index)"), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
+        }
+        try bulk.commit()
+        try a.store.setPinned(true, id: try #require(try a.id(of: "item \(count - 7)")))
+        try a.store.delete(id: try #require(try a.id(of: "item \(count - 8)")))
+        let written = try a.engine.writeLocalChanges()
+        #expect(written.filter { $0.hasSuffix(".pblog") }.count >= 3, "\(written)")
+        try b.engine.applyArrivals()
+        let expected = try a.store.items(limit: 100_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") }
+        #expect(expected.count == count - 1)
+        #expect(try b.store.items(limit: 100_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") } == expected)
+    }
+
     @Test func copyPinDeleteAndClearPropagate() throws {
         try a.copy("one")
         try a.copy("two")
