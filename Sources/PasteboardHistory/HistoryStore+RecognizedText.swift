@@ -60,11 +60,7 @@ extension HistoryStore {
     public func recordRecognition(
         id: Int64, text: String, outcome: RecognitionOutcome, languages: String, date: Date = Date(), waiting: Bool = true
     ) throws(HistoryError) {
-        if !waiting { try perform { try db.execute("PRAGMA busy_timeout = 0") } }
-        defer {
-            if !waiting { _ = Result { () throws(SQLiteError) in try db.execute("PRAGMA busy_timeout = 30000") } }
-        }
-        try write {
+        try write(waiting: waiting) {
             guard let row = try db.row("SELECT position, text_blob FROM items WHERE id = ?", id),
                 let position = row.int("position"),
                 try db.row("SELECT 1 AS found FROM recognized_text WHERE item_id = ?", id) == nil

@@ -75,11 +75,7 @@ extension HistoryStore {
         precondition(limit > 0, "indexBacklog(limit:) of nothing")  // programmer error
         // A cheap look first: most calls find nothing to do, and need no write lock for that.
         guard try perform({ try searchIndexedThrough() }) != nil else { return 0 }
-        if !waiting { try perform { try db.execute("PRAGMA busy_timeout = 0") } }
-        defer {
-            if !waiting { _ = Result { () throws(SQLiteError) in try db.execute("PRAGMA busy_timeout = 30000") } }
-        }
-        return try write { () throws -> Int in
+        return try write(waiting: waiting) { () throws -> Int in
             guard let mark = try searchIndexedThrough() else { return 0 }
             let writer = try SearchIndexWriter(db: db, stagedLimit: bytes)
             let rows = try db.prepare(

@@ -59,11 +59,7 @@ extension HistoryStore {
     @discardableResult
     public func refreshSearchBlocks(limit: Int = 16, waiting: Bool = true) throws(HistoryError) -> Int {
         guard try hasSearchBlockWork() else { return 0 }
-        if !waiting { try perform { try db.execute("PRAGMA busy_timeout = 0") } }
-        defer {
-            if !waiting { _ = Result { () throws(SQLiteError) in try db.execute("PRAGMA busy_timeout = 30000") } }
-        }
-        return try write { () throws -> Int in
+        return try write(waiting: waiting) { () throws -> Int in
             var done = 0
             for row in try db.rows("SELECT block FROM search_blocks WHERE grams IS NULL ORDER BY block DESC LIMIT ?", limit) {
                 guard let block = row.int(0) else { continue }

@@ -136,6 +136,15 @@ public final class HistoryStore {
         }
     }
 
+    /// `write(_:)`; with `waiting` false it gives up at once (`busy`) when another process holds the write lock,
+    /// instead of waiting the busy timeout (the daemon's background work, which must not stall its loop).
+    func write<T>(waiting: Bool, _ body: () throws -> T) throws(HistoryError) -> T {
+        guard !waiting else { return try write(body) }
+        try perform { try db.execute("PRAGMA busy_timeout = 0") }
+        defer { _ = Result { () throws(SQLiteError) in try db.execute("PRAGMA busy_timeout = 30000") } }
+        return try write(body)
+    }
+
     /// Runs `body` in a write transaction; blob files whose last reference went away are removed after commit.
     func write<T>(_ body: () throws -> T) throws(HistoryError) -> T {
         if db.isInTransaction { return try perform(body) }  // nested in `transaction(_:)`: the outer one commits

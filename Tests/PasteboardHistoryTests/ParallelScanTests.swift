@@ -22,14 +22,7 @@ import Testing
     init() throws {
         temporary = try TemporaryDirectory()
         store = try HistoryStore(location: temporary.storeLocation)
-        let bulk = try HistoryImport(store: store)
-        let start = Date(timeIntervalSince1970: 1_700_000_000)
-        for index in 0..<Self.count {
-            try bulk.add(
-                PasteboardItem(string: Self.text(index)),
-                metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
-        }
-        try bulk.commit()
+        try importTexts((0..<Self.count).map(Self.text), into: store)
         // Copied again: these move to the top, leaving gaps in the positions below.
         var order = (0..<Self.count).reversed().map(Self.text)
         for index in [4_018, 20, 40_021] {

@@ -31,13 +31,7 @@ import Testing
     init() throws {
         temporary = try TemporaryDirectory()
         store = try HistoryStore(location: temporary.storeLocation)
-        let bulk = try HistoryImport(store: store)
-        let start = Date(timeIntervalSince1970: 1_700_000_000)
-        for index in 0..<Self.count {
-            try bulk.add(
-                PasteboardItem(string: Self.text(index)), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
-        }
-        try bulk.commit()
+        try importTexts((0..<Self.count).map(Self.text), into: store)
         while try store.indexBacklog() > 0 {}
     }
 
@@ -146,9 +140,7 @@ import Testing
     @Test func theBlocksOfAnOlderStoreAreComputedAndSearchStaysExactMeanwhile() throws {
         let temporary = try TemporaryDirectory()
         let store = try HistoryStore(location: temporary.storeLocation)
-        let bulk = try HistoryImport(store: store)
-        for index in 0..<5_000 { try bulk.add(PasteboardItem(string: SearchBlocksTests.text(index)), metadata: CaptureMetadata()) }
-        try bulk.commit()
+        try importTexts((0..<5_000).map(SearchBlocksTests.text), into: store)
         while try store.indexBacklog() > 0 {}
         // As schema 9 finds a store written before it: no letters, `since` above every block.
         try store.perform {

@@ -34,6 +34,19 @@ final class TemporaryDirectory {
     }
 }
 
+// MARK: - Histories
+
+/// Imports one text item per string in one transaction, a second apart from 2023-11-14 on (the last newest); the
+/// import leaves them in the search backlog.
+func importTexts(_ texts: some Sequence<String>, into store: HistoryStore) throws {
+    let bulk = try HistoryImport(store: store)
+    let start = Date(timeIntervalSince1970: 1_700_000_000)
+    for (index, text) in texts.enumerated() {
+        try bulk.add(PasteboardItem(string: text), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
+    }
+    try bulk.commit()
+}
+
 // MARK: - Payloads
 
 /// Deterministic pseudo-random bytes (a 64-bit LCG), so failures reproduce.
