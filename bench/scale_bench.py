@@ -425,7 +425,8 @@ def report(all_figures, args, seconds):
                   f"the history in {j['write_history_s']:.1f} s and its snapshot in {j['write_snapshot_s']:.1f} s; "
                   f"B joins in {j['join_s']:.1f} s ({j['join_items_s']:,.0f} items/s, CPU {j['join_cpu_s']:.1f} s) = "
                   f"{j['join_over_import']:.2f}× the import's rate (goal ≥ {GOALS['sync join ÷ import']:.0f}×); "
-                  f"folder {j['folder_over_payloads']:.2f}× the payloads.\n")
+                  f"folder {j['folder_over_payloads']:.2f}× the payloads; peak memory of A's daemon "
+                  f"{j['a_peak_mb']:.0f} MB, of B's {j['b_peak_mb']:.0f} MB.\n")
         text = f["text"]
         print(f"Store: database {mb(f['database_bytes'])} = {f['database_bytes'] / text:.2f}× the raw text "
               f"(text payloads {f['payload_bytes'] / text:.2f}×, search index {f['index_bytes'] / text:.2f}×, "

@@ -147,6 +147,13 @@ class Device:
             self.daemon = None
             self.log.close()
 
+    def peak_mb(self):
+        """The daemon's peak resident memory so far (VmHWM), in MB."""
+        for line in open(f"/proc/{self.daemon.pid}/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        raise SystemExit(f"no VmHWM in /proc/{self.daemon.pid}/status")
+
     def cpu(self):
         fields = open(f"/proc/{self.daemon.pid}/stat").read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
@@ -361,6 +368,7 @@ def join_history(pb, root, path, payload_bytes, separate_baseline=True):
             running(a)
             time.sleep(0.05)
         result["write_snapshot_s"] = time.monotonic() - start - result["write_history_s"]
+        result["a_peak_mb"] = a.peak_mb()
         start = time.monotonic()
         b.start()
         # Polled cheaply (the largest id, not a count over the whole table, which would take CPU from B's daemon):
@@ -372,6 +380,7 @@ def join_history(pb, root, path, payload_bytes, separate_baseline=True):
         if b.count() != items:
             raise SystemExit(f"B's history has {b.count()} items, not {items}")
         cpu_b = b.cpu()
+        result["b_peak_mb"] = b.peak_mb()
     finally:
         a.stop()
         b.stop()
@@ -440,7 +449,8 @@ def print_join(results):
           f"(CPU {j['pb_import_cpu_s']:.1f} s) |")
     print(f"\nFolder: {j['folder_bytes']:,} bytes in {j['folder_files']} files for {j['payload_bytes']:,} payload "
           f"bytes: {j['folder_over_payloads']:.2f}× the payloads, "
-          f"{j['bytes_per_operation_beyond_payloads']:.0f} bytes per operation beyond them.")
+          f"{j['bytes_per_operation_beyond_payloads']:.0f} bytes per operation beyond them. Peak memory: A's daemon "
+          f"{j['a_peak_mb']:.0f} MB, B's {j['b_peak_mb']:.0f} MB.")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-import FoundationEssentials
+package import FoundationEssentials
 import Glibc
 public import PasteboardModel
 import SQLiteSupport
@@ -221,6 +221,16 @@ public final class HistoryImport {
     public func add(
         _ item: PasteboardItem, metadata: CaptureMetadata, mergingRepeats: Bool = true
     ) throws(HistoryError) -> RecordResult {
+        // Without an identity to match, an item is always added.
+        try add(item, metadata: metadata, mergingRepeats: mergingRepeats, ifIdentityIs: nil)!
+    }
+
+    /// Adds `item` as `add(_:metadata:mergingRepeats:)` does, only when its identity is `expected` (sync's check
+    /// that the payloads it holds make the item an operation names, without hashing them twice); nil, with nothing
+    /// added, when it is not.
+    package func add(
+        _ item: PasteboardItem, metadata: CaptureMetadata, mergingRepeats: Bool = true, ifIdentityIs expected: Data?
+    ) throws(HistoryError) -> RecordResult? {
         precondition(isOpen, "add(_:metadata:) after commit() or rollBack()")  // programmer error
         guard !item.isEmpty else { throw HistoryError(.invalidInput, "Nothing to record: the item has no content.") }
         try metadata.validateDates()
@@ -228,6 +238,7 @@ public final class HistoryImport {
             (representation.type, try store.prepareBlob(representation))
         }
         let identity = ItemIdentity.of(item, addresses: prepared.map { $0.1.hash })
+        if let expected, identity != expected { return nil }
         return try store.perform { () throws -> RecordResult in
             let mightExist = identityFilter.map { filter in identity.withUnsafeBytes { filter.mightContain($0) } } ?? true
             // A repeat of a line earlier in this batch: write the batch, then find the item as any other.

@@ -48,17 +48,49 @@ extension HistoryStore {
         }
     }
 
-    /// Every item's identity with its id and pin, for comparing the history with what sync knows.
-    package func syncIdentities() throws(HistoryError) -> [Data: (id: Int64, isPinned: Bool)] {
-        try perform {
-            var result: [Data: (id: Int64, isPinned: Bool)] = [:]
-            let statement = try db.prepare("SELECT id, identity, pinned FROM items")
-            while let row = try statement.step() {
-                guard let id = row.int("id"), let identity = row.data("identity") else { continue }
-                result[identity] = (id, row.int("pinned") == 1)
+    /// Which of `identities` the history holds, with their ids and pins: looked up by the identity index, a few
+    /// hundred at a time, so that what sync compares is never the whole history in memory.
+    package func syncIdentities(of identities: some Collection<Data>) throws(HistoryError) -> [Data: (id: Int64, isPinned: Bool)] {
+        var result: [Data: (id: Int64, isPinned: Bool)] = [:]
+        var slice: [Data] = []
+        func lookUp() throws(HistoryError) {
+            guard let last = slice.last else { return }
+            // Four statements in all (their sizes 1, 16, 128, 500), filled up with the last identity again: the
+            // connection keeps each prepared, not one per size.
+            let size = [1, 16, 128, 500].first { $0 >= slice.count } ?? 500
+            slice += Array(repeating: last, count: size - slice.count)
+            let marks = Array(repeating: "?", count: size).joined(separator: ",")
+            try perform {
+                let statement = try db.prepare("SELECT id, identity, pinned FROM items WHERE identity IN (\(marks))")
+                try statement.bind(slice.map { $0 as any SQLiteBindable })
+                while let row = try statement.step() {
+                    guard let id = row.int("id"), let identity = row.data("identity") else { continue }
+                    result[identity] = (id, row.int("pinned") == 1)
+                }
             }
-            return result
+            slice.removeAll(keepingCapacity: true)
         }
+        for identity in identities {
+            slice.append(identity)
+            if slice.count == 500 { try lookUp() }
+        }
+        try lookUp()
+        return result
+    }
+
+    /// Items by id after `id`, at most `limit`, with their identities and pins: the whole history a page at a time.
+    package func syncIdentities(afterID id: Int64, limit: Int) throws(HistoryError) -> [(id: Int64, identity: Data, isPinned: Bool)] {
+        try perform {
+            try db.rows("SELECT id, identity, pinned FROM items WHERE id > ? ORDER BY id LIMIT ?", id, limit).compactMap { row in
+                guard let id = row.int("id"), let identity = row.data("identity") else { return nil }
+                return (id, identity, row.int("pinned") == 1)
+            }
+        }
+    }
+
+    /// Whether the history holds no item.
+    package func hasNoItems() throws(HistoryError) -> Bool {
+        try perform { try db.row("SELECT 1 AS one FROM items LIMIT 1") == nil }
     }
 
     /// The item with `id`, if the history has it.

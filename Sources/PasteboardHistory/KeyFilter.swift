@@ -2,14 +2,14 @@
 /// not seen" or "perhaps seen", in memory that grows with the keys (2 to 4 bytes each).
 ///
 /// `HistoryImport` asks it before looking a key up in the store: a million new items then skip two index searches
-/// each. The keys' bytes are uniformly distributed already, so slices of them serve as the filter's hash functions.
+/// each. Sync asks it while a joining device takes in a history: an identity it never saw this round is new. The keys' bytes are uniformly distributed already, so slices of them serve as the filter's hash functions.
 ///
 /// It grows as a chain of filters, each twice the size of the one before and filled to at most one key per 16 bits
 /// (about 0.2% false "perhaps" each when full, with five bits set per key in one block of 512): the answer is "perhaps" when any of them
 /// says so, which at ten million keys (seven filters, 33 MB) is about 1% of new keys. The filter of fixed size it
 /// replaces (2 MiB, three bits a key) said "perhaps" to 7% of new keys at three million and 58% at ten million, and
 /// each of those cost a random read of an index far larger than the page cache.
-struct KeyFilter {
+package struct KeyFilter {
     /// One filter of the chain: blocks of 512 bits (a cache line), a key's bits all in one block, so that asking
     /// costs one miss of the processor's cache per stage rather than one per bit.
     private struct Stage {
@@ -56,7 +56,7 @@ struct KeyFilter {
 
     private var stages: [Stage] = []
 
-    init() {}
+    package init() {}
 
     /// Keys inserted so far.
     var count: Int { stages.reduce(0) { $0 + $1.count } }
@@ -64,8 +64,6 @@ struct KeyFilter {
     /// Bytes the filter holds.
     var byteCount: Int { stages.reduce(0) { $0 + $1.words.count * 8 } }
 
-    /// Four bit positions of `key` (at least 16 bytes; shorter keys get no filter and always "perhaps"), each 32
-    /// bits of the key: a stage keeps as many low bits as it has.
     /// Where a key's bits are: its first half picks the block, nine bits of its second half each bit in it.
     private struct Positions {
         let a: UInt64
@@ -82,12 +80,12 @@ struct KeyFilter {
             b: key.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
     }
 
-    func mightContain(_ key: UnsafeRawBufferPointer) -> Bool {
+    package func mightContain(_ key: UnsafeRawBufferPointer) -> Bool {
         guard let positions = Self.positions(key) else { return true }
         return stages.contains { $0.contains(positions) }
     }
 
-    mutating func insert(_ key: UnsafeRawBufferPointer) {
+    package mutating func insert(_ key: UnsafeRawBufferPointer) {
         guard let positions = Self.positions(key) else { return }
         if stages.isEmpty || (stages[stages.count - 1].count >= stages[stages.count - 1].capacity
             && stages[stages.count - 1].bits < Self.largestStageBits)

@@ -19,35 +19,53 @@ enum SecretStream {
     /// Seals `messages` (at least one) in order.
     static func seal(_ messages: [Data], key: SecretKey, context: String) throws(SyncError) -> Data {
         precondition(!messages.isEmpty, "a sealed file holds at least one message")  // callers always pass one
-        try Sodium.start()
-        let headerBytes = Int(crypto_secretstream_xchacha20poly1305_headerbytes())
-        let abytes = Int(crypto_secretstream_xchacha20poly1305_abytes())
-        var state = crypto_secretstream_xchacha20poly1305_state()
-        var header = [UInt8](repeating: 0, count: headerBytes)
-        let started = key.bytes.withUnsafeBytes { k in
-            crypto_secretstream_xchacha20poly1305_init_push(&state, &header, k.bindMemory(to: UInt8.self).baseAddress!)
-        }
-        guard started == 0 else { throw SyncError(.crypto, "libsodium could not start an encrypted stream.") }
-        let ad = [UInt8](context.utf8)
-        var out = magic
-        out.append(contentsOf: header)
+        var sealer = try Sealer(key: key, context: context)
+        var out = sealer.prefix
         for (index, message) in messages.enumerated() {
-            let tag =
-                index == messages.count - 1
-                ? crypto_secretstream_xchacha20poly1305_tag_final() : crypto_secretstream_xchacha20poly1305_tag_message()
-            var cipher = [UInt8](repeating: 0, count: message.count + abytes)
+            out.append(try sealer.seal(message, final: index == messages.count - 1))
+        }
+        return out
+    }
+
+    /// Seals a file a message at a time, for files too large to hold whole (a snapshot): `prefix` first, then what
+    /// each `seal` returns, in order; the last message is sealed `final`.
+    struct Sealer {
+        /// The magic and the stream header: the file's first bytes.
+        let prefix: Data
+        private var state = crypto_secretstream_xchacha20poly1305_state()
+        private let ad: [UInt8]
+
+        init(key: SecretKey, context: String) throws(SyncError) {
+            try Sodium.start()
+            var header = [UInt8](repeating: 0, count: Int(crypto_secretstream_xchacha20poly1305_headerbytes()))
+            var state = crypto_secretstream_xchacha20poly1305_state()
+            let started = key.bytes.withUnsafeBytes { k in
+                crypto_secretstream_xchacha20poly1305_init_push(&state, &header, k.bindMemory(to: UInt8.self).baseAddress!)
+            }
+            guard started == 0 else { throw SyncError(.crypto, "libsodium could not start an encrypted stream.") }
+            self.state = state
+            self.prefix = SecretStream.magic + Data(header)
+            self.ad = [UInt8](context.utf8)
+        }
+
+        /// The next message as it goes in the file: its length, then its ciphertext.
+        mutating func seal(_ message: Data, final: Bool) throws(SyncError) -> Data {
+            let tag = final ? crypto_secretstream_xchacha20poly1305_tag_final() : crypto_secretstream_xchacha20poly1305_tag_message()
+            var cipher = [UInt8](repeating: 0, count: message.count + Int(crypto_secretstream_xchacha20poly1305_abytes()))
             var cipherLength: UInt64 = 0
+            let ad = self.ad
             let pushed = message.withUnsafeBytes { m in
                 crypto_secretstream_xchacha20poly1305_push(
                     &state, &cipher, &cipherLength, m.bindMemory(to: UInt8.self).baseAddress, UInt64(message.count),
                     ad, UInt64(ad.count), tag)
             }
             guard pushed == 0 else { throw SyncError(.crypto, "libsodium could not encrypt a message.") }
+            var out = Data(capacity: 4 + Int(cipherLength))
             var length = UInt32(cipherLength).bigEndian
             withUnsafeBytes(of: &length) { out.append(contentsOf: $0) }
             out.append(contentsOf: cipher[0..<Int(cipherLength)])
+            return out
         }
-        return out
     }
 
     /// Opens a sealed file: every message, or an error when anything is wrong (another key, a changed byte, a

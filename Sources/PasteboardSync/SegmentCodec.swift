@@ -184,6 +184,19 @@ enum SegmentCodec {
 extension SegmentCodec {
     /// Encodes `operations`, grouped by the device of their clocks (each group keeps their order).
     static func encodeGroups(_ operations: [SyncOperation]) -> Data {
+        var groups = Data()
+        let count = appendGroups(operations, to: &groups)
+        var out = Data()
+        appendVarint(&out, UInt64(count))
+        out.append(groups)
+        return out
+    }
+
+    /// Appends the groups of `operations` (one per device of their clocks, each keeping their order) without the
+    /// count before them; returns how many it appended. A body written a window at a time (a snapshot) is its
+    /// groups' count, then each window's groups: one device may have a group in several windows.
+    @discardableResult
+    static func appendGroups(_ operations: [SyncOperation], to out: inout Data) -> Int {
         var order: [DeviceID] = []
         var groups: [DeviceID: [SyncOperation]] = [:]
         for operation in operations {
@@ -191,8 +204,6 @@ extension SegmentCodec {
             if groups[device] == nil { order.append(device) }
             groups[device, default: []].append(operation)
         }
-        var out = Data()
-        appendVarint(&out, UInt64(order.count))
         for device in order {
             let group = groups[device]!  // every device in `order` has a group
             let (types, bytes) = encode(group)
@@ -207,8 +218,11 @@ extension SegmentCodec {
             appendVarint(&out, UInt64(bytes.count))
             out.append(bytes)
         }
-        return out
+        return order.count
     }
+
+    /// How many groups `appendGroups` makes of `operations`.
+    static func groupCount(_ operations: [SyncOperation]) -> Int { Set(operations.map(\.clock.device)).count }
 
     /// One group's header: its device, its types, how many operations follow and in how many bytes (at most
     /// `bodyLimit`); nil when malformed or cut short.

@@ -38,6 +38,22 @@ extension SyncEngine {
             let watermark = try startingPosition()
             var newest = watermark
             var newestIdentity: Data?
+            // Segments are written as the operations come, so a first export of a large history holds no more than
+            // one segment's operations; the payloads they refer to are flushed to disk before each.
+            var payloadsFlushed = 0
+            var operationsWritten = 0
+            func writeSegments(all: Bool) throws(SyncError) {
+                while operations.count >= Self.segmentOperations || (all && !operations.isEmpty) {
+                    if written[payloadsFlushed...].contains(where: { $0.hasPrefix("payloads/") }) {
+                        try AtomicFile.flushFileSystem(folder.root)
+                    }
+                    let end = min(operations.count, Self.segmentOperations)
+                    written.append(try writeSegment(Array(operations[0..<end]), now: now))
+                    payloadsFlushed = written.count
+                    operationsWritten += end
+                    operations.removeFirst(end)
+                }
+            }
             // Copies: every item that reached the top since the watermark, oldest first.
             while true {
                 let rows = try inStore { () throws(HistoryError) in try store.syncRows(afterPosition: newest, limit: 1000) }
@@ -62,6 +78,7 @@ extension SyncEngine {
                     entry.isPending = false
                     try state.save(entry)
                 }
+                try writeSegments(all: false)
             }
             // Pins and deletes: from the store's change feed since the last export, when it still holds them all
             // and names every item; otherwise (the first export, a clear, a bulk deletion, a feed trimmed past this
@@ -73,17 +90,9 @@ extension SyncEngine {
                 dead = deleted.isEmpty ? .none : .some(deleted)
             } else {
                 try pinsAndDeletesByComparison(now: now, into: &operations)
-                dead = operations.isEmpty ? .none : .all
+                dead = operations.isEmpty && operationsWritten == 0 ? .none : .all
             }
-            if !operations.isEmpty {
-                if written.contains(where: { $0.hasPrefix("payloads/") }) { try AtomicFile.flushFileSystem(folder.root) }
-                var start = 0
-                while start < operations.count {
-                    let end = min(operations.count, start + Self.segmentOperations)
-                    written.append(try writeSegment(Array(operations[start..<end]), now: now))
-                    start = end
-                }
-            }
+            try writeSegments(all: true)
             if let newestIdentity {
                 try state.setMeta("watermark", String(newest))
                 try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
@@ -162,31 +171,15 @@ extension SyncEngine {
         }
     }
 
-    /// The pin, unpin, delete and clear operations found by comparing the whole history with the sync state.
+    /// The pin, unpin, delete and clear operations found by comparing the whole history with the sync state, a page
+    /// of the state's live entries at a time (each page's items looked up in the history by identity).
     private func pinsAndDeletesByComparison(now: Date, into operations: inout [SyncOperation]) throws(SyncError) {
-        // Pins and deletes: what the history says against what sync last knew.
-        let present = try inStore { () throws(HistoryError) in try store.syncIdentities() }
+        // The whole history went: one clear says it (and removes what the others copied before it), when sync
+        // knew more than one item.
+        let historyEmpty = try inStore { () throws(HistoryError) in try store.hasNoItems() }
         var deletions: [Data] = []
-        for known in try state.liveEntries() {
-            if let item = present[known.identity] {
-                guard item.isPinned != known.isPinned else { continue }
-                let operation = SyncOperation(
-                    kind: item.isPinned ? .pin : .unpin, clock: clock.tick(now: now), identity: Hex.encode(known.identity))
-                operations.append(operation)
-                try update(known.identity) { $0.apply(operation) }
-            } else if !known.isPending {
-                deletions.append(known.identity)
-            }
-        }
-        if present.isEmpty && deletions.count > 1 {
-            // The whole history went: one clear says it (and removes what the others copied before it).
-            let operation = SyncOperation(kind: .clear, clock: clock.tick(now: now), keepsPinned: false)
-            operations.append(operation)
-            var clears = try state.clears()
-            _ = clears.apply(operation)
-            try state.save(clears)
-        } else {
-            for identity in deletions {
+        func delete(_ identities: [Data]) throws(SyncError) {
+            for identity in identities {
                 let operation = SyncOperation(kind: .delete, clock: clock.tick(now: now), identity: Hex.encode(identity))
                 operations.append(operation)
                 try update(identity) {
@@ -195,7 +188,40 @@ extension SyncEngine {
                 }
             }
         }
-
+        var after: Data?
+        while true {
+            let page = try state.liveEntries(after: after, limit: 2000)
+            guard let last = page.last else { break }
+            after = last.identity
+            let present = try inStore { () throws(HistoryError) in try store.syncIdentities(of: page.map(\.identity)) }
+            for known in page {
+                if let item = present[known.identity] {
+                    guard item.isPinned != known.isPinned else { continue }
+                    let operation = SyncOperation(
+                        kind: item.isPinned ? .pin : .unpin, clock: clock.tick(now: now), identity: Hex.encode(known.identity))
+                    operations.append(operation)
+                    try update(known.identity) { $0.apply(operation) }
+                } else if !known.isPending {
+                    deletions.append(known.identity)
+                }
+            }
+            // Deletions are written as they are found, unless the history is empty and they may yet be one clear.
+            if !historyEmpty {
+                try delete(deletions)
+                deletions = []
+            } else if deletions.count > 1 {
+                break
+            }
+        }
+        if historyEmpty && deletions.count > 1 {
+            let operation = SyncOperation(kind: .clear, clock: clock.tick(now: now), keepsPinned: false)
+            operations.append(operation)
+            var clears = try state.clears()
+            _ = clears.apply(operation)
+            try state.save(clears)
+        } else {
+            try delete(deletions)
+        }
     }
 
     /// The position after which items may be new to sync. The store gives a new copy the position after the

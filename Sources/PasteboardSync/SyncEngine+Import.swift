@@ -23,7 +23,13 @@ extension SyncEngine {
     /// What the take-in of one round found: the items whose state changed, the earliest copy that moved an item,
     /// whether a clear changed, and the clears as they now are.
     struct Intake {
+        /// The items whose state changed, up to `touchedLimit`; beyond it `touchedMany` says so, and the history is
+        /// compared whole (a page at a time) rather than item by item, so a device joining a history of millions
+        /// never holds them all in memory.
         var touched = Set<Data>()
+        var touchedMany = false
+        /// Every identity saved this round, in a filter (two to four bytes each): asked before looking one up.
+        var saved = KeyFilter()
         var earliestCopy: HybridClock?
         var clears: SyncState.Clears
         var clearsChanged = false
@@ -117,7 +123,7 @@ extension SyncEngine {
             var entry: SyncState.Entry
             if let known = entries[identity] {
                 entry = known
-            } else if intake.startedEmpty && !intake.touched.contains(identity) {
+            } else if intake.startedEmpty && !identity.withUnsafeBytes({ intake.saved.mightContain($0) }) {
                 entry = SyncState.Entry(identity: identity)
             } else {
                 entry = try state.entry(identity) ?? SyncState.Entry(identity: identity)
@@ -126,7 +132,14 @@ extension SyncEngine {
             entries[identity] = entry
         }
         for entry in entries.values { try state.save(entry) }
-        intake.touched.formUnion(entries.keys)
+        for identity in entries.keys {
+            identity.withUnsafeBytes { intake.saved.insert($0) }
+            if !intake.touchedMany { intake.touched.insert(identity) }
+        }
+        if intake.touched.count > Self.touchedLimit {
+            intake.touchedMany = true
+            intake.touched = []
+        }
         intake.operations += operations.count
     }
 
@@ -179,21 +192,33 @@ extension SyncEngine {
     /// pins, and puts what was copied (here or elsewhere) at the top in clock order.
     private func reconcile(_ intake: Intake, rejected: inout [String], now: Date) throws(SyncError) -> (id: Int64, date: Date)? {
         let clears = intake.clears
-        let present = try inStore { () throws(HistoryError) in try store.syncIdentities() }
         // What changed for items the history has: removed when no longer alive, pinned or unpinned. (Items it lacks
-        // are placed below; an entry no longer alive loses its place, in one statement.)
-        let candidates = intake.clearsChanged ? Set(present.keys) : intake.touched.filter { present[$0] != nil }
+        // are placed below; an entry no longer alive loses its place, in one statement.) After a clear, or when the
+        // round touched many items, every item of the history is compared, a page at a time.
         var removals: [Int64] = []
         try state.transaction {
-            for identity in candidates {
-                guard let entry = try state.entry(identity, withRecord: false), let item = present[identity] else { continue }
-                if !entry.isAlive(clears) {
-                    removals.append(item.id)
-                } else if item.isPinned != entry.isPinned {
-                    try inStore { () throws(HistoryError) in try store.setPinned(entry.isPinned, id: item.id) }
+            func compare(_ present: [Data: (id: Int64, isPinned: Bool)]) throws(SyncError) {
+                for (identity, item) in present {
+                    guard let entry = try state.entry(identity, withRecord: false) else { continue }
+                    if !entry.isAlive(clears) {
+                        removals.append(item.id)
+                    } else if item.isPinned != entry.isPinned {
+                        try inStore { () throws(HistoryError) in try store.setPinned(entry.isPinned, id: item.id) }
+                    }
                 }
             }
-            if intake.clearsChanged || intake.touched.count > 1000 {
+            if intake.clearsChanged || intake.touchedMany {
+                var after: Int64 = 0
+                while true {
+                    let page = try inStore { () throws(HistoryError) in try store.syncIdentities(afterID: after, limit: 2000) }
+                    guard let last = page.last else { break }
+                    after = last.id
+                    try compare(Dictionary(page.map { ($0.identity, (id: $0.id, isPinned: $0.isPinned)) }, uniquingKeysWith: { a, _ in a }))
+                }
+            } else {
+                try compare(try inStore { () throws(HistoryError) in try store.syncIdentities(of: intake.touched) })
+            }
+            if intake.clearsChanged || intake.touchedMany || intake.touched.count > 1000 {
                 try state.unplaceDeadEntries()  // one pass over the state beats many lookups
             } else {
                 for identity in intake.touched {
@@ -210,7 +235,7 @@ extension SyncEngine {
         // Ordering: every live item copied at or after the earliest copy that arrived goes to the top, oldest first,
         // with the items still waiting for a payload, so the history's order is the order of the copies' clocks on
         // every device. Read a page at a time; items new to the history are recorded in bulk.
-        var placement = Placement(engine: self, present: present, earliestCopy: intake.earliestCopy, now: now)
+        var placement = Placement(engine: self, earliestCopy: intake.earliestCopy, now: now)
         var after: HybridClock?
         while true {
             let page = try state.placementPage(copiedSince: intake.earliestCopy, after: after, limit: Self.placementPage)
@@ -222,6 +247,8 @@ extension SyncEngine {
         return placement.newest
     }
 
+    /// Items whose identities a round keeps (see `Intake.touched`).
+    static let touchedLimit = 50_000
     /// Entries read from the sync state at a time while placing them.
     static let placementPage = 2000
     /// Items new to the history recorded by one bulk import, at most.
@@ -231,7 +258,6 @@ extension SyncEngine {
     /// is moved there, one it lacks is recorded from its payloads, many at a time through `HistoryImport`.
     private struct Placement {
         let engine: SyncEngine
-        let present: [Data: (id: Int64, isPinned: Bool)]
         let earliestCopy: HybridClock?
         let now: Date
         var newest: (id: Int64, date: Date)?
@@ -239,9 +265,8 @@ extension SyncEngine {
         var bulk: HistoryImport?
         var placed: [SyncState.Entry] = []
 
-        init(engine: SyncEngine, present: [Data: (id: Int64, isPinned: Bool)], earliestCopy: HybridClock?, now: Date) {
+        init(engine: SyncEngine, earliestCopy: HybridClock?, now: Date) {
             self.engine = engine
-            self.present = present
             self.earliestCopy = earliestCopy
             self.now = now
         }
@@ -249,6 +274,8 @@ extension SyncEngine {
         /// Places a page of live entries, oldest copy first: runs of items the history has are moved in one
         /// transaction, items it lacks go into the import under way.
         mutating func place(_ page: [SyncState.Entry], rejected: inout [String]) throws(SyncError) {
+            let store = engine.store
+            let present = try engine.inStore { () throws(HistoryError) in try store.syncIdentities(of: page.map(\.identity)) }
             var start = 0
             while start < page.count {
                 let isPresent = present[page[start].identity] != nil
@@ -300,15 +327,6 @@ extension SyncEngine {
                 }
                 return
             }
-            guard HistoryStore.syncIdentity(of: item) == entry.identity else {
-                // Kept pending, never recorded: not taken for an item deleted here either.
-                rejected.append("\(record.identity ?? "?"): its payloads do not make the item it names")
-                if !entry.isPending {
-                    entry.isPending = true
-                    try engine.state.savePlacement(entry)
-                }
-                return
-            }
             let store = engine.store
             let bulk: HistoryImport
             if let open = self.bulk {
@@ -318,7 +336,20 @@ extension SyncEngine {
                 self.bulk = bulk
             }
             let metadata = CaptureMetadata(source: record.source, date: entry.copy?.date ?? now, isPinned: entry.isPinned)
-            let id = try engine.inStore { () throws(HistoryError) in try bulk.add(item, metadata: metadata).id }
+            let identity = entry.identity
+            guard
+                let id = try engine.inStore({ () throws(HistoryError) in
+                    try bulk.add(item, metadata: metadata, ifIdentityIs: identity)?.id
+                })
+            else {
+                // Kept pending, never recorded: not taken for an item deleted here either.
+                rejected.append("\(record.identity ?? "?"): its payloads do not make the item it names")
+                if !entry.isPending {
+                    entry.isPending = true
+                    try engine.state.savePlacement(entry)
+                }
+                return
+            }
             entry.position = bulk.lastPosition
             entry.isPending = false
             entry.record = nil  // not needed to save the placement

@@ -78,55 +78,56 @@ extension SyncEngine {
             let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
             let covers = try coverage()
             let clears = try state.clears()
-            var operations: [SyncOperation] = []
+            // Two passes over the sync state, so that no more than a window of it is ever in memory: the first counts
+            // what the snapshot holds (its header says how many operations, its body first how many groups) and finds
+            // the payloads live items refer to; the second encodes and seals it into the file as it goes.
+            var count = 0
+            var groups = 0
             var referenced = Set<String>()
             var missing: [Data] = []
-            var after: Data?
-            while true {
-                let page = try state.entries(after: after, limit: 5000)
-                guard let last = page.last else { break }
-                after = last.identity
-                for entry in page {
-                    let identity = Hex.encode(entry.identity)
-                    if let record = entry.record, entry.isAlive(clears) {
-                        operations.append(record)
-                        for representation in record.representations ?? [] {
-                            guard let name = representation.payload else { continue }
-                            referenced.insert(name)
-                            if !entry.isPending, !folder.exists(SyncFolder.payloadPath(name)) {
-                                missing.append(entry.identity)
-                            }
-                        }
-                    }
-                    if let deleted = entry.deleted { operations.append(SyncOperation(kind: .delete, clock: deleted, identity: identity)) }
-                    if let pin = entry.pin {
-                        operations.append(SyncOperation(kind: entry.isPinned ? .pin : .unpin, clock: pin, identity: identity))
-                    }
+            try snapshotWindows(clears: clears) { (entry, record) throws(SyncError) in
+                for representation in record.representations ?? [] {
+                    guard let name = representation.payload else { continue }
+                    referenced.insert(name)
+                    if !entry.isPending, !folder.exists(SyncFolder.payloadPath(name)) { missing.append(entry.identity) }
                 }
+            } window: { operations in
+                count += operations.count
+                groups += SegmentCodec.groupCount(operations)
             }
-            if let all = clears.all { operations.append(SyncOperation(kind: .clear, clock: all, keepsPinned: false)) }
-            if let unpinned = clears.unpinned { operations.append(SyncOperation(kind: .clear, clock: unpinned, keepsPinned: true)) }
             let path = SyncFolder.snapshotPath(device: setup.device, sequence: sequence)
             let header = SnapshotHeader(
-                device: setup.device.rawValue, sequence: sequence, clock: clock.tick(now: now), count: operations.count,
+                device: setup.device.rawValue, sequence: sequence, clock: clock.tick(now: now), count: count,
                 covers: Dictionary(uniqueKeysWithValues: covers.map { ($0.key.rawValue, $0.value) }))
-            var messages: [Data] = []
+            let encodedHeader: Data
             do {
-                messages.append(try JSONEncoder().encode(header))
+                encodedHeader = try JSONEncoder().encode(header)
             } catch {
                 throw SyncError(.io, "Cannot encode a snapshot header: \(error)")
             }
-            let body = SegmentCodec.encodeGroups(operations)
-            operations = []
-            var offset = 0
-            while offset < body.count {
-                let end = min(body.count, offset + SecretStream.chunkBytes)
-                messages.append(body.subdata(in: offset..<end))
-                offset = end
+            try folder.write(to: path, staging: staging) { (output) throws(SyncError) in
+                var sealer = try SecretStream.Sealer(key: setup.key.snapshotKey, context: path)
+                try output.append(sealer.prefix)
+                try output.append(try sealer.seal(encodedHeader, final: false))
+                // The body in messages of `chunkBytes`; the last (never empty: the body starts with its count) is final.
+                var body = Data()
+                SegmentCodec.appendVarint(&body, UInt64(groups))
+                var (encoded, encodedGroups) = (0, 0)
+                try snapshotWindows(clears: clears) { _, _ in } window: { (operations) throws(SyncError) in
+                    encoded += operations.count
+                    encodedGroups += SegmentCodec.appendGroups(operations, to: &body)
+                    var offset = 0
+                    while body.count - offset > SecretStream.chunkBytes {
+                        try output.append(try sealer.seal(body[offset..<offset + SecretStream.chunkBytes], final: false))
+                        offset += SecretStream.chunkBytes
+                    }
+                    body = body.subdata(in: offset..<body.count)
+                }
+                guard encoded == count, encodedGroups == groups else {
+                    throw SyncError(.io, "The sync state changed while its snapshot was written; it is written again at the next round.")
+                }
+                try output.append(try sealer.seal(body, final: true))
             }
-            let sealed = try SecretStream.seal(messages, key: setup.key.snapshotKey, context: path)
-            messages = []
-            try folder.write(sealed, to: path, staging: staging)
             var written = SnapshotWritten(path: path, removed: [], removedPayloads: [])
             try state.transaction {
                 try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: header.count, now: now)
@@ -152,6 +153,40 @@ extension SyncEngine {
             written.restoredPayloads = try restorePayloads(of: missing)
             return written
         }
+    }
+
+    /// The operations of a snapshot of the merged state, a window of at most about `segmentOperations` at a time: for
+    /// every entry (in the order of their identities) its copy when it is alive, its delete and its pin or unpin; then
+    /// the latest clears. `live` sees each live entry with its copy first.
+    private func snapshotWindows(
+        clears: SyncState.Clears, live: (SyncState.Entry, SyncOperation) throws(SyncError) -> Void,
+        window: ([SyncOperation]) throws(SyncError) -> Void
+    ) throws(SyncError) {
+        var operations: [SyncOperation] = []
+        var after: Data?
+        while true {
+            let page = try state.entries(after: after, limit: 1000)
+            guard let last = page.last else { break }
+            after = last.identity
+            for entry in page {
+                let identity = Hex.encode(entry.identity)
+                if let record = entry.record, entry.isAlive(clears) {
+                    try live(entry, record)
+                    operations.append(record)
+                }
+                if let deleted = entry.deleted { operations.append(SyncOperation(kind: .delete, clock: deleted, identity: identity)) }
+                if let pin = entry.pin {
+                    operations.append(SyncOperation(kind: entry.isPinned ? .pin : .unpin, clock: pin, identity: identity))
+                }
+            }
+            if operations.count >= Self.segmentOperations {
+                try window(operations)
+                operations = []
+            }
+        }
+        if let all = clears.all { operations.append(SyncOperation(kind: .clear, clock: all, keepsPinned: false)) }
+        if let unpinned = clears.unpinned { operations.append(SyncOperation(kind: .clear, clock: unpinned, keepsPinned: true)) }
+        if !operations.isEmpty { try window(operations) }
     }
 
     /// Removes the payload files this device wrote that no item of the merged state has referred to for `grace`.

@@ -163,6 +163,14 @@ extension SyncFolder {
         }
     }
 
+    /// Writes the file `produce` hands to its output a piece at a time as the file at `path` (see
+    /// `AtomicFile.write(into:name:shownAs:produce:)`), creating its directories, never through a link.
+    func write(to path: String, staging: AtomicFile, produce: (inout StagedOutput) throws(SyncError) -> Void) throws(SyncError) {
+        try withParent(of: path, creating: true) { (directory, name) throws(SyncError) in
+            try staging.write(into: directory, name: name, shownAs: url(path).path, produce: produce)
+        }
+    }
+
     /// The names in the directory `components` below the root (not `.` nor `..`), sorted; empty when it is
     /// missing or not a directory.
     func names(in components: [String]) -> [String] {

@@ -12,16 +12,18 @@ extension SyncState {
         var isPending: Bool
     }
 
-    /// Every item alive by the merge rules (see `Entry.isAlive`), computed in SQL: clock texts sort as clocks do.
-    func liveEntries() throws(SyncError) -> [LiveEntry] {
+    /// Items alive by the merge rules (see `Entry.isAlive`), computed in SQL (clock texts sort as clocks do), after
+    /// `identity` in the order of identities, at most `limit`.
+    func liveEntries(after identity: Data?, limit: Int) throws(SyncError) -> [LiveEntry] {
         let clears = try clears()
         return try run {
             let statement = try db.prepare(
                 """
-                SELECT identity, pinned, pending FROM entries WHERE copy IS NOT NULL
+                SELECT identity, pinned, pending FROM entries WHERE identity > ? AND copy IS NOT NULL
                     AND (deleted IS NULL OR copy > deleted) AND copy > ? AND (copy > ? OR pinned)
+                ORDER BY identity LIMIT ?
                 """)
-            try statement.bind([clears.all?.text ?? "", clears.unpinned?.text ?? ""])
+            try statement.bind([identity ?? Data(), clears.all?.text ?? "", clears.unpinned?.text ?? "", Int64(limit)])
             var result: [LiveEntry] = []
             while let row = try statement.step() {
                 guard let identity = row.data("identity") else { continue }

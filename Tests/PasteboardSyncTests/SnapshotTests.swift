@@ -60,6 +60,45 @@ import Testing
         #expect(try SyncStatus.load(location: c.location)?.rejected.isEmpty == true)
     }
 
+    /// A snapshot of a history larger than one window (`segmentOperations`), copies of two devices mixed in it, with
+    /// a pin, a delete and a clear of unpinned items, is written a window at a time: its body holds each device's
+    /// operations in several groups (never the whole state in memory), and a new device joins from it alone the
+    /// history `a` has, in order. Its staging directory is left empty.
+    @Test func aSnapshotOfSeveralWindowsIsJoinedWhole() throws {
+        let count = SyncEngine.segmentOperations * 2 + 321
+        let bulk = try HistoryImport(store: a.store)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        for index in 0..<count {
+            try bulk.add(PasteboardItem(string: "a \(index)"), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
+        }
+        try bulk.commit()
+        try a.store.setPinned(true, id: try #require(try a.id(of: "a 10300")))
+        try a.sync()
+        for index in 0..<40 { try b.copy("b \(index)") }
+        try b.sync()
+        try a.sync()
+        try a.store.delete(id: try #require(try a.id(of: "b 3")))
+        try a.sync()
+        let snapshot = try a.engine.writeSnapshot()
+        // The body's first varint: how many groups follow. Two devices, more than two windows.
+        let messages = try SecretStream.open(
+            try Data(contentsOf: folder.appendingPathComponent(snapshot.path)), key: try SyncKey(phrase: phrase).snapshotKey,
+            context: snapshot.path)
+        var reader = SegmentCodec.Reader(bytes: [UInt8](messages[1]))
+        let groups = reader.varint() ?? 0
+        #expect(groups > 2 * 2, "\(groups) groups")
+        let header = try JSONDecoder().decode(SyncEngine.SnapshotHeader.self, from: messages[0])
+        #expect(header.count >= count + 40)
+        let staging = a.engine.staging.staging.path
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: staging))?.isEmpty ?? true)
+        let c = try Device("c", in: scratch, folder: folder, phrase: phrase)
+        for segment in sync.segmentPaths() { try FileManager.default.removeItem(at: folder.appendingPathComponent(segment)) }
+        try c.engine.applyArrivals()
+        let expected = try a.store.items(limit: 100_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") }
+        #expect(expected.count == count + 39)
+        #expect(try c.store.items(limit: 100_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") } == expected)
+    }
+
     @Test(arguments: ["tamper", "truncate"])
     func aDamagedSnapshotIsRejectedWholeAndTheLogsAreReadInstead(damage: String) throws {
         try a.copy("one")

@@ -41,6 +41,66 @@ import Testing
         #expect(try b.store.items(limit: 100_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") } == expected)
     }
 
+    /// Rounds that touch more items than a round keeps (`touchedLimit`): a device joining a history that large,
+    /// where a pin comes in a later segment than its item's copy (the filter of saved identities says "perhaps", and
+    /// the entry is looked up, not started again); then a round of as many new copies with a delete and a pin of
+    /// items b already has, compared against b's whole history a page at a time.
+    @Test func roundsTouchingMoreItemsThanARoundKeepsApplyEveryChange() throws {
+        let count = SyncEngine.touchedLimit + 1000
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        func importItems(_ prefix: String, from offset: Int) throws {
+            let bulk = try HistoryImport(store: a.store)
+            for index in 0..<count {
+                try bulk.add(
+                    PasteboardItem(string: "\(prefix) \(index)"),
+                    metadata: CaptureMetadata(date: start.addingTimeInterval(Double(offset + index))))
+            }
+            try bulk.commit()
+        }
+        try importItems("first", from: 0)
+        try a.engine.writeLocalChanges()
+        try a.store.setPinned(true, id: try #require(try a.id(of: "first \(count - 3)")))
+        try a.engine.writeLocalChanges()
+        try b.engine.applyArrivals()
+        func listing(_ device: Device) throws -> [String] {
+            try device.store.items(limit: 1_000_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") }
+        }
+        #expect(try listing(b) == (try listing(a)))
+        #expect(try listing(b).contains("first \(count - 3) [pinned]"))
+
+        let deleted = try #require(try a.id(of: "first \(count - 3)"))
+        let oldest = try #require(try a.store.items(limit: 1_000_000).last?.id)
+        try importItems("second", from: count)
+        try a.store.delete(id: deleted)
+        try a.store.setPinned(true, id: oldest)
+        try a.engine.writeLocalChanges()
+        try b.engine.applyArrivals()
+        let expected = try listing(a)
+        #expect(expected.count == 2 * count - 1)
+        #expect(expected.last == "first 0 [pinned]")
+        #expect(try listing(b) == expected)
+    }
+
+    /// A copy whose payloads do not make the item it names (a device that lies, or a bug) is not recorded, beside
+    /// one that does, which is; the first is named among the rejected and stays waiting.
+    @Test func aCopyWhosePayloadsDoNotMakeItsItemIsNotRecorded() throws {
+        let clock = HybridClock(milliseconds: UInt64(Date().timeIntervalSince1970 * 1000), counter: 0, device: a.engine.setup.device)
+        func copy(_ text: String, identity: Data, clock: HybridClock) -> SyncOperation {
+            var operation = SyncOperation(kind: .copy, clock: clock, identity: Hex.encode(identity))
+            let bytes = Data(text.utf8)
+            operation.representations = [.init(type: ContentType.utf8PlainText.identifier, payload: nil, size: bytes.count, inline: bytes)]
+            return operation
+        }
+        let honest = HistoryStore.syncIdentity(of: PasteboardItem(string: "honest"))
+        let forged = HistoryStore.syncIdentity(of: PasteboardItem(string: "something else"))
+        _ = try a.engine.writeSegment(
+            [copy("honest", identity: honest, clock: clock), copy("forged", identity: forged, clock: HybridClock(milliseconds: clock.milliseconds + 1, counter: 0, device: clock.device))], now: Date())
+        let arrivals = try b.engine.applyArrivals()
+        #expect(try b.history() == ["honest"])
+        #expect(arrivals.rejected.contains { $0.contains("its payloads do not make the item it names") }, "\(arrivals.rejected)")
+        #expect(try b.engine.state.entry(forged)?.isPending == true)
+    }
+
     @Test func copyPinDeleteAndClearPropagate() throws {
         try a.copy("one")
         try a.copy("two")
