@@ -21,7 +21,8 @@ extension SyncEngine {
     }
 
     /// Rewrites this device's log as one segment holding only what still counts (see `compacted(_:)`) and removes
-    /// the segments it replaces, once this device has more than `threshold` of them. Whoever reads the new segment
+    /// the segments it replaces, once this device has more than `threshold` of them (when they hold
+    /// `snapshotOperations` or more, a snapshot is made due instead, which replaces them without holding them). Whoever reads the new segment
     /// reaches the same state as by reading every old one; a device that joins reads far fewer operations.
     /// A segment in this device's directory that does not open is quarantined (see `Compaction.quarantined`), not
     /// a reason to stop: this device's own state holds everything its own log said, and its next snapshot (due at
@@ -40,6 +41,14 @@ extension SyncEngine {
                 own.append(path)
             }
             guard own.count > threshold else { return nil }
+            // Segments holding many operations (a first export of a big history) are replaced by a snapshot, written
+            // a window at a time, rather than read whole into memory here: one is made due at once.
+            var known = 0
+            for path in own { known += try state.file(path)?.operations ?? 0 }
+            if known >= Self.snapshotOperations {
+                try state.setMeta("snapshot-due", "1")
+                return nil
+            }
             var operations: [SyncOperation] = []
             var readable: [String] = []
             var quarantined: [String] = []

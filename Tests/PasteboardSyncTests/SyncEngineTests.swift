@@ -354,4 +354,33 @@ import Testing
         #expect(try early.history() == a.history())
         #expect(try a.engine.compactLog(threshold: 4) == nil)
     }
+
+    /// Segments that hold many operations (a first export of a big history) are not read whole into memory to be
+    /// compacted: a snapshot is made due instead, and it replaces them; a new device joins from it.
+    @Test func manySegmentsOfManyOperationsAreReplacedByASnapshotNotCompacted() throws {
+        let scratch = try Scratch()
+        let folder = scratch.url.appendingPathComponent("folder")
+        let phrase = try #require(
+            try SyncSession.initialize(folder: folder, location: StoreLocation(directory: scratch.url.appendingPathComponent("a"))))
+        let a = try Device("a", in: scratch, folder: folder)
+        let bulk = try HistoryImport(store: a.store)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        let count = SyncEngine.segmentOperations * 5
+        for index in 0..<count {
+            try bulk.add(PasteboardItem(string: "item \(index)"), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
+        }
+        try bulk.commit()
+        try a.engine.writeLocalChanges()
+        let segments = SyncFolder(root: folder).segmentPaths()
+        #expect(segments.count == 5)
+        #expect(try a.engine.compactLog(threshold: 4) == nil)
+        #expect(SyncFolder(root: folder).segmentPaths() == segments, "nothing was compacted")
+        let snapshot = try #require(try a.engine.writeSnapshotIfDue(), "a snapshot is due at once")
+        #expect(Set(snapshot.removed).isSuperset(of: segments))
+        #expect(SyncFolder(root: folder).segmentPaths().isEmpty)
+        let late = try Device("late", in: scratch, folder: folder, phrase: phrase)
+        try late.engine.applyArrivals()
+        #expect(try late.store.count() == count)
+        #expect(try late.history() == a.history())
+    }
 }
