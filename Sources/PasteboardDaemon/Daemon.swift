@@ -207,6 +207,7 @@ public final class Daemon {
             // Not for every timeout: the feed's short re-reads after a write must not purge at each copy.
             if !isWaitingForIndexOnly, let due = housekeepingDue, Date() >= due { try runHousekeeping() }
             indexBacklogSlice()
+            if sync?.hasMoreWork == true { sync?.continueWork() }
             follower?.follow()
             return
         }
@@ -281,6 +282,8 @@ public final class Daemon {
             let wait = (next - .now).components
             deadlines.append(Date().addingTimeInterval(Double(wait.seconds) + Double(wait.attoseconds) * 1e-18))
         }
+        // A long export's next slice, at once (after the events this turn has).
+        if sync?.hasMoreWork == true { deadlines.append(Date()) }
         // An import's backlog is indexed a slice per turn, between the events (see `indexBacklogSlice`).
         let otherwise = deadlines.min()
         isWaitingForIndexOnly = false

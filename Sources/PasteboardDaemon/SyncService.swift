@@ -20,6 +20,18 @@ final class SyncService {
     private let toClipboard: ((Int64) -> Void)?
     /// What was logged already: each rejection once, grouped by reason; the same warning at most every 10 minutes.
     private var warnings = SyncWarnings()
+    /// Whether the folder changed while this device's copies were still being written out: applied once they are.
+    private var folderChanged = false
+
+    /// How long one turn of the daemon writes out copies at most: a first export of a big history is spread over
+    /// many turns, and the daemon captures and serves the clipboard between them.
+    static let exportSlice = Duration.milliseconds(200)
+
+    /// Whether copies are left to write out: the daemon calls `continueWork()` at its next turn.
+    var hasMoreWork: Bool { !hasLeft && engine.hasMoreLocalChanges }
+
+    /// The next slice of a long export, and the rest of the round once it is written.
+    func continueWork() { run(Changes(folder: false, store: true)) }
 
     /// The service for `store`, or nil when this device does not sync.
     static func start(
@@ -60,6 +72,19 @@ final class SyncService {
         if changes.folder || changes.store { run(changes) }
     }
 
+    /// Asks Syncthing (when configured) to rescan what was written.
+    private func rescanWritten(_ written: [String]) {
+        guard let rescan else { return }
+        for path in written {
+            do {
+                let status = try rescan.rescan(path)
+                if status != 200 { log("Syncthing answered \(status) to the rescan of \(path)") }
+            } catch {
+                log("could not ask Syncthing to rescan \(path): \(error.message)")
+            }
+        }
+    }
+
     private func run(_ changes: Changes) {
         guard !hasLeft else { return }
         guard SyncSetup.isJoined(location) else {
@@ -69,8 +94,15 @@ final class SyncService {
         }
         // Local changes first: what the user did here must be in the log before anything arriving can order
         // itself above it.
+        folderChanged = folderChanged || changes.folder
         do {
-            var written = try engine.writeLocalChanges()
+            var written = try engine.writeLocalChanges(deadline: .now + Self.exportSlice)
+            if engine.hasMoreLocalChanges {
+                // Copies are left: neither a compaction nor a snapshot (due after so many) nor arrivals, which
+                // must order themselves after everything copied here, until they are written.
+                rescanWritten(written)
+                return
+            }
             if let compaction = try engine.compactLog() {
                 written += [compaction.written] + compaction.removed
                 log("sync: compacted \(compaction.removed.count) segments of this device's log into one")
@@ -82,20 +114,12 @@ final class SyncService {
                     "sync: wrote a snapshot of the merged state; removed \(snapshot.removed.count) files it covers and "
                         + "\(snapshot.removedPayloads.count) payload files nothing refers to")
             }
-            if let rescan {
-                for path in written {
-                    do {
-                        let status = try rescan.rescan(path)
-                        if status != 200 { log("Syncthing answered \(status) to the rescan of \(path)") }
-                    } catch {
-                        log("could not ask Syncthing to rescan \(path): \(error.message)")
-                    }
-                }
-            }
+            rescanWritten(written)
         } catch {
             if let line = warnings.warning("sync: could not write this device's changes: \(error.message)") { log(line) }
         }
-        guard changes.folder else { return }
+        guard folderChanged else { return }
+        folderChanged = false
         let arrivals: SyncArrivals
         do {
             arrivals = try engine.applyArrivals()

@@ -6,13 +6,20 @@ extension SyncEngine {
     /// Writes what changed in the history since the last call as one new segment of this device's log (copies,
     /// pins, unpins, deletes, a clear), with the payloads it needs; returns the paths written, relative to the
     /// folder. Items that never sync are left out (see `syncReason(for:item:)`).
+    ///
+    /// With a `limit`, at most that many items' copies are written, and with a `deadline`, no more after it passed
+    /// (a first export of a big history takes many calls, each committed, so that the daemon serves the clipboard
+    /// between them): when some are left, `hasMoreLocalChanges` is set, and pins, unpins, deletes and clears wait for
+    /// the call that writes the last copy.
     @discardableResult
-    public func writeLocalChanges(now: Date = Date()) throws(SyncError) -> [String] {
+    public func writeLocalChanges(now: Date = Date(), limit: Int? = nil, deadline: ContinuousClock.Instant? = nil) throws(SyncError)
+        -> [String]
+    {
         try withLock { () throws(SyncError) -> [String] in
             _ = try refreshKeys(now: now, announcing: true)
             var dead = DeadRecords.none
             let written = try batch(includingStore: false) { () throws(SyncError) -> [String] in
-                try writeLocalChangesLocked(now: now, dead: &dead)
+                try writeLocalChangesLocked(now: now, limit: limit, deadline: deadline, dead: &dead)
             }
             // The copy records of what this round deleted (their inline bytes) go: of those items alone, or after a
             // clear or a whole comparison, of every entry no longer alive.
@@ -32,7 +39,9 @@ extension SyncEngine {
         case all
     }
 
-    private func writeLocalChangesLocked(now: Date, dead: inout DeadRecords) throws(SyncError) -> [String] {
+    private func writeLocalChangesLocked(now: Date, limit: Int?, deadline: ContinuousClock.Instant?, dead: inout DeadRecords)
+        throws(SyncError) -> [String]
+    {
             var written: [String] = []
             var operations: [SyncOperation] = []
             let watermark = try startingPosition()
@@ -54,10 +63,21 @@ extension SyncEngine {
                     operations.removeFirst(end)
                 }
             }
-            // Copies: every item that reached the top since the watermark, oldest first.
+            // Copies: every item that reached the top since the watermark, oldest first (up to `limit` of them).
+            var rowsRead = 0
+            hasMoreLocalChanges = false
             while true {
-                let rows = try inStore { () throws(HistoryError) in try store.syncRows(afterPosition: newest, limit: 1000) }
+                if rowsRead >= (limit ?? Int.max) || deadline.map({ ContinuousClock.now >= $0 }) == true {
+                    hasMoreLocalChanges = try !inStore { () throws(HistoryError) in
+                        try store.syncRows(afterPosition: newest, limit: 1)
+                    }.isEmpty
+                    if hasMoreLocalChanges { break }
+                }
+                let rows = try inStore { () throws(HistoryError) in
+                    try store.syncRows(afterPosition: newest, limit: min(deadline == nil ? 1000 : 200, (limit ?? .max) - rowsRead))
+                }
                 if rows.isEmpty { break }
+                rowsRead += rows.count
                 for row in rows {
                     newest = max(newest, row.position)
                     newestIdentity = row.identity
@@ -79,6 +99,16 @@ extension SyncEngine {
                     try state.save(entry)
                 }
                 try writeSegments(all: false)
+            }
+            if hasMoreLocalChanges {
+                // The rest of the copies first: pins and deletes are compared once every copy is written.
+                try writeSegments(all: true)
+                if let newestIdentity {
+                    try state.setMeta("watermark", String(newest))
+                    try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
+                }
+                try saveClock()
+                return written
             }
             // Pins and deletes: from the store's change feed since the last export, when it still holds them all
             // and names every item; otherwise (the first export, a clear, a bulk deletion, a feed trimmed past this

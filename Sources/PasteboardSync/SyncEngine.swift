@@ -20,6 +20,9 @@ public final class SyncEngine {
     let state: SyncState
     let directory: URL
     var clock: ClockSource
+    /// Whether the last `writeLocalChanges(limit:)` stopped at its limit with copies left to write: the caller calls
+    /// it again (the daemon, at its next turn) before anything else of the round (see `writeLocalChanges`).
+    public internal(set) var hasMoreLocalChanges = false
 
     public init(store: HistoryStore, location: StoreLocation, setup: SyncSetup, settings: SyncSettings) throws(SyncError) {
         self.store = store

@@ -41,6 +41,34 @@ import Testing
         #expect(try b.store.items(limit: 100_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") } == expected)
     }
 
+    /// A first export in slices (`writeLocalChanges(limit:)`, as the daemon does a slice a turn): each call writes
+    /// at most that many copies and says whether some are left; a pin of an item already written and a delete of one
+    /// not yet written, made between the slices, go out with the last; the other device ends with a's history.
+    @Test func aFirstExportInSlicesWritesEveryCopyAndThenThePinsAndDeletes() throws {
+        let count = 2500
+        let bulk = try HistoryImport(store: a.store)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        for index in 0..<count {
+            try bulk.add(PasteboardItem(string: "item \(index)"), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
+        }
+        try bulk.commit()
+        try a.engine.writeLocalChanges(limit: 1000)
+        #expect(a.engine.hasMoreLocalChanges)
+        #expect(try b.engine.applyArrivals().operations == 1000)
+        try a.store.setPinned(true, id: try #require(try a.id(of: "item 10")))
+        try a.store.delete(id: try #require(try a.id(of: "item 2400")))
+        try a.engine.writeLocalChanges(limit: 1000)
+        #expect(a.engine.hasMoreLocalChanges)
+        try a.engine.writeLocalChanges(limit: 1000)
+        #expect(!a.engine.hasMoreLocalChanges)
+        try a.engine.writeLocalChanges(limit: 1000)
+        #expect(!a.engine.hasMoreLocalChanges)
+        try b.engine.applyArrivals()
+        let expected = try a.history()
+        #expect(expected.count == 2499 && expected.contains("item 10 [pinned]") && !expected.contains("item 2400"))
+        #expect(try b.history() == expected)
+    }
+
     /// Rounds that touch more items than a round keeps (`touchedLimit`): a device joining a history that large,
     /// where a pin comes in a later segment than its item's copy (the filter of saved identities says "perhaps", and
     /// the entry is looked up, not started again); then a round of as many new copies with a delete and a pin of
