@@ -52,6 +52,12 @@ extension SyncEngine {
         let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
         let covered = Int(try state.meta("snapshot-sequence") ?? "0") ?? 0
         // This device's snapshot was sealed with a key retired before it was written (see `refreshKeys`).
+        // One that came out too large (see `writeSnapshot`) is not tried again for an hour: the log stays meanwhile.
+        if let refused = try state.meta("snapshot-too-large-at").flatMap(Double.init),
+            now.timeIntervalSince1970 - refused < Self.snapshotInterval
+        {
+            return nil
+        }
         if try state.meta("snapshot-due") == "1" { return try writeSnapshot(now: now) }
         guard sequence > covered else { return nil }
         guard let last = try state.meta("snapshot-at").flatMap(Double.init) else {
@@ -69,11 +75,15 @@ extension SyncEngine {
     /// and pin or unpin, and the latest clears; then removes what it makes unnecessary of this device's own files
     /// (its older snapshots, every segment of its own it covers, and payload files it wrote that nothing has
     /// referred to for `payloadGrace`).
+    ///
+    /// A snapshot that would be larger than readers accept (`maxBytes`, by default `SyncFolder.maxSnapshotBytes`) is
+    /// not written: this device's segments stay, the error says so, and `writeSnapshotIfDue` waits an hour.
     @discardableResult
-    public func writeSnapshot(now: Date = Date(), payloadGrace: TimeInterval = SyncEngine.payloadGrace) throws(SyncError)
-        -> SnapshotWritten
-    {
-        try withLock { () throws(SyncError) -> SnapshotWritten in
+    public func writeSnapshot(
+        now: Date = Date(), payloadGrace: TimeInterval = SyncEngine.payloadGrace, maxBytes: Int? = nil
+    ) throws(SyncError) -> SnapshotWritten {
+        let maxBytes = maxBytes ?? SyncFolder.maxSnapshotBytes
+        return try withLock { () throws(SyncError) -> SnapshotWritten in
             try state.setMeta("snapshot-due", "0")
             let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
             let covers = try coverage()
@@ -105,6 +115,10 @@ extension SyncEngine {
             } catch {
                 throw SyncError(.io, "Cannot encode a snapshot header: \(error)")
             }
+            let tooLarge = SyncError(
+                .io,
+                "This device's snapshot would be larger than the \(maxBytes) bytes other devices read; its log segments "
+                    + "stay in the folder instead (a device that joins reads them).")
             try folder.write(to: path, staging: staging) { (output) throws(SyncError) in
                 var sealer = try SecretStream.Sealer(key: setup.key.snapshotKey, context: path)
                 try output.append(sealer.prefix)
@@ -122,12 +136,21 @@ extension SyncEngine {
                         offset += SecretStream.chunkBytes
                     }
                     body = body.subdata(in: offset..<body.count)
+                    if output.count + body.count > maxBytes {
+                        try state.setMeta("snapshot-too-large-at", String(now.timeIntervalSince1970))
+                        throw tooLarge
+                    }
                 }
                 guard encoded == count, encodedGroups == groups else {
                     throw SyncError(.io, "The sync state changed while its snapshot was written; it is written again at the next round.")
                 }
                 try output.append(try sealer.seal(body, final: true))
+                if output.count > maxBytes {
+                    try state.setMeta("snapshot-too-large-at", String(now.timeIntervalSince1970))
+                    throw tooLarge
+                }
             }
+            try state.setMeta("snapshot-too-large-at", "0")
             var written = SnapshotWritten(path: path, removed: [], removedPayloads: [])
             try state.transaction {
                 try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: header.count, now: now)

@@ -99,6 +99,33 @@ import Testing
         #expect(try c.store.items(limit: 100_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") } == expected)
     }
 
+    /// A snapshot that would be larger than other devices read is not written: nothing is renamed in or left in the
+    /// staging directory, this device's segments stay (a new device joins from them), and none is tried again for
+    /// an hour, even when one is due.
+    @Test func aSnapshotTooLargeForReadersIsNotWrittenAndTheSegmentsStay() throws {
+        for index in 0..<300 { try a.copy("item \(index) " + String(repeating: "x", count: index)) }
+        try a.sync()
+        let segments = sync.segmentPaths()
+        #expect(!segments.isEmpty)
+        let now = Date()
+        let error = #expect(throws: SyncError.self) { try a.engine.writeSnapshot(now: now, maxBytes: 4096) }
+        #expect(error?.message.contains("larger than the 4096 bytes") == true, "\(String(describing: error))")
+        #expect(sync.snapshotPaths().isEmpty)
+        #expect(sync.segmentPaths() == segments)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: a.engine.staging.staging.path))?.isEmpty ?? true)
+        try a.engine.state.setMeta("snapshot-due", "1")
+        #expect(try a.engine.writeSnapshotIfDue(now: now.addingTimeInterval(60)) == nil)
+        let c = try Device("c", in: scratch, folder: folder, phrase: phrase)
+        try c.engine.applyArrivals()
+        #expect(try c.history() == (try a.history()))
+        // An hour later it is written (at the readers' size), and a device joins from it.
+        #expect(try a.engine.writeSnapshotIfDue(now: now.addingTimeInterval(SyncEngine.snapshotInterval + 1)) != nil)
+        #expect(sync.segmentPaths().isEmpty && sync.snapshotPaths().count == 1)
+        let d = try Device("d", in: scratch, folder: folder, phrase: phrase)
+        try d.engine.applyArrivals()
+        #expect(try d.history().count == 300)
+    }
+
     @Test(arguments: ["tamper", "truncate"])
     func aDamagedSnapshotIsRejectedWholeAndTheLogsAreReadInstead(damage: String) throws {
         try a.copy("one")
