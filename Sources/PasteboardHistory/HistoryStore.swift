@@ -71,8 +71,10 @@ public final class HistoryStore {
                 path: path, mode: readOnly ? .readOnly : .readWrite(create: false), busyTimeout: 30_000,
                 followsSymbolicLinks: false)
             // Reading the schema first touches nothing, and fails for a file that is not SQLite. Nothing is written
-            // (not even the switch to WAL) before the file is known to be ours.
-            let identity = try Schema.identify(db, path: path)
+            // (not even the switch to WAL) before the file is known to be ours. One read transaction: another process
+            // creating the same new store meanwhile (a daemon and a `pb` starting together) is seen before or after
+            // its migration, never its tables from before and its version from after (which read as a foreign file).
+            let identity = try db.transaction(immediate: false) { try Schema.identify(db, path: path) }
             if identity.version > Schema.migrator.latestVersion {
                 throw HistoryError(
                     .newerSchema,

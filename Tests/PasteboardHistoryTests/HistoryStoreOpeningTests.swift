@@ -2,6 +2,7 @@ import Foundation
 import PasteboardHistory
 import PasteboardModel
 import SQLiteSupport
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -29,6 +30,27 @@ import Testing
     }
 
     // MARK: - Creating
+
+    /// Several processes opening the same new store at once (a daemon and a `pb` started together; here threads,
+    /// each with its own connection) all open it: none reads the tables from before another's migration and the
+    /// version from after it, which looked like another application's database (a CI run saw the daemon refuse).
+    @Test func storesOpenedTogetherWhileOneIsCreatedAllOpen() throws {
+        for round in 0..<60 {
+            let directory = temporary.url.appendingPathComponent("race-\(round)")
+            let location = StoreLocation(directory: directory)
+            let failures = Mutex<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                do {
+                    _ = try HistoryStore(location: location)
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            let seen = failures.withLock { $0 }
+            #expect(seen.isEmpty, "round \(round): \(seen)")
+            if !seen.isEmpty { break }
+        }
+    }
 
     @Test func newStoreIsPrivate() throws {
         let store = try HistoryStore(location: location)
