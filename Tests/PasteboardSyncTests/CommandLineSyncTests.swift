@@ -177,10 +177,12 @@ import Testing
     /// A history imported on A (more than 5000 operations) makes A's daemon write a snapshot and remove its segments;
     /// B's daemon joins from it. A snapshot damaged in the folder is rejected whole, named in `pb sync status`.
     /// A first export that takes longer than one slice (`SyncService.exportSlice`, 200 ms) is written a slice per
-    /// turn of the daemon's loop: the daemon answers a request while copies are still left (before, it answered only once the whole
-    /// history and its snapshot were written), then writes the rest and the snapshot, and another device joins it
-    /// whole.
-    @Test func theDaemonAnswersWhileItWritesOutABigHistoryASliceATime() async throws {
+    /// turn of the daemon's loop, each slice ending its segment, so the snapshot that follows covers more segments
+    /// than 5,000 operations each would make (45,000 items take several slices here, in a debug or a release build,
+    /// and more under load); the daemon answers requests meanwhile, and another device joins the history whole.
+    /// (Whether a request lands between two slices depends on the machine's load: the note of issue 30 has the
+    /// timings, and `SyncEngineTests` checks the slices themselves.)
+    @Test func theDaemonWritesOutABigHistoryASliceATimeAndItJoinsWhole() async throws {
         let folder = try a.directory("shared")
         let items = 45_000
         let lines = (0..<items).map { #"{"text":"entry \#($0)"}"# }.joined(separator: "\n") + "\n"
@@ -191,19 +193,16 @@ import Testing
         let key = try #require(created.output.split(separator: "\n").last.map(String.init))
         let daemonA = try a.launch(pb, ["daemon", "--backend", "headless"])
         let sync = SyncFolder(root: folder)
-        var answeredMidway = false
         let answered = try await eventually(within: .seconds(120)) {
-            let doctor = try await a.run(pb, ["doctor"], timeout: .seconds(120))
-            guard doctor.output.contains("daemon:   running") else { return false }
-            answeredMidway = sync.snapshotPaths().isEmpty
-            return true
+            try await a.run(pb, ["doctor"], timeout: .seconds(120)).output.contains("daemon:   running")
         }
         #expect(answered, "\(daemonA.stderr)")
-        #expect(answeredMidway, "the daemon answered only after writing the whole history")
         let snapshotted = try await eventually(within: .seconds(300)) {
             !sync.snapshotPaths().isEmpty && sync.segmentPaths().isEmpty
         }
         #expect(snapshotted, "\(sync.segmentPaths()) \(daemonA.stderr)")
+        let covered = try #require(sync.snapshotPaths().first.flatMap(SyncFolder.parseSnapshotPath)).sequence
+        #expect(covered > items / SyncEngine.segmentOperations, "\(covered) segments: the export was not cut into slices")
         #expect(try await b.run(pb, ["sync", "join", "--folder", folder.path], stdin: Data((key + "\n").utf8)).status == 0)
         let daemonB = try b.launch(pb, ["daemon", "--backend", "headless"])
         let joined = try await eventually(within: .seconds(300)) { try HistoryStore(location: storeLocation(b)).count() == items }
