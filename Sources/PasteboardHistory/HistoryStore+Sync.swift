@@ -78,21 +78,6 @@ extension HistoryStore {
         return result
     }
 
-    /// Items by id after `id`, at most `limit`, with their identities and pins: the whole history a page at a time.
-    package func syncIdentities(afterID id: Int64, limit: Int) throws(HistoryError) -> [(id: Int64, identity: Data, isPinned: Bool)] {
-        try perform {
-            try db.rows("SELECT id, identity, pinned FROM items WHERE id > ? ORDER BY id LIMIT ?", id, limit).compactMap { row in
-                guard let id = row.int("id"), let identity = row.data("identity") else { return nil }
-                return (id, identity, row.int("pinned") == 1)
-            }
-        }
-    }
-
-    /// Whether the history holds no item.
-    package func hasNoItems() throws(HistoryError) -> Bool {
-        try perform { try db.row("SELECT 1 AS one FROM items LIMIT 1") == nil }
-    }
-
     /// The item with `id`, if the history has it.
     package func syncRow(id: Int64) throws(HistoryError) -> SyncRow? {
         try perform {

@@ -206,7 +206,7 @@ extension SyncEngine {
     private func pinsAndDeletesByComparison(now: Date, into operations: inout [SyncOperation]) throws(SyncError) {
         // The whole history went: one clear says it (and removes what the others copied before it), when sync
         // knew more than one item.
-        let historyEmpty = try inStore { () throws(HistoryError) in try store.hasNoItems() }
+        let historyEmpty = try inStore { () throws(HistoryError) in try store.count() } == 0
         var deletions: [Data] = []
         func delete(_ identities: [Data]) throws(SyncError) {
             for identity in identities {

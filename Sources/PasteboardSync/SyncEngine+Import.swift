@@ -210,9 +210,9 @@ extension SyncEngine {
             if intake.clearsChanged || intake.touchedMany {
                 var after: Int64 = 0
                 while true {
-                    let page = try inStore { () throws(HistoryError) in try store.syncIdentities(afterID: after, limit: 2000) }
+                    let page = try inStore { () throws(HistoryError) in try store.syncRows(afterPosition: after, limit: 2000) }
                     guard let last = page.last else { break }
-                    after = last.id
+                    after = last.position
                     try compare(Dictionary(page.map { ($0.identity, (id: $0.id, isPinned: $0.isPinned)) }, uniquingKeysWith: { a, _ in a }))
                 }
             } else {

@@ -66,12 +66,7 @@ import Testing
     /// history `a` has, in order. Its staging directory is left empty.
     @Test func aSnapshotOfSeveralWindowsIsJoinedWhole() throws {
         let count = SyncEngine.segmentOperations * 2 + 321
-        let bulk = try HistoryImport(store: a.store)
-        let start = Date(timeIntervalSince1970: 1_700_000_000)
-        for index in 0..<count {
-            try bulk.add(PasteboardItem(string: "a \(index)"), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
-        }
-        try bulk.commit()
+        try a.importItems(count, named: "a")
         try a.store.setPinned(true, id: try #require(try a.id(of: "a 10300")))
         try a.sync()
         for index in 0..<40 { try b.copy("b \(index)") }

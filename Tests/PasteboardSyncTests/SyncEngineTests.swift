@@ -25,12 +25,7 @@ import Testing
     /// with a pin and a delete after the copies: the other device gets it all, in order.
     @Test func aHistoryOfSeveralSegmentsIsWrittenOutAndJoinedWhole() throws {
         let count = SyncEngine.segmentOperations * 2 + 123
-        let bulk = try HistoryImport(store: a.store)
-        let start = Date(timeIntervalSince1970: 1_700_000_000)
-        for index in 0..<count {
-            try bulk.add(PasteboardItem(string: "item \(index)"), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
-        }
-        try bulk.commit()
+        try a.importItems(count)
         try a.store.setPinned(true, id: try #require(try a.id(of: "item \(count - 7)")))
         try a.store.delete(id: try #require(try a.id(of: "item \(count - 8)")))
         let written = try a.engine.writeLocalChanges()
@@ -46,12 +41,7 @@ import Testing
     /// not yet written, made between the slices, go out with the last; the other device ends with a's history.
     @Test func aFirstExportInSlicesWritesEveryCopyAndThenThePinsAndDeletes() throws {
         let count = 2500
-        let bulk = try HistoryImport(store: a.store)
-        let start = Date(timeIntervalSince1970: 1_700_000_000)
-        for index in 0..<count {
-            try bulk.add(PasteboardItem(string: "item \(index)"), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
-        }
-        try bulk.commit()
+        try a.importItems(count)
         try a.engine.writeLocalChanges(limit: 1000)
         #expect(a.engine.hasMoreLocalChanges)
         #expect(try b.engine.applyArrivals().operations == 1000)
@@ -75,17 +65,7 @@ import Testing
     /// items b already has, compared against b's whole history a page at a time.
     @Test func roundsTouchingMoreItemsThanARoundKeepsApplyEveryChange() throws {
         let count = SyncEngine.touchedLimit + 1000
-        let start = Date(timeIntervalSince1970: 1_700_000_000)
-        func importItems(_ prefix: String, from offset: Int) throws {
-            let bulk = try HistoryImport(store: a.store)
-            for index in 0..<count {
-                try bulk.add(
-                    PasteboardItem(string: "\(prefix) \(index)"),
-                    metadata: CaptureMetadata(date: start.addingTimeInterval(Double(offset + index))))
-            }
-            try bulk.commit()
-        }
-        try importItems("first", from: 0)
+        try a.importItems(count, named: "first")
         try a.engine.writeLocalChanges()
         try a.store.setPinned(true, id: try #require(try a.id(of: "first \(count - 3)")))
         try a.engine.writeLocalChanges()
@@ -98,7 +78,7 @@ import Testing
 
         let deleted = try #require(try a.id(of: "first \(count - 3)"))
         let oldest = try #require(try a.store.items(limit: 1_000_000).last?.id)
-        try importItems("second", from: count)
+        try a.importItems(count, named: "second", from: count)
         try a.store.delete(id: deleted)
         try a.store.setPinned(true, id: oldest)
         try a.engine.writeLocalChanges()
@@ -391,13 +371,8 @@ import Testing
         let phrase = try #require(
             try SyncSession.initialize(folder: folder, location: StoreLocation(directory: scratch.url.appendingPathComponent("a"))))
         let a = try Device("a", in: scratch, folder: folder)
-        let bulk = try HistoryImport(store: a.store)
-        let start = Date(timeIntervalSince1970: 1_700_000_000)
         let count = SyncEngine.segmentOperations * 5
-        for index in 0..<count {
-            try bulk.add(PasteboardItem(string: "item \(index)"), metadata: CaptureMetadata(date: start.addingTimeInterval(Double(index))))
-        }
-        try bulk.commit()
+        try a.importItems(count)
         try a.engine.writeLocalChanges()
         let segments = SyncFolder(root: folder).segmentPaths()
         #expect(segments.count == 5)

@@ -44,6 +44,19 @@ final class Device {
     @discardableResult
     func copy(_ text: String) throws -> Int64 { try store.record(PasteboardItem(string: text)).id }
 
+    /// Imports `count` texts "`prefix` `offset + i`" in one transaction, a second apart (from 2023-11-14 plus
+    /// `offset` seconds), the newest last.
+    func importItems(_ count: Int, named prefix: String = "item", from offset: Int = 0) throws {
+        let bulk = try HistoryImport(store: store)
+        let start = Date(timeIntervalSince1970: 1_700_000_000)
+        for index in 0..<count {
+            try bulk.add(
+                PasteboardItem(string: "\(prefix) \(offset + index)"),
+                metadata: CaptureMetadata(date: start.addingTimeInterval(Double(offset + index))))
+        }
+        try bulk.commit()
+    }
+
     func id(of text: String) throws -> Int64? {
         try store.items(limit: 10_000).first { $0.preview == text }?.id
     }
