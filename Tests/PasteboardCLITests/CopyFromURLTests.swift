@@ -114,13 +114,21 @@ import Testing
         let cli = try Sandbox()
         let pbPath = TerminalSession.shellQuoted(pb)
         let address = TerminalSession.shellQuoted(server.url("stall"))
-        // Long enough that a loaded machine still draws the progress before the timeout ends the download.
-        let terminal = try await TerminalSession("\(pbPath) copy --url \(address) --timeout 12s", sandbox: cli)
-        let during = try await terminal.waitForScreen { $0.contains { $0.contains("Downloading: 10 B of 1.0 KB (1 %)") } }
-        #expect(during.contains { $0.contains("Downloading:") })
+        let go = cli.root.appendingPathComponent("go").path
+        let record = cli.root.appendingPathComponent("terminal.log").path
+        // pb starts once everything the terminal receives is recorded, so the test reads what was drawn, not what a
+        // poll of the screen happened to catch (a loaded machine missed the 12 s the progress line was up).
+        let waitThenCopy = "while [ ! -e \(TerminalSession.shellQuoted(go)) ]; do sleep 0.05; done; exec \(pbPath) copy --url \(address) --timeout 3s"
+        let terminal = try await TerminalSession("sh -c \(TerminalSession.shellQuoted(waitThenCopy))", sandbox: cli)
+        try await terminal.run(["pipe-pane", "-t", "t", "-o", "cat >> \(TerminalSession.shellQuoted(record))"])
+        #expect(FileManager.default.createFile(atPath: go, contents: Data()))
         let after = try await terminal.waitForScreen(within: .seconds(30)) { $0.contains { $0.hasPrefix("EXIT=") } }
         #expect(after.contains("EXIT=1"), "\(after)")
         #expect(after.contains { $0.contains("was stopped") }, "\(after)")
+        let drawn = String(decoding: try Data(contentsOf: URL(fileURLWithPath: record)), as: UTF8.self)
+        let progress = try #require(drawn.range(of: "\rDownloading: 10 B of 1.0 KB (1 %)\u{1B}[K"), "drawn: \(drawn.debugDescription)")
+        let erase = try #require(drawn.range(of: "\r\u{1B}[K", range: progress.upperBound..<drawn.endIndex), "drawn: \(drawn.debugDescription)")
+        #expect(drawn[erase.upperBound...].contains("was stopped"), "the failure comes after the erase: \(drawn.debugDescription)")
         #expect(!after.contains { $0.contains("Downloading:") }, "the progress line is erased: \(after)")
     }
 }
