@@ -22,15 +22,19 @@ final class SyncService {
     private var warnings = SyncWarnings()
     /// Whether the folder changed while this device's copies were still being written out: applied once they are.
     private var folderChanged = false
+    /// The turns a placement of arrived items has taken so far (logged when it took more than one).
+    private var placementTurns = 0
 
-    /// How long one turn of the daemon writes out copies at most: a first export of a big history is spread over
-    /// many turns, and the daemon captures and serves the clipboard between them.
-    static let exportSlice = Duration.milliseconds(200)
+    /// How long one turn of the daemon writes out copies, or puts arrived items in the history, at most: a first
+    /// export of a big history, or joining one, is spread over many turns, and the daemon captures and serves the
+    /// clipboard between them.
+    static let slice = Duration.milliseconds(200)
 
-    /// Whether copies are left to write out: the daemon calls `continueWork()` at its next turn.
-    var hasMoreWork: Bool { !hasLeft && engine.hasMoreLocalChanges }
+    /// Whether copies are left to write out, or arrived items to put in the history: the daemon calls
+    /// `continueWork()` at its next turn.
+    var hasMoreWork: Bool { !hasLeft && (engine.hasMoreLocalChanges || engine.hasPlacementLeft) }
 
-    /// The next slice of a long export, and the rest of the round once it is written.
+    /// The next slice of a long export or placement, and the rest of the round once it is done.
     func continueWork() { run(Changes(folder: false, store: true)) }
 
     /// The service for `store`, or nil when this device does not sync.
@@ -96,7 +100,7 @@ final class SyncService {
         // itself above it.
         folderChanged = folderChanged || changes.folder
         do {
-            var written = try engine.writeLocalChanges(deadline: .now + Self.exportSlice)
+            var written = try engine.writeLocalChanges(deadline: .now + Self.slice)
             if engine.hasMoreLocalChanges {
                 // Copies are left: neither a compaction nor a snapshot (due after so many) nor arrivals, which
                 // must order themselves after everything copied here, until they are written.
@@ -118,14 +122,24 @@ final class SyncService {
         } catch {
             if let line = warnings.warning("sync: could not write this device's changes: \(error.message)") { log(line) }
         }
-        guard folderChanged else { return }
+        // Local changes are written before each slice of a placement: a copy made here meanwhile is placed above
+        // the arrived items older than it, by its clock.
+        guard folderChanged || engine.hasPlacementLeft else { return }
+        let wasChanged = folderChanged
         folderChanged = false
         let arrivals: SyncArrivals
         do {
-            arrivals = try engine.applyArrivals()
+            arrivals = try engine.applyArrivals(deadline: .now + Self.slice)
         } catch {
             if let line = warnings.warning("sync: could not apply what arrived: \(error.message)") { log(line) }
             return
+        }
+        // A slice that only went on with an earlier placement has not read the folder yet.
+        if !arrivals.hasReadFolder && wasChanged { folderChanged = true }
+        placementTurns += 1
+        if !arrivals.isPlacementLeft {
+            if placementTurns > 1 { log("sync: put what arrived in the history over \(placementTurns) turns") }
+            placementTurns = 0
         }
         if let problem = arrivals.keyProblem, let line = warnings.warning("sync: \(problem); see 'pb sync status'") { log(line) }
         for line in warnings.rejections(arrivals.rejected) { log(line) }

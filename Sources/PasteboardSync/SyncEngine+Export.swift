@@ -218,6 +218,8 @@ extension SyncEngine {
                 }
             }
         }
+        // While a placement is under way, an item it has still to put in the history is not one deleted here.
+        let isPlacing = try state.pendingPlacement() != nil
         var after: Data?
         while true {
             let page = try state.liveEntries(after: after, limit: 2000)
@@ -231,7 +233,7 @@ extension SyncEngine {
                         kind: item.isPinned ? .pin : .unpin, clock: clock.tick(now: now), identity: Hex.encode(known.identity))
                     operations.append(operation)
                     try update(known.identity) { $0.apply(operation) }
-                } else if !known.isPending {
+                } else if !known.isPending && (known.isPlaced || !isPlacing) {
                     deletions.append(known.identity)
                 }
             }

@@ -13,6 +13,11 @@ public struct SyncArrivals: Sendable, Equatable {
     public var newestCopy: (id: Int64, date: Date)?
     /// Why the folder's newer key cannot be taken up here (this device was removed, or its copy has not arrived).
     public var keyProblem: String?
+    /// Whether items taken in are still to be put in the history: the round stopped at its deadline, and the next
+    /// call goes on (see `applyArrivals(deadline:)`).
+    public var isPlacementLeft = false
+    /// Whether the round read the folder; false when it only went on with an earlier round's placement.
+    public var hasReadFolder = true
 
     public static func == (a: SyncArrivals, b: SyncArrivals) -> Bool {
         a.operations == b.operations && a.rejected == b.rejected && a.newestCopy?.id == b.newestCopy?.id && a.keyProblem == b.keyProblem
@@ -47,11 +52,29 @@ extension SyncEngine {
     ///
     /// Memory stays bounded whatever the folder holds: segments are taken in one at a time (into the sync state,
     /// in one transaction), and the history is then brought in line page by page.
+    ///
+    /// With a `deadline`, putting the items in the history stops at the first page that ends after it (the daemon
+    /// serves the clipboard between its turns), and `isPlacementLeft` says so; the next call goes on with it before
+    /// reading the folder again. A placement cut short by the end of the process goes on the same way: it is kept
+    /// in the sync state from the take-in on.
     @discardableResult
-    public func applyArrivals(paths: [String]? = nil, now: Date = Date()) throws(SyncError) -> SyncArrivals {
+    public func applyArrivals(paths: [String]? = nil, now: Date = Date(), deadline: ContinuousClock.Instant? = nil)
+        throws(SyncError) -> SyncArrivals
+    {
         try withLock { () throws(SyncError) -> SyncArrivals in
             var arrivals = SyncArrivals()
             arrivals.keyProblem = try refreshKeys(now: now, announcing: false)
+            // An earlier round's placement goes on first: what arrives now orders itself after it.
+            if let left = try state.pendingPlacement() {
+                guard try place(left, touched: nil, now: now, deadline: deadline, into: &arrivals) else {
+                    arrivals.isPlacementLeft = true
+                    arrivals.hasReadFolder = false
+                    return arrivals
+                }
+            } else {
+                placedNewest = nil
+                hasPlacementLeft = false
+            }
             var intake = Intake(clears: try state.clears())
             intake.startedEmpty = try state.hasNoEntries()
             try state.transaction {
@@ -95,19 +118,70 @@ extension SyncEngine {
                     }
                 }
                 try state.save(intake.clears)
+                // The placement is recorded with what it places, in the same transaction. What the round changes in
+                // the history arrived from those devices (the change feed says so: the daemon's events are
+                // `arrived`, and the next export does not send them back).
+                let waiting = try state.pendingCount()
+                if intake.operations > 0 || waiting > 0 {
+                    try state.savePendingPlacement(
+                        PendingPlacement(
+                            from: intake.earliestCopy, after: nil, isCompared: false,
+                            devices: intake.devices.isEmpty ? "sync" : intake.devices.sorted().joined(separator: ",")))
+                }
             }
-            let pendingCount = try state.pendingCount()
-            if intake.operations == 0 && pendingCount == 0 { return arrivals }
+            guard let placement = try state.pendingPlacement() else { return arrivals }
             arrivals.operations = intake.operations
             try saveClock()
-            // What the round changes in the history arrived from those devices (the change feed says so: the
-            // daemon's events are `arrived`, and the next export does not send them back).
-            store.changeDevice = intake.devices.isEmpty ? "sync" : intake.devices.sorted().joined(separator: ",")
-            defer { store.changeDevice = nil }
-            arrivals.newestCopy = try reconcile(intake, rejected: &arrivals.rejected, now: now)
-            try state.forgetDeadRecords()
+            let touched = intake.clearsChanged || intake.touchedMany ? nil : intake.touched
+            let isDone = try place(placement, touched: touched, now: now, deadline: deadline, into: &arrivals)
+            arrivals.isPlacementLeft = !isDone
             return arrivals
         }
+    }
+
+    /// Brings the history in line with what `pending` covers, as far as `deadline` allows (a page of entries at
+    /// least): first what changed for items the history has (`touched`; nil: every item, a page at a time), then
+    /// every live item copied at or after the round's earliest copy at the top, oldest first. Returns whether it
+    /// is done; if not, how far it came is in the sync state.
+    private func place(
+        _ pending: PendingPlacement, touched: Set<Data>?, now: Date, deadline: ContinuousClock.Instant?,
+        into arrivals: inout SyncArrivals
+    ) throws(SyncError) -> Bool {
+        var pending = pending
+        store.changeDevice = pending.devices
+        defer { store.changeDevice = nil }
+        let clears = try state.clears()
+        if !pending.isCompared {
+            try compareHistory(touched: touched, clears: clears)
+            pending.isCompared = true
+            try state.savePendingPlacement(pending)
+        }
+        // Ordering: every live item copied at or after the earliest copy that arrived goes to the top, oldest first,
+        // with the items still waiting for a payload, so the history's order is the order of the copies' clocks on
+        // every device. Read a page at a time; items new to the history are recorded in bulk.
+        var placement = Placement(engine: self, earliestCopy: pending.from, now: now)
+        var after = pending.after
+        while true {
+            let page = try state.placementPage(copiedSince: pending.from, after: after, limit: Self.placementPage)
+            guard let last = page.last else { break }
+            try placement.place(page.filter { $0.isAlive(clears) }, rejected: &arrivals.rejected)
+            after = last.copy
+            placement.handled = after
+            if let deadline, ContinuousClock.now >= deadline {
+                try placement.finish()
+                if let newest = placement.newest { placedNewest = newest }
+                hasPlacementLeft = true
+                return false
+            }
+        }
+        try placement.finish()
+        if let newest = placement.newest { placedNewest = newest }
+        arrivals.newestCopy = placedNewest
+        placedNewest = nil
+        try state.clearPendingPlacement()
+        hasPlacementLeft = false
+        try state.forgetDeadRecords()
+        return true
     }
 
     /// Takes one source's operations into the sync state (inside the caller's transaction).
@@ -188,13 +262,11 @@ extension SyncEngine {
         throw SyncError(.rejected, "\(futureReasonPrefix) (\(date.formatted(.iso8601)))")
     }
 
-    /// Brings the history in line with the merged state for what changed: removes what is no longer alive, sets
-    /// pins, and puts what was copied (here or elsewhere) at the top in clock order.
-    private func reconcile(_ intake: Intake, rejected: inout [String], now: Date) throws(SyncError) -> (id: Int64, date: Date)? {
-        let clears = intake.clears
-        // What changed for items the history has: removed when no longer alive, pinned or unpinned. (Items it lacks
-        // are placed below; an entry no longer alive loses its place, in one statement.) After a clear, or when the
-        // round touched many items, every item of the history is compared, a page at a time.
+    /// What changed for items the history has: removed when no longer alive, pinned or unpinned. (Items it lacks
+    /// are placed after; an entry no longer alive loses its place, in one statement.) After a clear, when the round
+    /// touched many items, or when the round's take-in is not known (`touched` nil), every item of the history is
+    /// compared, a page at a time.
+    private func compareHistory(touched: Set<Data>?, clears: SyncState.Clears) throws(SyncError) {
         var removals: [Int64] = []
         try state.transaction {
             func compare(_ present: [Data: (id: Int64, isPinned: Bool)]) throws(SyncError) {
@@ -207,7 +279,9 @@ extension SyncEngine {
                     }
                 }
             }
-            if intake.clearsChanged || intake.touchedMany {
+            if let touched {
+                try compare(try inStore { () throws(HistoryError) in try store.syncIdentities(of: touched) })
+            } else {
                 var after: Int64 = 0
                 while true {
                     let page = try inStore { () throws(HistoryError) in try store.syncRows(afterPosition: after, limit: 2000) }
@@ -215,13 +289,9 @@ extension SyncEngine {
                     after = last.position
                     try compare(Dictionary(page.map { ($0.identity, (id: $0.id, isPinned: $0.isPinned)) }, uniquingKeysWith: { a, _ in a }))
                 }
-            } else {
-                try compare(try inStore { () throws(HistoryError) in try store.syncIdentities(of: intake.touched) })
             }
-            if intake.clearsChanged || intake.touchedMany || intake.touched.count > 1000 {
-                try state.unplaceDeadEntries()  // one pass over the state beats many lookups
-            } else {
-                for identity in intake.touched {
+            if let touched, touched.count <= 1000 {
+                for identity in touched {
                     guard var entry = try state.entry(identity, withRecord: false), !entry.isAlive(clears),
                         entry.position != nil || entry.isPending
                     else { continue }
@@ -229,22 +299,11 @@ extension SyncEngine {
                     entry.isPending = false
                     try state.savePlacement(entry)
                 }
+            } else {
+                try state.unplaceDeadEntries()  // one pass over the state beats many lookups
             }
         }
         if !removals.isEmpty { _ = try inStore { () throws(HistoryError) in try store.delete(ids: removals) } }
-        // Ordering: every live item copied at or after the earliest copy that arrived goes to the top, oldest first,
-        // with the items still waiting for a payload, so the history's order is the order of the copies' clocks on
-        // every device. Read a page at a time; items new to the history are recorded in bulk.
-        var placement = Placement(engine: self, earliestCopy: intake.earliestCopy, now: now)
-        var after: HybridClock?
-        while true {
-            let page = try state.placementPage(copiedSince: intake.earliestCopy, after: after, limit: Self.placementPage)
-            guard let last = page.last else { break }
-            after = last.copy
-            try placement.place(page.filter { $0.isAlive(clears) }, rejected: &rejected)
-        }
-        try placement.finish()
-        return placement.newest
     }
 
     /// Items whose identities a round keeps (see `Intake.touched`).
@@ -264,6 +323,10 @@ extension SyncEngine {
         /// The import under way, and the entries it placed (saved to the sync state when it commits).
         var bulk: HistoryImport?
         var placed: [SyncState.Entry] = []
+        /// The copy up to which every entry was handed to `place` (saved as the placement's progress by `finish`),
+        /// and what was saved last.
+        var handled: HybridClock?
+        private var savedHandled: HybridClock?
 
         init(engine: SyncEngine, earliestCopy: HybridClock?, now: Date) {
             self.engine = engine
@@ -361,15 +424,24 @@ extension SyncEngine {
         /// Commits the import under way, then saves where its items are in the sync state. In that order: were the
         /// process to die between the two, the items are in the history and sync takes them for new copies made
         /// here (written out again, harmlessly), never for items deleted here.
+        /// The placement's progress is saved with them: up to the last page handed over whole (a page cut by a
+        /// commit is placed again from its start, which moves its first items to the top again, in the same order).
         mutating func finish() throws(SyncError) {
-            guard let bulk else { return }
+            let progress = handled == savedHandled ? nil : handled
+            guard let bulk else {
+                if let progress { try engine.state.savePlacementProgress(after: progress) }
+                savedHandled = handled
+                return
+            }
             let placed = self.placed
             self.placed = []
             self.bulk = nil
             try engine.inStore { () throws(HistoryError) in try bulk.commit() }
             try engine.state.transaction {
                 for entry in placed { try engine.state.savePlacement(entry) }
+                if let progress { try engine.state.savePlacementProgress(after: progress) }
             }
+            savedHandled = handled
         }
     }
 

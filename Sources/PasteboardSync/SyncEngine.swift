@@ -23,6 +23,11 @@ public final class SyncEngine {
     /// Whether the last `writeLocalChanges(limit:)` stopped at its limit with copies left to write: the caller calls
     /// it again (the daemon, at its next turn) before anything else of the round (see `writeLocalChanges`).
     public internal(set) var hasMoreLocalChanges = false
+    /// Whether the last `applyArrivals(deadline:)` stopped at its deadline with items to put in the history (or the
+    /// process ended during one): the caller calls it again (the daemon, at its next turn).
+    public internal(set) var hasPlacementLeft = false
+    /// The newest item another device copied that the slices of a placement put in the history so far.
+    var placedNewest: (id: Int64, date: Date)?
 
     public init(store: HistoryStore, location: StoreLocation, setup: SyncSetup, settings: SyncSettings) throws(SyncError) {
         self.store = store
@@ -33,6 +38,7 @@ public final class SyncEngine {
         self.state = try SyncState(directory: directory)
         let last = try state.meta("clock").flatMap { text throws(SyncError) in try HybridClock(text: text) }
         self.clock = ClockSource(device: setup.device, last: last)
+        self.hasPlacementLeft = try state.pendingPlacement() != nil
     }
 
     var staging: AtomicFile { AtomicFile(staging: directory.appendingPathComponent("staging")) }

@@ -10,6 +10,11 @@ extension SyncState {
         var identity: Data
         var isPinned: Bool
         var isPending: Bool
+        /// Whether sync put the item in the history (or found it there); false for one a placement has still to
+        /// put there (see `PendingPlacement`).
+        var isPlaced: Bool
+        /// The clock of its latest copy, as text (texts sort as clocks do).
+        var copy: String
     }
 
     /// Items alive by the merge rules (see `Entry.isAlive`), computed in SQL (clock texts sort as clocks do), after
@@ -19,7 +24,7 @@ extension SyncState {
         return try run {
             let statement = try db.prepare(
                 """
-                SELECT identity, pinned, pending FROM entries WHERE identity > ? AND copy IS NOT NULL
+                SELECT identity, pinned, pending, position IS NOT NULL AS placed, copy FROM entries WHERE identity > ? AND copy IS NOT NULL
                     AND (deleted IS NULL OR copy > deleted) AND copy > ? AND (copy > ? OR pinned)
                 ORDER BY identity LIMIT ?
                 """)
@@ -27,7 +32,10 @@ extension SyncState {
             var result: [LiveEntry] = []
             while let row = try statement.step() {
                 guard let identity = row.data("identity") else { continue }
-                result.append(LiveEntry(identity: identity, isPinned: row.int("pinned") == 1, isPending: row.int("pending") == 1))
+                result.append(
+                    LiveEntry(
+                        identity: identity, isPinned: row.int("pinned") == 1, isPending: row.int("pending") == 1,
+                        isPlaced: row.int("placed") == 1, copy: row.string("copy") ?? ""))
             }
             return result
         }

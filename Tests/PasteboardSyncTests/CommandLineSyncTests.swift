@@ -176,10 +176,11 @@ import Testing
 
     /// A history imported on A (more than 5000 operations) makes A's daemon write a snapshot and remove its segments;
     /// B's daemon joins from it. A snapshot damaged in the folder is rejected whole, named in `pb sync status`.
-    /// A first export that takes longer than one slice (`SyncService.exportSlice`, 200 ms) is written a slice per
+    /// A first export that takes longer than one slice (`SyncService.slice`, 200 ms) is written a slice per
     /// turn of the daemon's loop, each slice ending its segment, so the snapshot that follows covers more segments
     /// than 5,000 operations each would make (45,000 items take several slices here, in a debug or a release build,
-    /// and more under load); the daemon answers requests meanwhile, and another device joins the history whole.
+    /// and more under load); the daemon answers requests meanwhile, and another device's daemon joins the history
+    /// whole, putting it in its history a slice per turn as well.
     /// (Whether a request lands between two slices depends on the machine's load: the note of issue 30 has the
     /// timings, and `SyncEngineTests` checks the slices themselves.)
     @Test func theDaemonWritesOutABigHistoryASliceATimeAndItJoinsWhole() async throws {
@@ -209,6 +210,9 @@ import Testing
         #expect(joined, "\(daemonB.stderr)")
         let newest = try HistoryStore(location: storeLocation(b)).items(limit: 1).first?.preview
         #expect(newest == "entry \(items - 1)")
+        // B put them in its history a slice per turn too (45,000 items in one 200 ms slice would be 225,000 a second).
+        let turns = try await eventually(within: .seconds(30)) { daemonB.stderr.contains("sync: put what arrived in the history over ") }
+        #expect(turns, "\(daemonB.stderr)")
     }
 
     @Test func aBigHistoryGoesAsASnapshotAndADamagedOneIsNamedInStatus() async throws {
