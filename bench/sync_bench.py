@@ -25,7 +25,7 @@ Usage: python3 bench/sync_bench.py [--pb PATH] [--runs N] [--items N] [--size BY
 Needs syncthing (its REST API is called from Python over loopback). Uses ports
 23900-23999 and private directories under /tmp, removed at the end. Prints Markdown tables and the raw numbers as JSON.
 """
-import argparse, json, os, random, re, resource, shutil, signal, sqlite3, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, random, re, resource, shutil, signal, sqlite3, statistics, subprocess, sys, tempfile, threading, time
 import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -369,14 +369,40 @@ def join_history(pb, root, path, payload_bytes, separate_baseline=True):
             time.sleep(0.05)
         result["write_snapshot_s"] = time.monotonic() - start - result["write_history_s"]
         result["a_peak_mb"] = a.peak_mb()
+        # Meanwhile `pb doctor` asks B's daemon whether it runs, once a second from its start: how long the join
+        # kept a request (a paste, a copy) waiting, and how often past doctor's 2 s limit (it then says the daemon
+        # "does not answer"). Asks before the daemon listens say it is not running and are not counted.
+        answers, unanswered, joined = [], [0], threading.Event()
+
+        def ask():
+            while not joined.is_set():
+                asked = time.monotonic()
+                output = subprocess.run([pb, "doctor"], env=b.env, capture_output=True, timeout=3600).stdout
+                if b"daemon:   running" in output:
+                    answers.append(time.monotonic() - asked)
+                elif b"does not answer" in output:
+                    unanswered[0] += 1
+                    answers.append(time.monotonic() - asked)
+                joined.wait(1)
+
+        asking = threading.Thread(target=ask)
         start = time.monotonic()
-        b.start()
-        # Polled cheaply (the largest id, not a count over the whole table, which would take CPU from B's daemon):
-        # B's store starts empty and the join only adds items, so the last id is the count; checked at the end.
-        while b.last_id() < items:
-            running(b)
-            time.sleep(0.1)
-        result["join_s"] = time.monotonic() - start
+        asking.start()
+        try:
+            b.start()
+            # Polled cheaply (the largest id, not a count over the whole table, which would take CPU from B's
+            # daemon): B's store starts empty and the join only adds items, so the last id is the count; checked
+            # at the end.
+            while b.last_id() < items:
+                running(b)
+                time.sleep(0.1)
+            result["join_s"] = time.monotonic() - start
+        finally:
+            joined.set()
+            asking.join()
+        result["b_longest_answer_s"] = max(answers, default=0.0)
+        result["b_answers"] = len(answers)
+        result["b_unanswered"] = unanswered[0]
         if b.count() != items:
             raise SystemExit(f"B's history has {b.count()} items, not {items}")
         cpu_b = b.cpu()
@@ -445,6 +471,8 @@ def print_join(results):
     print(f"| A's daemon writes the whole history into the folder | {j['write_history_s']:.1f} s |")
     print(f"| then its snapshot, removing the segments it covers | {j['write_snapshot_s']:.1f} s |")
     print(f"| B's daemon applies it (join, from the snapshot) | {j['join_s']:.1f} s (CPU {j['join_cpu_s']:.1f} s) |")
+    print(f"| longest wait for an answer from B's daemon meanwhile (`pb doctor` once a second, {j['b_answers']} "
+          f"asks, {j['b_unanswered']} not answered within its 2 s) | {j['b_longest_answer_s']:.2f} s |")
     print(f"| baseline: `pb import` of the same items into an empty store | {j['pb_import_s']:.1f} s "
           f"(CPU {j['pb_import_cpu_s']:.1f} s) |")
     print(f"\nFolder: {j['folder_bytes']:,} bytes in {j['folder_files']} files for {j['payload_bytes']:,} payload "
