@@ -207,6 +207,7 @@ public final class Daemon {
             // Not for every timeout: the feed's short re-reads after a write must not purge at each copy.
             if !isWaitingForIndexOnly, let due = housekeepingDue, Date() >= due { try runHousekeeping() }
             indexBacklogSlice()
+            sync?.processTimeouts()
             if sync?.hasMoreWork == true { sync?.continueWork() }
             follower?.follow()
             return
@@ -284,6 +285,8 @@ public final class Daemon {
         }
         // A long export's next slice, at once (after the events this turn has).
         if sync?.hasMoreWork == true { deadlines.append(Date()) }
+        // A snapshot written on its own thread: looked at ten times a second until it is done.
+        if let next = sync?.nextDeadline { deadlines.append(next) }
         // An import's backlog is indexed a slice per turn, between the events (see `indexBacklogSlice`).
         let otherwise = deadlines.min()
         isWaitingForIndexOnly = false

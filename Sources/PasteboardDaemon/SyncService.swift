@@ -2,6 +2,8 @@ import FoundationEssentials
 import PasteboardConfiguration
 import PasteboardHistory
 import PasteboardSync
+import Synchronization
+import SystemSupport
 
 /// The daemon's side of sync (see docs/sync.md): when this device has joined a folder, it writes what happens in
 /// the history to this device's log, applies what other devices wrote as it arrives (inotify on the folder and on
@@ -24,6 +26,8 @@ final class SyncService {
     private var folderChanged = false
     /// The turns a placement of arrived items has taken so far (logged when it took more than one).
     private var placementTurns = 0
+    /// The snapshot being written on a thread of its own (a big one takes minutes), its outcome there once done.
+    private var snapshot: SnapshotWriting?
 
     /// How long one turn of the daemon writes out copies, or puts arrived items in the history, at most: a first
     /// export of a big history, or joining one, is spread over many turns, and the daemon captures and serves the
@@ -36,6 +40,12 @@ final class SyncService {
 
     /// The next slice of a long export or placement, and the rest of the round once it is done.
     func continueWork() { run(Changes(folder: false, store: true)) }
+
+    /// While a snapshot is being written: when to look whether it is done (`processTimeouts()`).
+    var nextDeadline: Date? { snapshot.map { _ in Date().addingTimeInterval(0.1) } }
+
+    /// Completes the snapshot written meanwhile, once it is.
+    func processTimeouts() { collectSnapshot() }
 
     /// The service for `store`, or nil when this device does not sync.
     static func start(
@@ -107,16 +117,16 @@ final class SyncService {
                 rescanWritten(written)
                 return
             }
-            if let compaction = try engine.compactLog() {
-                written += [compaction.written] + compaction.removed
-                log("sync: compacted \(compaction.removed.count) segments of this device's log into one")
-                for line in warnings.rejections(compaction.quarantined) { log(line + "; quarantined, skipped from now on") }
-            }
-            if let snapshot = try engine.writeSnapshotIfDue() {
-                written += [snapshot.path] + snapshot.removed + snapshot.removedPayloads + snapshot.restoredPayloads
-                log(
-                    "sync: wrote a snapshot of the merged state; removed \(snapshot.removed.count) files it covers and "
-                        + "\(snapshot.removedPayloads.count) payload files nothing refers to")
+            // Neither a compaction nor another snapshot while one is being written: it removes the segments it
+            // covers when it is done.
+            collectSnapshot()
+            if snapshot == nil {
+                if let compaction = try engine.compactLog() {
+                    written += [compaction.written] + compaction.removed
+                    log("sync: compacted \(compaction.removed.count) segments of this device's log into one")
+                    for line in warnings.rejections(compaction.quarantined) { log(line + "; quarantined, skipped from now on") }
+                }
+                if let job = try engine.snapshotJobIfDue() { startSnapshot(job) }
             }
             rescanWritten(written)
         } catch {
@@ -153,4 +163,48 @@ final class SyncService {
             }
         }
     }
+
+    // MARK: - Snapshots
+
+    /// Writes the snapshot `job` describes on a thread of its own: the daemon captures, serves and syncs meanwhile
+    /// (10 million items take three minutes). Where no thread can be made, here and now.
+    private func startSnapshot(_ job: SnapshotJob) {
+        let writing = SnapshotWriting()
+        do {
+            try DetachedThread.start(name: "pb-snapshot") {
+                writing.outcome.withLock { $0 = Result { () throws(SyncError) in try SyncEngine.produceSnapshot(job) } }
+            }
+            snapshot = writing
+        } catch {
+            log("sync: writing the snapshot here, not on a thread of its own: \(error)")
+            finish(Result { () throws(SyncError) in try SyncEngine.produceSnapshot(job) })
+        }
+    }
+
+    /// Completes the snapshot being written, when it is done.
+    private func collectSnapshot() {
+        guard let writing = snapshot, let outcome = writing.outcome.withLock({ $0.take() }) else { return }
+        snapshot = nil
+        finish(outcome)
+    }
+
+    private func finish(_ outcome: Result<ProducedSnapshot, SyncError>) {
+        do {
+            guard let written = try engine.finishSnapshot(try outcome.get()) else {
+                log("sync: the snapshot written meanwhile is not needed any more (the folder's key changed, or a newer one was written); removed")
+                return
+            }
+            rescanWritten([written.path] + written.removed + written.removedPayloads + written.restoredPayloads)
+            log(
+                "sync: wrote a snapshot of the merged state; removed \(written.removed.count) files it covers and "
+                    + "\(written.removedPayloads.count) payload files nothing refers to")
+        } catch {
+            if let line = warnings.warning("sync: could not write this device's snapshot: \(error.message)") { log(line) }
+        }
+    }
+}
+
+/// Where the snapshot thread leaves its outcome for the daemon's loop.
+private final class SnapshotWriting: Sendable {
+    let outcome = Mutex<Result<ProducedSnapshot, SyncError>?>(nil)
 }

@@ -7,7 +7,7 @@ import SystemSupport
 
 /// Puts whole files into the sync folder: written and flushed elsewhere first, then renamed in, so neither
 /// Syncthing nor a reader ever sees one half-written.
-struct AtomicFile {
+struct AtomicFile: Sendable {
     /// Where files are written before they are renamed in (outside the folder, on this device only).
     let staging: URL
 

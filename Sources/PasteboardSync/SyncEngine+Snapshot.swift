@@ -18,6 +18,34 @@ public struct SnapshotWritten: Sendable, Equatable {
     public var restoredPayloads: [String] = []
 }
 
+/// A snapshot to write (see `SyncEngine.snapshotJobIfDue`): everything `SyncEngine.produceSnapshot(_:)` needs, so
+/// that it runs on a thread of its own.
+public struct SnapshotJob: Sendable {
+    let directory: URL
+    let folder: SyncFolder
+    let staging: AtomicFile
+    let path: String
+    let device: DeviceID
+    let sequence: Int
+    let clock: HybridClock
+    let covers: [String: Int]
+    let key: SyncKey
+    let clears: SyncState.Clears
+    let maxBytes: Int
+    let now: Date
+}
+
+/// A snapshot `SyncEngine.produceSnapshot(_:)` wrote, for `SyncEngine.finishSnapshot(_:)`.
+public struct ProducedSnapshot: Sendable {
+    let job: SnapshotJob
+    let count: Int
+    /// The payload files live items refer to, and the live items whose payload file the folder lacks.
+    let referenced: Set<String>
+    let missing: [Data]
+    /// Whether it came out larger than readers accept, and was not written.
+    var isTooLarge = false
+}
+
 extension SyncEngine {
     /// The first message of a snapshot: whose it is, its number (the writer's own segments it covers), a clock of
     /// the writer newer than everything it holds, how many operations follow, and per device the sequence up to
@@ -49,6 +77,19 @@ extension SyncEngine {
     /// Writes a snapshot when one is due (see `snapshotInterval`); nil when not.
     @discardableResult
     public func writeSnapshotIfDue(now: Date = Date()) throws(SyncError) -> SnapshotWritten? {
+        guard try isSnapshotDue(now: now) else { return nil }
+        return try writeSnapshot(now: now)
+    }
+
+    /// The snapshot due (see `snapshotInterval`), to be written by `SyncEngine.produceSnapshot(_:)` on another thread
+    /// and completed by `finishSnapshot(_:)`; nil when none is due. The daemon writes a big one so, serving the
+    /// clipboard meanwhile.
+    public func snapshotJobIfDue(now: Date = Date()) throws(SyncError) -> SnapshotJob? {
+        guard try isSnapshotDue(now: now) else { return nil }
+        return try withLock { () throws(SyncError) -> SnapshotJob in try prepareSnapshot(now: now, maxBytes: SyncFolder.maxSnapshotBytes) }
+    }
+
+    private func isSnapshotDue(now: Date) throws(SyncError) -> Bool {
         let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
         let covered = Int(try state.meta("snapshot-sequence") ?? "0") ?? 0
         // This device's snapshot was sealed with a key retired before it was written (see `refreshKeys`).
@@ -56,19 +97,17 @@ extension SyncEngine {
         if let refused = try state.meta("snapshot-too-large-at").flatMap(Double.init),
             now.timeIntervalSince1970 - refused < Self.snapshotInterval
         {
-            return nil
+            return false
         }
-        if try state.meta("snapshot-due") == "1" { return try writeSnapshot(now: now) }
-        guard sequence > covered else { return nil }
+        if try state.meta("snapshot-due") == "1" { return true }
+        guard sequence > covered else { return false }
         guard let last = try state.meta("snapshot-at").flatMap(Double.init) else {
             // The first: the clock starts now, unless this device wrote much already.
             try state.setMeta("snapshot-at", String(now.timeIntervalSince1970))
-            if (Int(try state.meta("operations-since-snapshot") ?? "0") ?? 0) < Self.snapshotOperations { return nil }
-            return try writeSnapshot(now: now)
+            return (Int(try state.meta("operations-since-snapshot") ?? "0") ?? 0) >= Self.snapshotOperations
         }
         let operations = Int(try state.meta("operations-since-snapshot") ?? "0") ?? 0
-        guard now.timeIntervalSince1970 - last >= Self.snapshotInterval || operations >= Self.snapshotOperations else { return nil }
-        return try writeSnapshot(now: now)
+        return now.timeIntervalSince1970 - last >= Self.snapshotInterval || operations >= Self.snapshotOperations
     }
 
     /// Writes this device's snapshot of the merged state: for every item the latest copy (when it is alive), delete
@@ -82,52 +121,89 @@ extension SyncEngine {
     public func writeSnapshot(
         now: Date = Date(), payloadGrace: TimeInterval = SyncEngine.payloadGrace, maxBytes: Int? = nil
     ) throws(SyncError) -> SnapshotWritten {
-        let maxBytes = maxBytes ?? SyncFolder.maxSnapshotBytes
-        return try withLock { () throws(SyncError) -> SnapshotWritten in
-            try state.setMeta("snapshot-due", "0")
-            let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
-            let covers = try coverage()
-            let clears = try state.clears()
-            // Two passes over the sync state, so that no more than a window of it is ever in memory: the first counts
-            // what the snapshot holds (its header says how many operations, its body first how many groups) and finds
-            // the payloads live items refer to; the second encodes and seals it into the file as it goes.
-            var count = 0
-            var groups = 0
-            var referenced = Set<String>()
-            var missing: [Data] = []
-            try snapshotWindows(clears: clears) { (entry, record) throws(SyncError) in
-                for representation in record.representations ?? [] {
-                    guard let name = representation.payload else { continue }
-                    referenced.insert(name)
-                    if !entry.isPending, !folder.exists(SyncFolder.payloadPath(name)) { missing.append(entry.identity) }
-                }
-            } window: { operations in
-                count += operations.count
-                groups += SegmentCodec.groupCount(operations)
+        try withLock { () throws(SyncError) -> SnapshotWritten in
+            let job = try prepareSnapshot(now: now, maxBytes: maxBytes ?? SyncFolder.maxSnapshotBytes)
+            let produced = try Self.produceSnapshot(job)
+            guard let written = try finishSnapshotLocked(produced, payloadGrace: payloadGrace) else {
+                throw SyncError(.io, "The folder's key changed while this device's snapshot was written; it is written again.")
             }
-            let path = SyncFolder.snapshotPath(device: setup.device, sequence: sequence)
-            let header = SnapshotHeader(
-                device: setup.device.rawValue, sequence: sequence, clock: clock.tick(now: now), count: count,
-                covers: Dictionary(uniqueKeysWithValues: covers.map { ($0.key.rawValue, $0.value) }))
-            let encodedHeader: Data
-            do {
-                encodedHeader = try JSONEncoder().encode(header)
-            } catch {
-                throw SyncError(.io, "Cannot encode a snapshot header: \(error)")
+            return written
+        }
+    }
+
+    /// Completes a snapshot `produceSnapshot` wrote (see `snapshotJobIfDue`): records it and removes what it makes
+    /// unnecessary, as `writeSnapshot` does. Nil when it is no longer wanted (the folder's key changed meanwhile, or
+    /// a newer snapshot of this device was written): it is removed, and another is due if needed.
+    public func finishSnapshot(_ produced: ProducedSnapshot, payloadGrace: TimeInterval = SyncEngine.payloadGrace)
+        throws(SyncError) -> SnapshotWritten?
+    {
+        try withLock { () throws(SyncError) -> SnapshotWritten? in try finishSnapshotLocked(produced, payloadGrace: payloadGrace) }
+    }
+
+    /// What writing a snapshot needs, decided under the engine's lock.
+    private func prepareSnapshot(now: Date, maxBytes: Int) throws(SyncError) -> SnapshotJob {
+        try state.setMeta("snapshot-due", "0")
+        let sequence = Int(try state.meta("sequence") ?? "0") ?? 0
+        let job = SnapshotJob(
+            directory: directory, folder: folder, staging: staging,
+            path: SyncFolder.snapshotPath(device: setup.device, sequence: sequence), device: setup.device, sequence: sequence,
+            clock: clock.tick(now: now), covers: Dictionary(uniqueKeysWithValues: try coverage().map { ($0.key.rawValue, $0.value) }),
+            key: setup.key, clears: try state.clears(), maxBytes: maxBytes, now: now)
+        try saveClock()
+        return job
+    }
+
+    /// Writes the snapshot `job` describes into the folder, reading the sync state through a connection of its own
+    /// in one read transaction (what the engine's thread changes meanwhile is in later segments, which stay): safe
+    /// on any thread, while the engine goes on. A snapshot larger than `job.maxBytes` is not written (see
+    /// `ProducedSnapshot.isTooLarge`).
+    public static func produceSnapshot(_ job: SnapshotJob) throws(SyncError) -> ProducedSnapshot {
+        // Closing the connection (when it fails part way) ends the read transaction too.
+        let state = try SyncState(directory: job.directory)
+        try state.run { try state.db.execute("BEGIN") }
+        let produced = try produceSnapshot(job, from: state)
+        try state.run { try state.db.execute("COMMIT") }
+        return produced
+    }
+
+    private static func produceSnapshot(_ job: SnapshotJob, from state: SyncState) throws(SyncError) -> ProducedSnapshot {
+        let folder = job.folder
+        // Two passes over the sync state, so that no more than a window of it is ever in memory: the first counts
+        // what the snapshot holds (its header says how many operations, its body first how many groups) and finds
+        // the payloads live items refer to; the second encodes and seals it into the file as it goes.
+        var count = 0
+        var groups = 0
+        var referenced = Set<String>()
+        var missing: [Data] = []
+        try snapshotWindows(state: state, clears: job.clears) { (entry, record) throws(SyncError) in
+            for representation in record.representations ?? [] {
+                guard let name = representation.payload else { continue }
+                referenced.insert(name)
+                if !entry.isPending, !folder.exists(SyncFolder.payloadPath(name)) { missing.append(entry.identity) }
             }
-            let tooLarge = SyncError(
-                .io,
-                "This device's snapshot would be larger than the \(maxBytes) bytes other devices read; its log segments "
-                    + "stay in the folder instead (a device that joins reads them).")
-            try folder.write(to: path, staging: staging) { (output) throws(SyncError) in
-                var sealer = try SecretStream.Sealer(key: setup.key.snapshotKey, context: path)
+        } window: { operations in
+            count += operations.count
+            groups += SegmentCodec.groupCount(operations)
+        }
+        let header = SnapshotHeader(device: job.device.rawValue, sequence: job.sequence, clock: job.clock, count: count, covers: job.covers)
+        let encodedHeader: Data
+        do {
+            encodedHeader = try JSONEncoder().encode(header)
+        } catch {
+            throw SyncError(.io, "Cannot encode a snapshot header: \(error)")
+        }
+        var produced = ProducedSnapshot(job: job, count: count, referenced: referenced, missing: missing)
+        struct TooLarge: Error {}
+        do {
+            try folder.write(to: job.path, staging: job.staging) { (output) throws(SyncError) in
+                var sealer = try SecretStream.Sealer(key: job.key.snapshotKey, context: job.path)
                 try output.append(sealer.prefix)
                 try output.append(try sealer.seal(encodedHeader, final: false))
                 // The body in messages of `chunkBytes`; the last (never empty: the body starts with its count) is final.
                 var body = Data()
                 SegmentCodec.appendVarint(&body, UInt64(groups))
                 var (encoded, encodedGroups) = (0, 0)
-                try snapshotWindows(clears: clears) { _, _ in } window: { (operations) throws(SyncError) in
+                try snapshotWindows(state: state, clears: job.clears) { _, _ in } window: { (operations) throws(SyncError) in
                     encoded += operations.count
                     encodedGroups += SegmentCodec.appendGroups(operations, to: &body)
                     var offset = 0
@@ -136,53 +212,76 @@ extension SyncEngine {
                         offset += SecretStream.chunkBytes
                     }
                     body = body.subdata(in: offset..<body.count)
-                    if output.count + body.count > maxBytes {
-                        try state.setMeta("snapshot-too-large-at", String(now.timeIntervalSince1970))
-                        throw tooLarge
-                    }
+                    if output.count + body.count > job.maxBytes { throw SyncError(.io, Self.tooLargeMarker) }
                 }
                 guard encoded == count, encodedGroups == groups else {
                     throw SyncError(.io, "The sync state changed while its snapshot was written; it is written again at the next round.")
                 }
                 try output.append(try sealer.seal(body, final: true))
-                if output.count > maxBytes {
-                    try state.setMeta("snapshot-too-large-at", String(now.timeIntervalSince1970))
-                    throw tooLarge
-                }
+                if output.count > job.maxBytes { throw SyncError(.io, Self.tooLargeMarker) }
             }
-            try state.setMeta("snapshot-too-large-at", "0")
-            var written = SnapshotWritten(path: path, removed: [], removedPayloads: [])
-            try state.transaction {
-                try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: header.count, now: now)
-                try state.setMeta("snapshot-sequence", String(sequence))
-                try state.setMeta("snapshot-at", String(now.timeIntervalSince1970))
-                try state.setMeta("operations-since-snapshot", "0")
-                try saveClock()
-            }
-            // What the snapshot holds, this device's files no longer need to.
-            let own = (folder.snapshotPaths() + folder.segmentPaths()).filter { candidate in
-                if let place = SyncFolder.parseSnapshotPath(candidate) {
-                    return place.device == setup.device && candidate != path
-                }
-                guard let place = SyncFolder.parseSegmentPath(candidate) else { return false }
-                return place.device == setup.device && place.sequence <= sequence
-            }
-            for candidate in own {
-                try remove(candidate)
-                try state.forgetFile(candidate)
-                written.removed.append(candidate)
-            }
-            written.removedPayloads = try removeUnreferencedPayloads(referenced: referenced, now: now, grace: payloadGrace)
-            written.restoredPayloads = try restorePayloads(of: missing)
-            return written
+        } catch where error.message == Self.tooLargeMarker {
+            produced.isTooLarge = true
         }
+        return produced
+    }
+
+    private static let tooLargeMarker = "the snapshot is larger than readers accept"
+
+    private func finishSnapshotLocked(_ produced: ProducedSnapshot, payloadGrace: TimeInterval) throws(SyncError) -> SnapshotWritten? {
+        let job = produced.job
+        let now = job.now
+        if produced.isTooLarge {
+            try state.setMeta("snapshot-too-large-at", String(now.timeIntervalSince1970))
+            throw SyncError(
+                .io,
+                "This device's snapshot would be larger than the \(job.maxBytes) bytes other devices read; its log segments "
+                    + "stay in the folder instead (a device that joins reads them).")
+        }
+        // Sealed with a key the folder stopped using while it was written: removed, and another is due.
+        if job.key != setup.key {
+            if folder.exists(job.path) { try remove(job.path) }
+            try state.setMeta("snapshot-due", "1")
+            return nil
+        }
+        // Older than one of this device written meanwhile (by another process): removed, the newer one stays.
+        if job.sequence < Int(try state.meta("snapshot-sequence") ?? "0") ?? 0 {
+            if folder.exists(job.path) { try remove(job.path) }
+            return nil
+        }
+        try state.setMeta("snapshot-too-large-at", "0")
+        let path = job.path
+        let sequence = job.sequence
+        var written = SnapshotWritten(path: path, removed: [], removedPayloads: [])
+        try state.transaction {
+            try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: produced.count, now: now)
+            try state.setMeta("snapshot-sequence", String(sequence))
+            try state.setMeta("snapshot-at", String(now.timeIntervalSince1970))
+            try state.setMeta("operations-since-snapshot", "0")
+        }
+        // What the snapshot holds, this device's files no longer need to.
+        let own = (folder.snapshotPaths() + folder.segmentPaths()).filter { candidate in
+            if let place = SyncFolder.parseSnapshotPath(candidate) {
+                return place.device == setup.device && candidate != path
+            }
+            guard let place = SyncFolder.parseSegmentPath(candidate) else { return false }
+            return place.device == setup.device && place.sequence <= sequence
+        }
+        for candidate in own {
+            try remove(candidate)
+            try state.forgetFile(candidate)
+            written.removed.append(candidate)
+        }
+        written.removedPayloads = try removeUnreferencedPayloads(referenced: produced.referenced, now: now, grace: payloadGrace)
+        written.restoredPayloads = try restorePayloads(of: produced.missing)
+        return written
     }
 
     /// The operations of a snapshot of the merged state, a window of at most about `segmentOperations` at a time: for
     /// every entry (in the order of their identities) its copy when it is alive, its delete and its pin or unpin; then
     /// the latest clears. `live` sees each live entry with its copy first.
-    private func snapshotWindows(
-        clears: SyncState.Clears, live: (SyncState.Entry, SyncOperation) throws(SyncError) -> Void,
+    private static func snapshotWindows(
+        state: SyncState, clears: SyncState.Clears, live: (SyncState.Entry, SyncOperation) throws(SyncError) -> Void,
         window: ([SyncOperation]) throws(SyncError) -> Void
     ) throws(SyncError) {
         var operations: [SyncOperation] = []

@@ -9,7 +9,7 @@ import SystemSupport
 /// devices/<device>/<seq>.pbsnap    that device's snapshot of the merged state, covering its segments up to <seq>
 /// payloads/<keyed hash>.pbdata     payloads, named by a keyed BLAKE2b of their bytes
 /// ```
-struct SyncFolder {
+struct SyncFolder: Sendable {
     let root: URL
 
     static let headerName = "pasteboard-sync.json"

@@ -190,7 +190,7 @@ final class SyncState {
 
     // MARK: - Clears
 
-    struct Clears: Equatable {
+    struct Clears: Equatable, Sendable {
         var all: HybridClock?
         var unpinned: HybridClock?
     }
