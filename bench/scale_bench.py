@@ -426,9 +426,10 @@ def report(all_figures, args, seconds):
                   f"B joins in {j['join_s']:.1f} s ({j['join_items_s']:,.0f} items/s, CPU {j['join_cpu_s']:.1f} s) = "
                   f"{j['join_over_import']:.2f}× the import's rate (goal ≥ {GOALS['sync join ÷ import']:.0f}×); "
                   f"folder {j['folder_over_payloads']:.2f}× the payloads; peak memory of A's daemon "
-                  f"{j['a_peak_mb']:.0f} MB, of B's {j['b_peak_mb']:.0f} MB; B's daemon answered `pb doctor` (asked "
-                  f"once a second) within {j['b_longest_answer_s']:.2f} s, {j['b_unanswered']} of {j['b_answers']} "
-                  f"asks not within doctor's 2 s.\n")
+                  f"{j['a_peak_mb']:.0f} MB, of B's {j['b_peak_mb']:.0f} MB; `pb doctor`, asked once a second, waited "
+                  f"at most {j['a_longest_answer_s']:.2f} s for A's daemon ({j['a_unanswered']} of {j['a_answers']} "
+                  f"asks not answered within its 2 s) and {j['b_longest_answer_s']:.2f} s for B's "
+                  f"({j['b_unanswered']} of {j['b_answers']}).\n")
         text = f["text"]
         print(f"Store: database {mb(f['database_bytes'])} = {f['database_bytes'] / text:.2f}× the raw text "
               f"(text payloads {f['payload_bytes'] / text:.2f}×, search index {f['index_bytes'] / text:.2f}×, "

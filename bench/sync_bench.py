@@ -173,6 +173,36 @@ class Device:
             return -1
 
 
+class Asking:
+    """`pb doctor` asks a device's daemon whether it runs, once a second from now until `stop()`: how long sync kept
+    a request (a paste, a copy) waiting, and how often past doctor's 2 s limit (it then says the daemon "does not
+    answer"). Asks before the daemon listens say it is not running and are not counted."""
+
+    def __init__(self, pb, device):
+        self.answers, self.unanswered, self.done = [], 0, threading.Event()
+        self.thread = threading.Thread(target=self.ask, args=(pb, device), daemon=True)
+        self.thread.start()
+
+    def ask(self, pb, device):
+        while not self.done.is_set():
+            asked = time.monotonic()
+            output = subprocess.run([pb, "doctor"], env=device.env, capture_output=True, timeout=3600).stdout
+            if b"daemon:   running" in output:
+                self.answers.append(time.monotonic() - asked)
+            elif b"does not answer" in output:
+                self.unanswered += 1
+                self.answers.append(time.monotonic() - asked)
+            self.done.wait(1)
+
+    def stop(self):
+        self.done.set()
+        self.thread.join()
+
+    def figures(self):
+        """The longest wait (s), the asks counted, and those not answered within 2 s."""
+        return max(self.answers, default=0.0), len(self.answers), self.unanswered
+
+
 def listing(path):
     try:
         return set(os.listdir(path))
@@ -344,6 +374,7 @@ def join_history(pb, root, path, payload_bytes, separate_baseline=True):
             raise SystemExit(f"the daemon of {device.root} exited ({device.daemon.returncode}): see its daemon.log")
 
     try:
+        asking = Asking(pb, a)
         start = time.monotonic()
         a.start()
         state = os.path.join(a.root, "data/pasteboard/sync/state.sqlite")
@@ -368,26 +399,11 @@ def join_history(pb, root, path, payload_bytes, separate_baseline=True):
             running(a)
             time.sleep(0.05)
         result["write_snapshot_s"] = time.monotonic() - start - result["write_history_s"]
+        asking.stop()
+        result["a_longest_answer_s"], result["a_answers"], result["a_unanswered"] = asking.figures()
         result["a_peak_mb"] = a.peak_mb()
-        # Meanwhile `pb doctor` asks B's daemon whether it runs, once a second from its start: how long the join
-        # kept a request (a paste, a copy) waiting, and how often past doctor's 2 s limit (it then says the daemon
-        # "does not answer"). Asks before the daemon listens say it is not running and are not counted.
-        answers, unanswered, joined = [], [0], threading.Event()
-
-        def ask():
-            while not joined.is_set():
-                asked = time.monotonic()
-                output = subprocess.run([pb, "doctor"], env=b.env, capture_output=True, timeout=3600).stdout
-                if b"daemon:   running" in output:
-                    answers.append(time.monotonic() - asked)
-                elif b"does not answer" in output:
-                    unanswered[0] += 1
-                    answers.append(time.monotonic() - asked)
-                joined.wait(1)
-
-        asking = threading.Thread(target=ask)
+        asking = Asking(pb, b)
         start = time.monotonic()
-        asking.start()
         try:
             b.start()
             # Polled cheaply (the largest id, not a count over the whole table, which would take CPU from B's
@@ -398,11 +414,8 @@ def join_history(pb, root, path, payload_bytes, separate_baseline=True):
                 time.sleep(0.1)
             result["join_s"] = time.monotonic() - start
         finally:
-            joined.set()
-            asking.join()
-        result["b_longest_answer_s"] = max(answers, default=0.0)
-        result["b_answers"] = len(answers)
-        result["b_unanswered"] = unanswered[0]
+            asking.stop()
+        result["b_longest_answer_s"], result["b_answers"], result["b_unanswered"] = asking.figures()
         if b.count() != items:
             raise SystemExit(f"B's history has {b.count()} items, not {items}")
         cpu_b = b.cpu()
@@ -471,8 +484,9 @@ def print_join(results):
     print(f"| A's daemon writes the whole history into the folder | {j['write_history_s']:.1f} s |")
     print(f"| then its snapshot, removing the segments it covers | {j['write_snapshot_s']:.1f} s |")
     print(f"| B's daemon applies it (join, from the snapshot) | {j['join_s']:.1f} s (CPU {j['join_cpu_s']:.1f} s) |")
-    print(f"| longest wait for an answer from B's daemon meanwhile (`pb doctor` once a second, {j['b_answers']} "
-          f"asks, {j['b_unanswered']} not answered within its 2 s) | {j['b_longest_answer_s']:.2f} s |")
+    for side, name in (("a", "A's daemon while it writes"), ("b", "B's daemon while it joins")):
+        print(f"| longest wait for an answer from {name} (`pb doctor` once a second, {j[side + '_answers']} asks, "
+              f"{j[side + '_unanswered']} not answered within its 2 s) | {j[side + '_longest_answer_s']:.2f} s |")
     print(f"| baseline: `pb import` of the same items into an empty store | {j['pb_import_s']:.1f} s "
           f"(CPU {j['pb_import_cpu_s']:.1f} s) |")
     print(f"\nFolder: {j['folder_bytes']:,} bytes in {j['folder_files']} files for {j['payload_bytes']:,} payload "

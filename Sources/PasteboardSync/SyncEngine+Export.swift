@@ -10,7 +10,8 @@ extension SyncEngine {
     /// With a `limit`, at most that many items' copies are written, and with a `deadline`, no more after it passed
     /// (a first export of a big history takes many calls, each committed, so that the daemon serves the clipboard
     /// between them): when some are left, `hasMoreLocalChanges` is set, and pins, unpins, deletes and clears wait for
-    /// the call that writes the last copy.
+    /// the call that writes the last copy. A comparison of the whole history with what sync knows (the first export,
+    /// or after a clear) stops at the deadline too, a page at a time, and goes on at the next call.
     @discardableResult
     public func writeLocalChanges(now: Date = Date(), limit: Int? = nil, deadline: ContinuousClock.Instant? = nil) throws(SyncError)
         -> [String]
@@ -113,14 +114,34 @@ extension SyncEngine {
             // Pins and deletes: from the store's change feed since the last export, when it still holds them all
             // and names every item; otherwise (the first export, a clear, a bulk deletion, a feed trimmed past this
             // point) from the whole history against what sync last knew.
-            let feedEnd = try inStore { () throws(HistoryError) in try store.latestChangeSequence() }
-            if let changes = try localChangesSinceLastExport(upTo: feedEnd) {
+            var feedEnd = try inStore { () throws(HistoryError) in try store.latestChangeSequence() }
+            var changes: [HistoryChange]?
+            if comparison == nil { changes = try localChangesSinceLastExport(upTo: feedEnd) }
+            let whole: (after: Data?, feedEnd: Int64)? = comparison.map { ($0.after, $0.feedEnd) } ?? (changes == nil ? (nil, feedEnd) : nil)
+            if let comparing = whole {
+                // A whole comparison, in slices like the copies: the feed is read from where it began next time, so
+                // a change made meanwhile to an item already compared is not missed.
+                feedEnd = comparing.feedEnd
+                let deletedBefore = operations.count
+                let stoppedAt = try pinsAndDeletesByComparison(now: now, after: comparing.after, deadline: deadline, into: &operations)
+                if let stoppedAt {
+                    comparison = (stoppedAt, comparing.feedEnd)
+                    hasMoreLocalChanges = true
+                    dead = .some(operations[deletedBefore...].compactMap { $0.kind == .delete ? $0.identity.flatMap(Hex.decode) : nil })
+                    try writeSegments(all: true)
+                    if let newestIdentity {
+                        try state.setMeta("watermark", String(newest))
+                        try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
+                    }
+                    try saveClock()
+                    return written
+                }
+                comparison = nil
+                dead = operations.isEmpty && operationsWritten == 0 ? .none : .all
+            } else if let changes {
                 try pinsAndDeletes(from: changes, now: now, into: &operations)
                 let deleted = operations.compactMap { $0.kind == .delete ? $0.identity.flatMap(Hex.decode) : nil }
                 dead = deleted.isEmpty ? .none : .some(deleted)
-            } else {
-                try pinsAndDeletesByComparison(now: now, into: &operations)
-                dead = operations.isEmpty && operationsWritten == 0 ? .none : .all
             }
             try writeSegments(all: true)
             if let newestIdentity {
@@ -203,7 +224,11 @@ extension SyncEngine {
 
     /// The pin, unpin, delete and clear operations found by comparing the whole history with the sync state, a page
     /// of the state's live entries at a time (each page's items looked up in the history by identity).
-    private func pinsAndDeletesByComparison(now: Date, into operations: inout [SyncOperation]) throws(SyncError) {
+    /// With a `deadline`, it stops at the first page that ends after it (when the history is not empty) and returns
+    /// the identity to go on after; nil when it is done.
+    private func pinsAndDeletesByComparison(
+        now: Date, after start: Data?, deadline: ContinuousClock.Instant?, into operations: inout [SyncOperation]
+    ) throws(SyncError) -> Data? {
         // The whole history went: one clear says it (and removes what the others copied before it), when sync
         // knew more than one item.
         let historyEmpty = try inStore { () throws(HistoryError) in try store.count() } == 0
@@ -220,7 +245,7 @@ extension SyncEngine {
         }
         // While a placement is under way, an item it has still to put in the history is not one deleted here.
         let isPlacing = try state.pendingPlacement() != nil
-        var after: Data?
+        var after = start
         while true {
             let page = try state.liveEntries(after: after, limit: 2000)
             guard let last = page.last else { break }
@@ -241,6 +266,7 @@ extension SyncEngine {
             if !historyEmpty {
                 try delete(deletions)
                 deletions = []
+                if let deadline, ContinuousClock.now >= deadline { return after }
             } else if deletions.count > 1 {
                 break
             }
@@ -254,6 +280,7 @@ extension SyncEngine {
         } else {
             try delete(deletions)
         }
+        return nil
     }
 
     /// The position after which items may be new to sync. The store gives a new copy the position after the

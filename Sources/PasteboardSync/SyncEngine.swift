@@ -28,6 +28,9 @@ public final class SyncEngine {
     public internal(set) var hasPlacementLeft = false
     /// The newest item another device copied that the slices of a placement put in the history so far.
     var placedNewest: (id: Int64, date: Date)?
+    /// A whole comparison of the history with the sync state cut at a deadline (see `writeLocalChanges`): the
+    /// identity it goes on after, and the end of the change feed when it began.
+    var comparison: (after: Data, feedEnd: Int64)?
 
     public init(store: HistoryStore, location: StoreLocation, setup: SyncSetup, settings: SyncSettings) throws(SyncError) {
         self.store = store

@@ -59,6 +59,38 @@ import Testing
         #expect(try b.history() == expected)
     }
 
+    /// A whole comparison of the history with the sync state (here forced: the feed's position is unknown) is cut at
+    /// a deadline like the copies, a page of 2,000 at a time. An item deleted between two slices whose page was
+    /// compared already is written out by the next round (its feed starts where the comparison began), and the
+    /// other device ends with a's history.
+    @Test func aWholeComparisonInSlicesMissesNoChangeMadeMeanwhile() throws {
+        let count = 9000
+        try a.importItems(count)
+        try a.engine.writeLocalChanges()
+        try b.engine.applyArrivals()
+        try a.store.delete(id: try #require(try a.id(of: "item 4000")))
+        try a.store.setPinned(true, id: try #require(try a.id(of: "item 8000")))
+        try a.engine.state.setMeta("feed", "unknown")
+        try a.engine.writeLocalChanges(deadline: .now)
+        #expect(a.engine.hasMoreLocalChanges)
+        // The item compared first (the smallest identity), deleted after the first slice.
+        let rows = try a.store.items(limit: 10_000).compactMap { item in try a.store.syncRow(id: item.id) }
+        let first = try #require(rows.min { $0.identity.lexicographicallyPrecedes($1.identity) })
+        let firstText = try #require(try a.store.items(limit: 10_000).first { $0.id == first.id }?.preview)
+        try a.store.delete(id: first.id)
+        var slices = 1
+        while a.engine.hasMoreLocalChanges && slices < 100 {
+            try a.engine.writeLocalChanges(deadline: .now)
+            slices += 1
+        }
+        #expect(slices >= 4, "\(slices) slices for \(count) items, 2,000 a page")
+        try a.engine.writeLocalChanges()
+        try b.engine.applyArrivals()
+        let expected = try a.history()
+        #expect(expected.count == count - 2 && expected.contains("item 8000 [pinned]") && !expected.contains(firstText))
+        #expect(try b.history() == expected)
+    }
+
     /// Rounds that touch more items than a round keeps (`touchedLimit`): a device joining a history that large,
     /// where a pin comes in a later segment than its item's copy (the filter of saved identities says "perhaps", and
     /// the entry is looked up, not started again); then a round of as many new copies with a delete and a pin of
