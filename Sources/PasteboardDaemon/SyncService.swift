@@ -172,7 +172,8 @@ final class SyncService {
         let writing = SnapshotWriting()
         do {
             try DetachedThread.start(name: "pb-snapshot") {
-                writing.outcome.withLock { $0 = Result { () throws(SyncError) in try SyncEngine.produceSnapshot(job) } }
+                let outcome = Result { () throws(SyncError) in try SyncEngine.produceSnapshot(job) }
+                writing.outcome.withLock { $0 = outcome }
             }
             snapshot = writing
         } catch {
