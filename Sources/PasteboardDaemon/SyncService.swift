@@ -28,6 +28,11 @@ final class SyncService {
     private var placementTurns = 0
     /// The snapshot being written on a thread of its own (a big one takes minutes), its outcome there once done.
     private var snapshot: SnapshotWriting?
+    /// Other devices' snapshots being taken in on a thread of its own (a big one takes minutes): sync waits for it
+    /// (the thread holds the engine's lock), capturing and serving go on.
+    private var intake: IntakeWriting?
+    /// Set when a take-in on its own thread failed: the next round takes in here, and reports what is wrong.
+    private var intakesHere = false
 
     /// How long one turn of the daemon writes out copies, or puts arrived items in the history, at most: a first
     /// export of a big history, or joining one, is spread over many turns, and the daemon captures and serves the
@@ -41,11 +46,14 @@ final class SyncService {
     /// The next slice of a long export or placement, and the rest of the round once it is done.
     func continueWork() { run(Changes(folder: false, store: true)) }
 
-    /// While a snapshot is being written: when to look whether it is done (`processTimeouts()`).
-    var nextDeadline: Date? { snapshot.map { _ in Date().addingTimeInterval(0.1) } }
+    /// While a snapshot is being written or taken in: when to look whether it is done (`processTimeouts()`).
+    var nextDeadline: Date? { snapshot == nil && intake == nil ? nil : Date().addingTimeInterval(0.1) }
 
-    /// Completes the snapshot written meanwhile, once it is.
-    func processTimeouts() { collectSnapshot() }
+    /// Completes the snapshot written or taken in meanwhile, once it is.
+    func processTimeouts() {
+        collectSnapshot()
+        if intake != nil { run(Changes(folder: false, store: false)) }
+    }
 
     /// The service for `store`, or nil when this device does not sync.
     static func start(
@@ -101,6 +109,9 @@ final class SyncService {
 
     private func run(_ changes: Changes) {
         guard !hasLeft else { return }
+        folderChanged = folderChanged || changes.folder
+        // Nothing else of sync while other devices' snapshots are taken in on their thread.
+        guard collectIntake() else { return }
         guard SyncSetup.isJoined(location) else {
             hasLeft = true
             log("sync: this device left the folder; syncing stopped")
@@ -108,7 +119,6 @@ final class SyncService {
         }
         // Local changes first: what the user did here must be in the log before anything arriving can order
         // itself above it.
-        folderChanged = folderChanged || changes.folder
         do {
             var written = try engine.writeLocalChanges(deadline: .now + Self.slice)
             if engine.hasMoreLocalChanges {
@@ -135,6 +145,18 @@ final class SyncService {
         // Local changes are written before each slice of a placement: a copy made here meanwhile is placed above
         // the arrived items older than it, by its clock.
         guard folderChanged || engine.hasPlacementLeft else { return }
+        if folderChanged && !engine.hasPlacementLeft && !intakesHere {
+            do {
+                if try engine.hasSnapshotsToTakeIn() {
+                    startIntake()
+                    return
+                }
+            } catch {
+                if let line = warnings.warning("sync: could not apply what arrived: \(error.message)") { log(line) }
+                return
+            }
+        }
+        intakesHere = false
         let wasChanged = folderChanged
         folderChanged = false
         let arrivals: SyncArrivals
@@ -165,6 +187,41 @@ final class SyncService {
     }
 
     // MARK: - Snapshots
+
+    /// Takes the folder's snapshots in on a thread of its own (see `SyncEngine.takeInSnapshots`). Where no thread
+    /// can be made, the round takes them in here.
+    private func startIntake() {
+        let writing = IntakeWriting()
+        let (location, setup, settings) = (location, engine.setup, engine.settings)
+        do {
+            try DetachedThread.start(name: "pb-sync-intake") {
+                let outcome = Result { () throws(SyncError) in try SyncEngine.takeInSnapshots(location: location, setup: setup, settings: settings) }
+                writing.outcome.withLock { $0 = outcome }
+            }
+            intake = writing
+        } catch {
+            log("sync: taking in snapshots here, not on a thread of its own: \(error)")
+            intakesHere = true
+            run(Changes(folder: false, store: true))
+        }
+    }
+
+    /// Whether no take-in is under way on its thread (any that was is taken up now).
+    private func collectIntake() -> Bool {
+        guard let writing = intake else { return true }
+        guard let outcome = writing.outcome.withLock({ $0.take() }) else { return false }
+        intake = nil
+        do {
+            let taken = try outcome.get()
+            try engine.tookIn(taken)
+            for line in warnings.rejections(taken.rejected) { log(line) }
+            if taken.operations > 0 { log("sync: took in \(taken.operations) operations from snapshots") }
+        } catch {
+            if let line = warnings.warning("sync: could not take in the folder's snapshots: \(error.message)") { log(line) }
+            intakesHere = true
+        }
+        return true
+    }
 
     /// Writes the snapshot `job` describes on a thread of its own: the daemon captures, serves and syncs meanwhile
     /// (10 million items take three minutes). Where no thread can be made, here and now.
@@ -208,4 +265,9 @@ final class SyncService {
 /// Where the snapshot thread leaves its outcome for the daemon's loop.
 private final class SnapshotWriting: Sendable {
     let outcome = Mutex<Result<ProducedSnapshot, SyncError>?>(nil)
+}
+
+/// Where the take-in thread leaves its outcome for the daemon's loop.
+private final class IntakeWriting: Sendable {
+    let outcome = Mutex<Result<SnapshotIntake, SyncError>?>(nil)
 }

@@ -65,4 +65,33 @@ import Testing
         #expect(try a.engine.state.meta("snapshot-due") == "1")
         #expect(!sync.segmentPaths().isEmpty, "the log stays")
     }
+
+    /// Another device's snapshot taken in on a thread of its own (`takeInSnapshots`, as the daemon does), through
+    /// connections of its own: nothing is in b's history yet, the engine takes up the clock and the placement left,
+    /// and its next round puts every item in place, in a's order.
+    @Test func aSnapshotTakenInOnAnotherThreadIsPlacedByTheNextRound() async throws {
+        try a.importItems(12_000)
+        try a.store.setPinned(true, id: try #require(try a.id(of: "item 11990")))
+        try a.engine.writeLocalChanges()
+        try a.engine.writeSnapshot()
+        #expect(sync.segmentPaths().isEmpty && sync.snapshotPaths().count == 1)
+        let b = try Device("b", in: scratch, folder: folder, phrase: phrase)
+        #expect(try b.engine.hasSnapshotsToTakeIn())
+        let (location, setup) = (b.location, b.engine.setup)
+        let taken = try await Task.detached {
+            try SyncEngine.takeInSnapshots(location: location, setup: setup, settings: SyncSettings())
+        }.value
+        #expect(taken.operations >= 12_000 && taken.rejected.isEmpty)
+        #expect(try b.store.count() == 0)
+        try b.engine.tookIn(taken)
+        #expect(b.engine.hasPlacementLeft)
+        #expect(!(try b.engine.hasSnapshotsToTakeIn()))
+        let newest = try #require(taken.newestClock)
+        #expect(try #require(b.engine.clock.last) >= newest)
+        let arrivals = try b.engine.applyArrivals()
+        #expect(!arrivals.isPlacementLeft)
+        let expected = try a.store.items(limit: 20_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") }
+        #expect(expected.count == 12_000 && expected.contains("item 11990 [pinned]"))
+        #expect(try b.store.items(limit: 20_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") } == expected)
+    }
 }
