@@ -267,7 +267,8 @@ def measure_sync_join(args, name, jsonl, info, work):
     finally:
         shutil.rmtree(root, ignore_errors=True)
     result["import_items_s"] = result["items"] / result["pb_import_s"]
-    result["join_items_s"] = result["items"] / result["join_s"]
+    # Both rates to searchable: the import's time includes its index, the join's is until B's index is complete.
+    result["join_items_s"] = result["items"] / result["join_indexed_s"]
     result["join_over_import"] = result["join_items_s"] / result["import_items_s"]
     return result
 
@@ -423,7 +424,8 @@ def report(all_figures, args, seconds):
             print(f"Sync join of the whole history ({j['items']:,} items, plain shared folder): `pb import` on A "
                   f"{j['pb_import_s']:.1f} s ({j['import_items_s']:,.0f} items/s, the baseline); A's daemon writes "
                   f"the history in {j['write_history_s']:.1f} s and its snapshot in {j['write_snapshot_s']:.1f} s; "
-                  f"B joins in {j['join_s']:.1f} s ({j['join_items_s']:,.0f} items/s, CPU {j['join_cpu_s']:.1f} s) = "
+                  f"B has every item in {j['join_s']:.1f} s and every item searchable in {j['join_indexed_s']:.1f} s "
+                  f"({j['join_items_s']:,.0f} items/s, CPU {j['join_cpu_s']:.1f} s) = "
                   f"{j['join_over_import']:.2f}× the import's rate (goal ≥ {GOALS['sync join ÷ import']:.0f}×); "
                   f"folder {j['folder_over_payloads']:.2f}× the payloads; peak memory of A's daemon "
                   f"{j['a_peak_mb']:.0f} MB, of B's {j['b_peak_mb']:.0f} MB; `pb doctor`, asked once a second, waited "
