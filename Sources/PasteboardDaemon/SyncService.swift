@@ -39,6 +39,10 @@ final class SyncService {
     /// clipboard between them.
     static let slice = Duration.milliseconds(200)
 
+    /// Snapshots to take in of at least this size (about 25,000 short items, a quarter of a second or more) are
+    /// taken in on a thread of their own; smaller ones (and files that are not snapshots at all), here, at once.
+    static let threadedIntakeBytes = 1 << 20
+
     /// Whether copies are left to write out, or arrived items to put in the history: the daemon calls
     /// `continueWork()` at its next turn.
     var hasMoreWork: Bool { !hasLeft && (engine.hasMoreLocalChanges || engine.hasPlacementLeft) }
@@ -147,7 +151,7 @@ final class SyncService {
         guard folderChanged || engine.hasPlacementLeft else { return }
         if folderChanged && !engine.hasPlacementLeft && !intakesHere {
             do {
-                if try engine.hasSnapshotsToTakeIn() {
+                if try engine.snapshotBytesToTakeIn() >= Self.threadedIntakeBytes {
                     startIntake()
                     return
                 }

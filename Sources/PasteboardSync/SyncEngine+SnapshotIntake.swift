@@ -13,18 +13,18 @@ public struct SnapshotIntake: Sendable {
 }
 
 extension SyncEngine {
-    /// Whether the folder holds another device's snapshot this device has not looked at as it is now (cheap: the
-    /// file's size and time against what the sync state noted).
-    public func hasSnapshotsToTakeIn() throws(SyncError) -> Bool {
+    /// The bytes of the other devices' snapshots this device has not looked at as they are now (cheap: each file's
+    /// size and time against what the sync state noted); 0 when there are none.
+    public func snapshotBytesToTakeIn() throws(SyncError) -> Int {
+        var bytes = 0
         for path in folder.snapshotPaths() {
             guard let place = SyncFolder.parseSnapshotPath(path), place.device != setup.device,
                 let attributes = folder.attributes(path)
             else { continue }
-            guard let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified else {
-                return true
-            }
+            if let known = try state.file(path), known.size == attributes.size, known.modified == attributes.modified { continue }
+            bytes += max(attributes.size, 1)
         }
-        return false
+        return bytes
     }
 
     /// Takes the folder's snapshots into the sync state of the store at `location` (see `takeInSnapshots(into:)`),

@@ -210,9 +210,11 @@ import Testing
         #expect(joined, "\(daemonB.stderr)")
         let newest = try HistoryStore(location: storeLocation(b)).items(limit: 1).first?.preview
         #expect(newest == "entry \(items - 1)")
-        // B put them in its history a slice per turn too (45,000 items in one 200 ms slice would be 225,000 a second).
+        // B took A's snapshot (1.8 MB) in on a thread of its own, then put the items in its history a slice per turn
+        // (45,000 items in one 200 ms slice would be 225,000 a second).
         let turns = try await eventually(within: .seconds(30)) { daemonB.stderr.contains("sync: put what arrived in the history over ") }
         #expect(turns, "\(daemonB.stderr)")
+        #expect(daemonB.stderr.contains("sync: took in \(items) operations from snapshots"), "\(daemonB.stderr)")
     }
 
     @Test func aBigHistoryGoesAsASnapshotAndADamagedOneIsNamedInStatus() async throws {
