@@ -33,6 +33,12 @@ final class SyncService {
     private var intake: IntakeWriting?
     /// Set when a take-in on its own thread failed: the next round takes in here, and reports what is wrong.
     private var intakesHere = false
+    /// After a round failed with work left (a store that cannot be written, say): when slices go on. Not at once,
+    /// which would retry the failure at every turn of the loop.
+    private var retryAt: Date?
+
+    /// How long work left after a failure waits before the next slice.
+    static let retryDelay: TimeInterval = 10
 
     /// How long one turn of the daemon writes out copies, or puts arrived items in the history, at most: a first
     /// export of a big history, or joining one, is spread over many turns, and the daemon captures and serves the
@@ -45,16 +51,18 @@ final class SyncService {
 
     /// Whether copies are left to write out, or arrived items to put in the history: the daemon calls
     /// `continueWork()` at its next turn.
-    var hasMoreWork: Bool { !hasLeft && (engine.hasMoreLocalChanges || engine.hasPlacementLeft) }
+    var hasMoreWork: Bool { !hasLeft && retryAt == nil && (engine.hasMoreLocalChanges || engine.hasPlacementLeft) }
 
     /// The next slice of a long export or placement, and the rest of the round once it is done.
     func continueWork() { run(Changes(folder: false, store: true)) }
 
     /// While a snapshot is being written or taken in: when to look whether it is done (`processTimeouts()`).
-    var nextDeadline: Date? { snapshot == nil && intake == nil ? nil : Date().addingTimeInterval(0.1) }
+    /// After a failure with work left: when to go on.
+    var nextDeadline: Date? { snapshot == nil && intake == nil ? retryAt : Date().addingTimeInterval(0.1) }
 
     /// Completes the snapshot written or taken in meanwhile, once it is.
     func processTimeouts() {
+        if let retryAt, Date() >= retryAt { self.retryAt = nil }
         collectSnapshot()
         if intake != nil { run(Changes(folder: false, store: false)) }
     }
@@ -113,6 +121,7 @@ final class SyncService {
 
     private func run(_ changes: Changes) {
         guard !hasLeft else { return }
+        retryAt = nil
         folderChanged = folderChanged || changes.folder
         // Nothing else of sync while other devices' snapshots are taken in on their thread.
         guard collectIntake() else { return }
@@ -145,6 +154,7 @@ final class SyncService {
             rescanWritten(written)
         } catch {
             if let line = warnings.warning("sync: could not write this device's changes: \(error.message)") { log(line) }
+            if engine.hasMoreLocalChanges { retryAt = Date().addingTimeInterval(Self.retryDelay) }
         }
         // Local changes are written before each slice of a placement: a copy made here meanwhile is placed above
         // the arrived items older than it, by its clock.
@@ -168,6 +178,7 @@ final class SyncService {
             arrivals = try engine.applyArrivals(deadline: .now + Self.slice)
         } catch {
             if let line = warnings.warning("sync: could not apply what arrived: \(error.message)") { log(line) }
+            if engine.hasPlacementLeft { retryAt = Date().addingTimeInterval(Self.retryDelay) }
             return
         }
         // A slice that only went on with an earlier placement has not read the folder yet.
