@@ -64,6 +64,18 @@ extension SyncEngine {
                     operations.removeFirst(end)
                 }
             }
+            // The end of every call (inside its transaction): the operations held, how far the copies came, the clock.
+            func writeOut() throws(SyncError) {
+                try writeSegments(all: true)
+                if let newestIdentity {
+                    try state.setMeta("watermark", String(newest))
+                    try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
+                }
+                try saveClock()
+            }
+            func deletedIdentities(_ operations: ArraySlice<SyncOperation>) -> [Data] {
+                operations.compactMap { $0.kind == .delete ? $0.identity.flatMap(Hex.decode) : nil }
+            }
             // Copies: every item that reached the top since the watermark, oldest first (up to `limit` of them).
             var rowsRead = 0
             hasMoreLocalChanges = false
@@ -103,12 +115,7 @@ extension SyncEngine {
             }
             if hasMoreLocalChanges {
                 // The rest of the copies first: pins and deletes are compared once every copy is written.
-                try writeSegments(all: true)
-                if let newestIdentity {
-                    try state.setMeta("watermark", String(newest))
-                    try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
-                }
-                try saveClock()
+                try writeOut()
                 return written
             }
             // Pins and deletes: from the store's change feed since the last export, when it still holds them all
@@ -127,29 +134,19 @@ extension SyncEngine {
                 if let stoppedAt {
                     comparison = (stoppedAt, comparing.feedEnd)
                     hasMoreLocalChanges = true
-                    dead = .some(operations[deletedBefore...].compactMap { $0.kind == .delete ? $0.identity.flatMap(Hex.decode) : nil })
-                    try writeSegments(all: true)
-                    if let newestIdentity {
-                        try state.setMeta("watermark", String(newest))
-                        try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
-                    }
-                    try saveClock()
+                    dead = .some(deletedIdentities(operations[deletedBefore...]))
+                    try writeOut()
                     return written
                 }
                 comparison = nil
                 dead = operations.isEmpty && operationsWritten == 0 ? .none : .all
             } else if let changes {
                 try pinsAndDeletes(from: changes, now: now, into: &operations)
-                let deleted = operations.compactMap { $0.kind == .delete ? $0.identity.flatMap(Hex.decode) : nil }
+                let deleted = deletedIdentities(operations[...])
                 dead = deleted.isEmpty ? .none : .some(deleted)
             }
-            try writeSegments(all: true)
-            if let newestIdentity {
-                try state.setMeta("watermark", String(newest))
-                try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
-            }
+            try writeOut()
             try state.setMeta("feed", String(feedEnd))
-            try saveClock()
             return written
     }
 
