@@ -34,7 +34,7 @@ public final class HistoryImport {
     private let previousCacheSize: Int64
     private var nextPosition: Int64
     /// The first position this import gave out: everything it placed is at or above it until `placeByDate()`.
-    private let firstPosition: Int64
+    package let firstPosition: Int64
     /// Whether the import puts its items in order of their dates (see `placeByDate()`), or as they come (sync, which
     /// orders what arrives itself and remembers each item's position).
     private let ordersByDate: Bool

@@ -280,6 +280,18 @@ extension SyncEngine {
         return nil
     }
 
+    /// Moves the export's watermark over the items a placement just put at `first` and up, `top` the last of them,
+    /// when it stood right below them: the next export then does not read them again, one by one, only to find that
+    /// sync put them there (a join of a million items would have them read again after every slice). When anything
+    /// else came in between (a copy made meanwhile by another process), the watermark stays, and the export reads
+    /// them as before.
+    func advanceWatermark(over first: Int64, to top: SyncState.Entry) throws(SyncError) {
+        guard let position = top.position, let watermark = Int64(try state.meta("watermark") ?? "0"), watermark == first - 1
+        else { return }
+        try state.setMeta("watermark", String(position))
+        try state.setMeta("watermark-identity", Hex.encode(top.identity))
+    }
+
     /// The position after which items may be new to sync. The store gives a new copy the position after the
     /// highest one in use, so when the newest items were deleted a position can come back for another item: then
     /// the search starts again below, at the highest item sync knows at its position.

@@ -436,10 +436,14 @@ extension SyncEngine {
             let placed = self.placed
             self.placed = []
             self.bulk = nil
+            let (first, last) = (bulk.firstPosition, bulk.lastPosition)
             try engine.inStore { () throws(HistoryError) in try bulk.commit() }
             try engine.state.transaction {
                 for entry in placed { try engine.state.savePlacement(entry) }
                 if let progress { try engine.state.savePlacementProgress(after: progress) }
+                if let top = placed.last, top.position == last, Int64(placed.count) == last - first + 1 {
+                    try engine.advanceWatermark(over: first, to: top)
+                }
             }
             savedHandled = handled
         }

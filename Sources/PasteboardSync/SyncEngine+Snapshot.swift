@@ -278,18 +278,19 @@ extension SyncEngine {
     }
 
     /// The operations of a snapshot of the merged state, a window of at most about `segmentOperations` at a time: for
-    /// every entry (in the order of their identities) its copy when it is alive, its delete and its pin or unpin; then
+    /// every entry (in the order of their copies, see `SyncState.entriesInCopyOrder`) its copy when it is alive, its delete and its pin or unpin; then
     /// the latest clears. `live` sees each live entry with its copy first.
     private static func snapshotWindows(
         state: SyncState, clears: SyncState.Clears, live: (SyncState.Entry, SyncOperation) throws(SyncError) -> Void,
         window: ([SyncOperation]) throws(SyncError) -> Void
     ) throws(SyncError) {
         var operations: [SyncOperation] = []
-        var after: Data?
-        while true {
-            let page = try state.entries(after: after, limit: 1000)
-            guard let last = page.last else { break }
-            after = last.identity
+        var cursor: SyncState.CopyOrderCursor?
+        var isLastPage = false
+        while !isLastPage {
+            let (page, next) = try state.entriesInCopyOrder(after: cursor, limit: 1000)
+            cursor = next
+            isLastPage = next == nil
             for entry in page {
                 let identity = Hex.encode(entry.identity)
                 if let record = entry.record, entry.isAlive(clears) {

@@ -69,10 +69,38 @@ extension SyncState {
         try run { try db.run("DELETE FROM own_payloads WHERE name = ?", name) }
     }
 
-    /// Every entry, a page at a time by identity (for writing a snapshot).
-    func entries(after identity: Data?, limit: Int) throws(SyncError) -> [Entry] {
-        try run {
-            try db.rows("SELECT * FROM entries WHERE identity > ? ORDER BY identity LIMIT ?", identity ?? Data(), limit).map(Self.entry)
+    /// Where a walk over every entry in copy order stands: after the entry `rowid`, whose copy is `copy` (nil while
+    /// the entries without a copy are walked, which come first).
+    struct CopyOrderCursor: Equatable {
+        var copy: String?
+        var rowid: Int64
+    }
+
+    /// Every entry, a page at a time, in the order of their copies (the entries without a copy first, a delete or a
+    /// pin of an item this device never saw copied): for writing a snapshot. A device that joins takes the snapshot
+    /// in in that order and places its items in the same order, so its sync state is then read and written a page
+    /// after another, not at random. Returns the page and the cursor for the next (nil at the end).
+    func entriesInCopyOrder(after cursor: CopyOrderCursor?, limit: Int) throws(SyncError) -> (entries: [Entry], next: CopyOrderCursor?) {
+        try run { () throws -> ([Entry], CopyOrderCursor?) in
+            var cursor = cursor ?? CopyOrderCursor(copy: nil, rowid: 0)
+            var entries: [Entry] = []
+            if cursor.copy == nil {
+                let rows = try db.rows(
+                    "SELECT rowid AS entry_rowid, * FROM entries WHERE copy IS NULL AND rowid > ? ORDER BY rowid LIMIT ?",
+                    cursor.rowid, limit)
+                entries = try rows.map(Self.entry)
+                if rows.count == limit, let last = rows.last?.int("entry_rowid") {
+                    return (entries, CopyOrderCursor(copy: nil, rowid: last))
+                }
+                cursor = CopyOrderCursor(copy: "", rowid: 0)  // every copy sorts after the empty text
+            }
+            let rows = try db.rows(
+                "SELECT rowid AS entry_rowid, * FROM entries WHERE (copy, rowid) > (?, ?) ORDER BY copy, rowid LIMIT ?",
+                cursor.copy ?? "", cursor.rowid, limit - entries.count)
+            entries += try rows.map(Self.entry)
+            guard entries.count == limit, let last = rows.last, let copy = last.string("copy"), let rowid = last.int("entry_rowid")
+            else { return (entries, nil) }
+            return (entries, CopyOrderCursor(copy: copy, rowid: rowid))
         }
     }
 }

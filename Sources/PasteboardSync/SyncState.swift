@@ -105,6 +105,9 @@ final class SyncState {
         var isPinned = false
         var position: Int64?
         var isPending = false
+        /// Where the entry's row is in the sync state, when it was read from there (`savePlacement` then writes it
+        /// there directly, without looking its identity up).
+        var rowid: Int64?
     }
 
     /// The entry of the item with `identity`; without its copy's record when `withRecord` is false (cheaper).
@@ -131,7 +134,7 @@ final class SyncState {
         return Entry(
             identity: row.data("identity") ?? Data(), copy: try clock("copy"), record: record, deleted: try clock("deleted"),
             pin: try clock("pin"), isPinned: row.int("pinned") == 1, position: row.int("position"),
-            isPending: row.int("pending") == 1)
+            isPending: row.int("pending") == 1, rowid: row.has("entry_rowid") ? row.int("entry_rowid") : nil)
     }
 
     /// A copy's record: binary (`SegmentCodec.encodeGroups`), or JSON in a state written by an older pb.
@@ -171,7 +174,7 @@ final class SyncState {
             values.append(after?.text ?? "")
             values.append(limit)
             let statement = try db.prepare(
-                "SELECT * FROM entries WHERE copy IS NOT NULL AND \(condition) AND copy > ? ORDER BY copy LIMIT ?")
+                "SELECT rowid AS entry_rowid, * FROM entries WHERE copy IS NOT NULL AND \(condition) AND copy > ? ORDER BY copy LIMIT ?")
             try statement.bind(values)
             var entries: [Entry] = []
             while let row = try statement.step() { entries.append(try Self.entry(row)) }
@@ -179,9 +182,16 @@ final class SyncState {
         }
     }
 
-    /// Saves where an entry's item now is in the history (and that it is no longer pending).
+    /// Saves where an entry's item now is in the history (and that it is no longer pending): at its row when it
+    /// was read with it (the identity is still checked), else found by its identity.
     func savePlacement(_ entry: Entry) throws(SyncError) {
         try run {
+            if let rowid = entry.rowid {
+                try db.run(
+                    "UPDATE entries SET position = ?, pending = ?, pinned = ? WHERE rowid = ? AND identity = ?", entry.position,
+                    entry.isPending, entry.isPinned, rowid, entry.identity)
+                if db.changes == 1 { return }
+            }
             try db.run(
                 "UPDATE entries SET position = ?, pending = ?, pinned = ? WHERE identity = ?", entry.position, entry.isPending,
                 entry.isPinned, entry.identity)

@@ -48,6 +48,9 @@ public struct Row: Sendable {
         return values[index]
     }
 
+    /// Whether the row has a column named `name` (the subscripts trap on a name the SQL does not give).
+    public func has(_ name: String) -> Bool { names[name] != nil }
+
     public func int(_ name: String) -> Int64? {
         switch self[name] {
         case .integer(let v): return v

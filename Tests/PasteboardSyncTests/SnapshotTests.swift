@@ -75,13 +75,19 @@ import Testing
         try a.store.delete(id: try #require(try a.id(of: "b 3")))
         try a.sync()
         let snapshot = try a.engine.writeSnapshot()
-        // The body's first varint: how many groups follow. Two devices, more than two windows.
+        // The body's first varint: how many groups follow. Three windows, one group at least each, a's and b's
+        // copies in separate groups (the snapshot is in copy order: a's copies, then b's).
         let messages = try SecretStream.open(
             try Data(contentsOf: folder.appendingPathComponent(snapshot.path)), key: try SyncKey(phrase: phrase).snapshotKey,
             context: snapshot.path)
         var reader = SegmentCodec.Reader(bytes: [UInt8](messages[1]))
         let groups = reader.varint() ?? 0
-        #expect(groups > 2 * 2, "\(groups) groups")
+        #expect(groups >= 4, "\(groups) groups")
+        // In copy order: a device that joins reads and writes its sync state a page after another.
+        let operations = try #require(SegmentCodec.decodeGroups(Data(messages.dropFirst().joined())))
+        let copies = operations.filter { $0.kind == .copy }.map(\.clock)
+        #expect(copies.count == count + 39)
+        #expect(copies == copies.sorted())
         let header = try JSONDecoder().decode(SyncEngine.SnapshotHeader.self, from: messages[0])
         #expect(header.count >= count + 40)
         let staging = a.engine.staging.staging.path
