@@ -181,7 +181,10 @@ public final class HistoryImport {
         itemsAtStart = Int64(try store.count())
         try store.perform { try growCache() }
         try store.perform {
-            let counts = try db.row("SELECT (SELECT count(*) FROM items) AS items, (SELECT count(*) FROM blobs) AS blobs")
+            // From the totals the triggers keep (schema 8), not count(*): that read every item and every payload's
+            // row, each time an import started (sync starts one a round, and one a slice of a join).
+            let counts = try db.row(
+                "SELECT (SELECT coalesce(sum(items), 0) FROM item_totals) AS items, (SELECT coalesce(sum(blobs), 0) FROM blob_totals) AS blobs")
             guard (counts?.int("items") ?? .max) <= Self.filterPreloadLimit,
                 (counts?.int("blobs") ?? .max) <= Self.filterPreloadLimit
             else { return }
