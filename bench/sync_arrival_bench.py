@@ -20,7 +20,7 @@ import argparse, json, os, shutil, sqlite3, statistics, subprocess, sys, tempfil
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sync_bench import Device, listing, percentile  # noqa: E402
-from sync_export_bench import wait_quiet  # noqa: E402
+from sync_export_bench import pbs_to_compare, print_table, wait_quiet, wait_written_out  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -36,7 +36,8 @@ def text_in(device, text):
 
 
 def set_up(pb, items, root):
-    """A with `items` items written out, B joined with all of them; neither daemon running. Returns (a, b)."""
+    """A with `items` items written out, B joined with all of them; neither daemon running. Returns a, b and A's own
+    directory in the folder."""
     a, b = Device(pb, root, f"a-{items}"), Device(pb, root, f"b-{items}")
     folder = os.path.join(root, f"folder-{items}")
     path = os.path.join(root, f"items-{items}.jsonl")
@@ -47,17 +48,8 @@ def set_up(pb, items, root):
     key = a.run(["sync", "init", "--folder", folder]).strip().split("\n")[-1]
     a.start()
     own = os.path.join(folder, "devices", json.load(open(os.path.join(a.root, "data/pasteboard/sync/device.json")))["device"])
-    state = os.path.join(a.root, "data/pasteboard/sync/state.sqlite")
+    wait_written_out(a, items, timeout=3600)
     deadline = time.monotonic() + 3600
-    while time.monotonic() < deadline:  # the whole history written out
-        try:
-            with sqlite3.connect(f"file:{state}?mode=ro", uri=True, timeout=1) as db:
-                known = db.execute("SELECT count(*) FROM entries WHERE position IS NOT NULL").fetchone()[0]
-        except sqlite3.Error:
-            known = 0
-        if known >= items:
-            break
-        time.sleep(0.5)
     # And its snapshot, due after 5,000 operations: then it covers every segment, which it removed.
     while items >= 5000 and time.monotonic() < deadline:
         names = listing(own)
@@ -112,11 +104,7 @@ def main():
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    pbs = [("before", args.before)] if args.before else []
-    pbs.append(("this pb", args.pb))
-    for _, pb in pbs:
-        if not os.access(pb, os.X_OK):
-            raise SystemExit(f"{pb} is not an executable pb: build it first (swift build -c release --product pb)")
+    pbs = pbs_to_compare(args)
     root = tempfile.mkdtemp(prefix="pb-sync-arrival-")
     results = {}
     try:
@@ -129,18 +117,7 @@ def main():
             shutil.rmtree(b.root, ignore_errors=True)
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    header = "| history | " + " | ".join(f"{label}: copy on A → in B's history (median / p90) | {label}: B's CPU per arrival"
-                                          for label, _ in pbs) + " |"
-    print(header)
-    print("|" + "---|" * (1 + 2 * len(pbs)))
-    for index, items in enumerate(sizes):
-        cells = []
-        for label, _ in pbs:
-            r = results[label][index]
-            cells += [f"{r['median_ms']:.0f} / {r['p90_ms']:.0f} ms", f"{r['b_cpu_ms']:.0f} ms"]
-        print(f"| {items:,} items | " + " | ".join(cells) + " |")
-    print(json.dumps(results))
-
+    print_table(sizes, pbs, results, "copy on A → in B's history", "B's CPU per arrival", "b_cpu_ms", 0)
 
 if __name__ == "__main__":
     main()

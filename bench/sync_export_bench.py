@@ -35,6 +35,46 @@ def wait_quiet(directory, quiet=2.0, timeout=600):
     raise SystemExit(f"{directory} never went quiet")
 
 
+def wait_written_out(device, items, timeout=900):
+    """Waits until `device`'s sync state has placed `items` items, that is until its daemon wrote them all out."""
+    state = os.path.join(device.root, "data/pasteboard/sync/state.sqlite")
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with sqlite3.connect(f"file:{state}?mode=ro", uri=True, timeout=1) as db:
+                known = db.execute("SELECT count(*) FROM entries WHERE position IS NOT NULL").fetchone()[0]
+        except sqlite3.Error:
+            known = 0
+        if known >= items:
+            return
+        time.sleep(0.25)
+    raise SystemExit(f"{device.root}: the history was not written out within {timeout} s")
+
+
+def pbs_to_compare(args):
+    """[("before", --before)] when given, then ("this pb", --pb); each checked to be an executable."""
+    pbs = [("before", args.before)] if args.before else []
+    pbs.append(("this pb", args.pb))
+    for _, pb in pbs:
+        if not os.access(pb, os.X_OK):
+            raise SystemExit(f"{pb} is not an executable pb: build it first (swift build -c release --product pb)")
+    return pbs
+
+
+def print_table(sizes, pbs, results, latency, cpu, cpu_key, digits):
+    """A Markdown table, a row per history size, each pb's median / p90 `latency` and its `cpu` (results[label][i]
+    holds median_ms, p90_ms and `cpu_key`), then the raw numbers as JSON."""
+    print("| history | " + " | ".join(f"{label}: {latency} (median / p90) | {label}: {cpu}" for label, _ in pbs) + " |")
+    print("|" + "---|" * (1 + 2 * len(pbs)))
+    for index, items in enumerate(sizes):
+        cells = []
+        for label, _ in pbs:
+            r = results[label][index]
+            cells += [f"{r['median_ms']:.{digits}f} / {r['p90_ms']:.{digits}f} ms", f"{r[cpu_key]:.{digits}f} ms"]
+        print(f"| {items:,} items | " + " | ".join(cells) + " |")
+    print(json.dumps(results))
+
+
 def measure(pb, items, runs, root, label):
     device = Device(pb, root, f"{label}-{items}")
     folder = os.path.join(root, f"folder-{label}-{items}")
@@ -49,17 +89,7 @@ def measure(pb, items, runs, root, label):
     try:
         own_id = json.load(open(os.path.join(device.root, "data/pasteboard/sync/device.json")))["device"]
         own = os.path.join(folder, "devices", own_id)
-        state = os.path.join(device.root, "data/pasteboard/sync/state.sqlite")
-        deadline = time.monotonic() + 900
-        while time.monotonic() < deadline:  # the whole history written out
-            try:
-                with sqlite3.connect(f"file:{state}?mode=ro", uri=True, timeout=1) as db:
-                    known = db.execute("SELECT count(*) FROM entries WHERE position IS NOT NULL").fetchone()[0]
-            except sqlite3.Error:
-                known = 0
-            if known >= items:
-                break
-            time.sleep(0.25)
+        wait_written_out(device, items)
         wait_quiet(own)
         times, cpu_start = [], device.cpu()
         for run in range(runs):
@@ -87,11 +117,7 @@ def main():
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    pbs = [("before", args.before)] if args.before else []
-    pbs.append(("this pb", args.pb))
-    for _, pb in pbs:
-        if not os.access(pb, os.X_OK):
-            raise SystemExit(f"{pb} is not an executable pb: build it first (swift build -c release --product pb)")
+    pbs = pbs_to_compare(args)
     root = tempfile.mkdtemp(prefix="pb-sync-export-")
     results = {}
     try:
@@ -102,18 +128,7 @@ def main():
                 print(f"{label} {items}: {results[label][-1]}", file=sys.stderr)
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    header = "| history | " + " | ".join(f"{label}: copy → segment (median / p90) | {label}: daemon CPU per copy"
-                                          for label, _ in pbs) + " |"
-    print(header)
-    print("|" + "---|" * (1 + 2 * len(pbs)))
-    for index, items in enumerate(sizes):
-        cells = []
-        for label, _ in pbs:
-            r = results[label][index]
-            cells += [f"{r['median_ms']:.1f} / {r['p90_ms']:.1f} ms", f"{r['cpu_ms']:.1f} ms"]
-        print(f"| {items:,} items | " + " | ".join(cells) + " |")
-    print(json.dumps(results))
-
+    print_table(sizes, pbs, results, "copy → segment", "daemon CPU per copy", "cpu_ms", 1)
 
 if __name__ == "__main__":
     main()

@@ -67,10 +67,7 @@ extension SyncEngine {
             // The end of every call (inside its transaction): the operations held, how far the copies came, the clock.
             func writeOut() throws(SyncError) {
                 try writeSegments(all: true)
-                if let newestIdentity {
-                    try state.setMeta("watermark", String(newest))
-                    try state.setMeta("watermark-identity", Hex.encode(newestIdentity))
-                }
+                if let newestIdentity { try saveWatermark(newest, identity: newestIdentity) }
                 try saveClock()
             }
             func deletedIdentities(_ operations: ArraySlice<SyncOperation>) -> [Data] {
@@ -288,8 +285,13 @@ extension SyncEngine {
     func advanceWatermark(over first: Int64, to top: SyncState.Entry) throws(SyncError) {
         guard let position = top.position, let watermark = Int64(try state.meta("watermark") ?? "0"), watermark == first - 1
         else { return }
+        try saveWatermark(position, identity: top.identity)
+    }
+
+    /// Where the export's copies came up to: the item at `position`, `identity` (checked by `startingPosition()`).
+    private func saveWatermark(_ position: Int64, identity: Data) throws(SyncError) {
         try state.setMeta("watermark", String(position))
-        try state.setMeta("watermark-identity", Hex.encode(top.identity))
+        try state.setMeta("watermark-identity", Hex.encode(identity))
     }
 
     /// The position after which items may be new to sync. The store gives a new copy the position after the

@@ -278,8 +278,8 @@ extension SyncEngine {
     }
 
     /// The operations of a snapshot of the merged state, a window of at most about `segmentOperations` at a time: for
-    /// every entry (in the order of their copies, see `SyncState.entriesInCopyOrder`) its copy when it is alive, its delete and its pin or unpin; then
-    /// the latest clears. `live` sees each live entry with its copy first.
+    /// every entry (in the order of their copies, see `SyncState.entriesInCopyOrder`) its copy when it is alive, its
+    /// delete and its pin or unpin; then the latest clears. `live` sees each live entry with its copy first.
     private static func snapshotWindows(
         state: SyncState, clears: SyncState.Clears, live: (SyncState.Entry, SyncOperation) throws(SyncError) -> Void,
         window: ([SyncOperation]) throws(SyncError) -> Void
