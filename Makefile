@@ -70,11 +70,15 @@ test-deps:
 		$(SUDO) apt-get update -qq && $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-# In two runs: the suites that time how the daemon stops and serves under stress (Reliability, and the system
-# pasteboard's 1 GiB transfer) first, then all the others. Swift Testing starts every suite of a run at once, and on a
-# two-core machine a hundred suites' X servers, compositors and daemons starving each other turn a 1 s promise into
-# a coin toss; each run still runs its own tests in parallel.
+# In three runs: the suites that time how the daemon stops and serves under stress (Reliability, and the system
+# pasteboard's 1 GiB transfer) first, then the ones that compute, then all the others. Swift Testing starts every
+# suite of a run at once, and on a two-core machine a hundred suites' X servers, compositors and daemons starving each
+# other turn a 1 s promise into a coin toss; each run still runs its own tests in parallel.
 HEAVY_SUITES := ReliabilityTests|PasteboardSystemTests
+# Then the suites that compute for seconds without awaiting anything (searches over ten thousand items, engines
+# joining thousands of entries): a synchronous test holds one of the cooperative pool's two threads all the while,
+# and two of them at once leave every other test of the run unable to look at its daemon for seconds.
+COMPUTE_SUITES := \.(SearchBlocksTests|SearchBlocksBackfillTests|ParallelScanTests|HistoryStoreSearchTests|HistoryListModelTests|KeyFilterTests|SyncEngineTests|CompactionTests|SnapshotTests|ConvergenceTests|PlacementSliceTests|SnapshotStreamingTests|LinearTimeTests)/
 
 test: test-deps
 	$(SWIFT) build --build-tests
@@ -82,7 +86,8 @@ test: test-deps
 	python3 scripts/check_layers.py
 	python3 scripts/gnome_extension.py --check
 	$(SWIFT) test --skip-build --filter '$(HEAVY_SUITES)'
-	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)'
+	$(SWIFT) test --skip-build --filter '$(COMPUTE_SUITES)'
+	$(SWIFT) test --skip-build --skip '$(HEAVY_SUITES)' --skip '$(COMPUTE_SUITES)'
 	$(MAKE) --no-print-directory test-apps
 	$(MAKE) --no-print-directory compat
 

@@ -1,5 +1,6 @@
 import Foundation
 import PasteboardTestSupport
+import Synchronization
 import Testing
 
 /// What one run of `pb` left behind: its exit status and both output streams.
@@ -9,6 +10,9 @@ struct PBResult: Sendable, CustomStringConvertible {
     let wasSignalled: Bool
     let stdout: Data
     let stderr: String
+    /// From the start to the exit, as Foundation's termination thread saw it: how long pb ran, however late the
+    /// test itself got a thread of the cooperative pool again (on a loaded two-core machine, seconds).
+    var duration: Duration = .zero
 
     /// Standard output decoded as UTF-8 (lossily).
     var output: String { String(decoding: stdout, as: UTF8.self) }
@@ -148,8 +152,13 @@ final class Sandbox: Sendable {
             Issue.record("pb \(arguments.joined(separator: " ")) ran longer than \(timeout); killed it.", sourceLocation: sourceLocation)
         }
         defer { watchdog.cancel() }
+        let started = ContinuousClock.now
+        let ended = Mutex<ContinuousClock.Instant?>(nil)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
+            process.terminationHandler = { _ in
+                ended.withLock { $0 = .now }
+                continuation.resume()
+            }
             do {
                 try process.run()
             } catch {
@@ -158,7 +167,9 @@ final class Sandbox: Sendable {
             }
         }
         io.closeParentHandles()
-        return try io.result(of: process)
+        var result = try io.result(of: process)
+        result.duration = (ended.withLock { $0 } ?? .now) - started
+        return result
     }
 
     /// Runs pb and throws (failing the test with pb's output) unless it exits 0.
