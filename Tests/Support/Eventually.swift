@@ -4,9 +4,9 @@
 ///
 /// `timeout` counts the time this test could look. Swift Testing runs every test of a run at once on the cooperative
 /// pool (two threads on a two-core machine), and a test that computes for seconds holds a thread all that time: a
-/// pause of 20 ms can then end seconds late. What a pause overran by is added to the deadline, up to three times
-/// `timeout` in all, so a child that did its work in time is not failed for the test having looked late, and one that
-/// never does still fails.
+/// pause of 20 ms can then end seconds late. What a pause overran by is added to the deadline, which moves at most
+/// to four times `timeout` from the start: a child that did its work in time is not failed for the test having
+/// looked late, and one that never does still fails.
 ///
 /// ```swift
 /// let ready = try await eventually(within: .seconds(10)) { daemon.stdout.starts(with: Data("ready".utf8)) }
