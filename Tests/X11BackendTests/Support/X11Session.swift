@@ -15,6 +15,8 @@ struct HistoryEntry: Sendable {
     let size: Int
     let source: String?
     let copyCount: Int
+    /// When the daemon recorded it (see `captureDate(of:)`).
+    let created: Date?
 }
 
 /// A private desktop for one test: a `ProcessSandbox` with its own Xvfb, and helpers to run `pb`, `xclip`, `xsel`
@@ -116,7 +118,7 @@ final class X11Session: Sendable {
                 id: (object["id"] as? NSNumber)?.int64Value ?? -1, kind: object["kind"] as? String ?? "",
                 preview: object["preview"] as? String ?? "", types: object["types"] as? [String] ?? [],
                 size: (object["size"] as? NSNumber)?.intValue ?? -1, source: object["source"] as? String,
-                copyCount: (object["copyCount"] as? NSNumber)?.intValue ?? -1)
+                copyCount: (object["copyCount"] as? NSNumber)?.intValue ?? -1, created: captureDate(of: object))
         }
     }
 
