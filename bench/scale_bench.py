@@ -428,7 +428,8 @@ def report(all_figures, args, seconds):
                   f"({j['join_items_s']:,.0f} items/s, CPU {j['join_cpu_s']:.1f} s) = "
                   f"{j['join_over_import']:.2f}× the import's rate (goal ≥ {GOALS['sync join ÷ import']:.0f}×); "
                   f"folder {j['folder_over_payloads']:.2f}× the payloads; peak memory of A's daemon "
-                  f"{j['a_peak_mb']:.0f} MB, of B's {j['b_peak_mb']:.0f} MB; `pb doctor`, asked once a second, waited "
+                  f"{j['a_peak_mb']:.0f} MB, of B's {j['b_peak_mb']:.0f} MB ({j['b_resident_after_mb']:.0f} MB resident once "
+                  f"done); `pb doctor`, asked once a second, waited "
                   f"at most {j['a_longest_answer_s']:.2f} s for A's daemon ({j['a_unanswered']} of {j['a_answers']} "
                   f"asks not answered within its 2 s) and {j['b_longest_answer_s']:.2f} s for B's "
                   f"({j['b_unanswered']} of {j['b_answers']}).\n")

@@ -154,6 +154,13 @@ class Device:
                 return int(line.split()[1]) / 1024
         raise SystemExit(f"no VmHWM in /proc/{self.daemon.pid}/status")
 
+    def resident_mb(self):
+        """The daemon's resident memory now (VmRSS), in MB."""
+        for line in open(f"/proc/{self.daemon.pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise SystemExit(f"no VmRSS in /proc/{self.daemon.pid}/status")
+
     def cpu(self):
         fields = open(f"/proc/{self.daemon.pid}/stat").read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
@@ -431,6 +438,12 @@ def join_history(pb, root, path, payload_bytes, separate_baseline=True):
             raise SystemExit(f"B's history has {b.count()} items, not {items}")
         cpu_b = b.cpu()
         result["b_peak_mb"] = b.peak_mb()
+        # Once the join is placed and indexed, the daemon gives back what it took (it logs how much).
+        log = os.path.join(b.root, "daemon.log")
+        waited = time.monotonic()
+        while "gave back " not in open(log).read() and time.monotonic() - waited < 10:
+            time.sleep(0.1)
+        result["b_resident_after_mb"] = b.resident_mb()
     finally:
         a.stop()
         b.stop()
@@ -504,7 +517,7 @@ def print_join(results):
     print(f"\nFolder: {j['folder_bytes']:,} bytes in {j['folder_files']} files for {j['payload_bytes']:,} payload "
           f"bytes: {j['folder_over_payloads']:.2f}× the payloads, "
           f"{j['bytes_per_operation_beyond_payloads']:.0f} bytes per operation beyond them. Peak memory: A's daemon "
-          f"{j['a_peak_mb']:.0f} MB, B's {j['b_peak_mb']:.0f} MB.")
+          f"{j['a_peak_mb']:.0f} MB, B's {j['b_peak_mb']:.0f} MB ({j['b_resident_after_mb']:.0f} MB once it is done).")
 
 
 if __name__ == "__main__":

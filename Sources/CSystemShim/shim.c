@@ -46,6 +46,8 @@ int pb_malloc_limit_arenas(int count) {
     return mallopt(M_ARENA_MAX, count);
 }
 
+int pb_malloc_trim(void) { return malloc_trim(0); }
+
 int pb_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
 
 int pb_epoll_watch(int epoll, int fd, int events, int modify) {

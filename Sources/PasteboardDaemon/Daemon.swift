@@ -52,6 +52,8 @@ public final class Daemon {
     private var nextIndexAttempt = Date.distantPast
     /// Whether the loop's next timeout is the backlog's alone (no housekeeping is due then).
     private var isWaitingForIndexOnly = false
+    /// Gives back what indexing and sync left in memory once they are done.
+    private var relief = MemoryRelief()
     /// When housekeeping is due (an item expires, or deletions wait for their purge); nil when nothing is.
     private var housekeepingDue: Date?
     /// When the next blocks of the short-search letters are due (see `housekeeping`); nil when none is left.
@@ -208,8 +210,13 @@ public final class Daemon {
             if !isWaitingForIndexOnly, let due = housekeepingDue, Date() >= due { try runHousekeeping() }
             indexBacklogSlice()
             sync?.processTimeouts()
-            if sync?.hasMoreWork == true { sync?.continueWork() }
+            if sync?.hasMoreWork == true {
+                sync?.continueWork()
+                relief.noteWork()
+            }
+            if sync?.isWorkingOnAThread == true { relief.noteWork() }
             follower?.follow()
+            relieveMemoryWhenIdle()
             return
         }
         if backend != nil && fds[1].revents != 0 { backend?.processEvents() }
@@ -311,6 +318,7 @@ public final class Daemon {
     /// the lock: the loop tries again after `indexRetryDelay`).
     private func indexBacklogSlice() {
         guard let store, Date() >= nextIndexAttempt, hasSearchBacklog() else { return }
+        relief.noteWork()
         do {
             try store.indexBacklog(limit: Self.indexSliceItems, waiting: false)
         } catch where error.code == .busy {
@@ -319,6 +327,22 @@ public final class Daemon {
             log("could not index imported items yet: \(error.message)")
             nextIndexAttempt = Date().addingTimeInterval(Self.indexRetryDelay * 10)
         }
+    }
+
+    /// Once no indexing or sync work is left after some ran: frees the caches and glibc's free memory.
+    private func relieveMemoryWhenIdle() {
+        guard relief.hasWorked, !hasSearchBacklog(), sync?.hasMoreWork != true, sync?.isWorkingOnAThread != true else { return }
+        let line = relief.relieve {
+            if let store {
+                do throws(HistoryError) {
+                    try store.releaseMemory()
+                } catch {
+                    log("could not free the history's cache: \(error.message)")
+                }
+            }
+            sync?.releaseMemory()
+        }
+        if let line { log(line) }
     }
 
     private func runHousekeeping() throws(DaemonError) {

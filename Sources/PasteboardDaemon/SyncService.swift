@@ -53,6 +53,19 @@ final class SyncService {
     /// `continueWork()` at its next turn.
     var hasMoreWork: Bool { !hasLeft && retryAt == nil && (engine.hasMoreLocalChanges || engine.hasPlacementLeft) }
 
+    /// Whether a snapshot is being written or taken in on its thread.
+    var isWorkingOnAThread: Bool { snapshot != nil || intake != nil }
+
+    /// Frees the sync state's cache pages that nothing is using; a failure is logged (the memory stays, nothing else
+    /// is lost).
+    func releaseMemory() {
+        do {
+            try engine.releaseMemory()
+        } catch {
+            if let line = warnings.warning("sync: could not free the sync state's cache: \(error.message)") { log(line) }
+        }
+    }
+
     /// The next slice of a long export or placement, and the rest of the round once it is done.
     func continueWork() { run(Changes(folder: false, store: true)) }
 

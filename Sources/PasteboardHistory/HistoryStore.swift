@@ -32,6 +32,11 @@ public final class HistoryStore {
     /// nil for this machine's own changes.
     public var changeDevice: String?
 
+    /// Frees the pages of the store's cache that nothing is using (see `Connection.releaseMemory()`).
+    public func releaseMemory() throws(HistoryError) {
+        try perform { try db.releaseMemory() }
+    }
+
     /// Opens (creating if needed) the store at `location`.
     ///
     /// A file that is not a Pasteboard database (another application's SQLite database included), is damaged, or

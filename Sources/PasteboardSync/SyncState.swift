@@ -70,6 +70,11 @@ final class SyncState {
         }
     }
 
+    /// Frees the pages of the state's cache (up to 16 MiB) that nothing is using.
+    func releaseMemory() throws(SyncError) {
+        try run { try db.releaseMemory() }
+    }
+
     func run<T>(_ body: () throws -> T) throws(SyncError) -> T {
         do {
             return try body()

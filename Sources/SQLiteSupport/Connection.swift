@@ -186,6 +186,13 @@ public final class Connection {
             logFrames: Int(logFrames), checkpointedFrames: Int(checkpointed), isComplete: checkpointed == logFrames)
     }
 
+    /// Frees every page of this connection's cache that no statement is using (`sqlite3_db_release_memory`); the
+    /// cache fills again as pages are read.
+    public func releaseMemory() throws(SQLiteError) {
+        let rc = sqlite3_db_release_memory(handle)
+        if rc != SQLITE_OK { throw error(rc, sql: nil) }
+    }
+
     /// Closes the connection, reporting failure.
     public func close() throws(SQLiteError) {
         statementCache.removeAll()

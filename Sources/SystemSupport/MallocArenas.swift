@@ -10,4 +10,12 @@ public enum MallocArenas {
     public static func limit(to count: Int) -> Bool {
         pb_malloc_limit_arenas(Int32(clamping: count)) == 1
     }
+
+    /// Gives the free memory of every arena back to the system (`malloc_trim(0)`). glibc keeps what was freed for
+    /// later allocations, so a process that once held 100 MB (a page cache, an index being built) stays that
+    /// large however little it holds since. Returns whether any was given back.
+    @discardableResult
+    public static func releaseFreed() -> Bool {
+        pb_malloc_trim() == 1
+    }
 }

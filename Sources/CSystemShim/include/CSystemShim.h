@@ -25,6 +25,8 @@ int pb_name_current_thread(const char *name);
 
 /// mallopt(M_ARENA_MAX, count): at most `count` glibc malloc arenas; returns 1 on success, 0 if refused.
 int pb_malloc_limit_arenas(int count);
+/// malloc_trim(0): gives the free memory of glibc's heaps back to the system; returns 1 if some was, else 0.
+int pb_malloc_trim(void);
 
 // epoll: several descriptors folded into one that an owner polls (SystemSupport's EventPoll). struct epoll_event
 // is packed on x86-64, so Swift reaches it only through these.
