@@ -16,13 +16,12 @@ Before this was measured, every round that took a copy in ended with a pass over
 Usage: python3 bench/sync_arrival_bench.py [--pb PATH] [--before PATH] [--sizes 10000,1000000] [--runs N]
 Prints a Markdown table and the raw numbers as JSON. Private directories under /tmp, removed at the end.
 """
-import argparse, json, os, shutil, sqlite3, statistics, subprocess, sys, tempfile, time
+import json, os, shutil, sqlite3, statistics, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from sync_bench import Device, listing, percentile  # noqa: E402
-from sync_export_bench import pbs_to_compare, print_table, wait_quiet, wait_written_out  # noqa: E402
+from sync_export_bench import comparison_arguments, print_table, wait_quiet, wait_written_out  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def text_in(device, text):
@@ -97,14 +96,7 @@ def measure(pb, a, b, own, runs, label):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--pb", default=os.path.join(ROOT, ".build/release/pb"))
-    parser.add_argument("--before", help="a pb to compare with (built from an older commit)")
-    parser.add_argument("--sizes", default="10000,1000000")
-    parser.add_argument("--runs", type=int, default=10)
-    args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
-    pbs = pbs_to_compare(args)
+    args, sizes, pbs = comparison_arguments(__doc__.split("\n")[0], "10000,1000000")
     root = tempfile.mkdtemp(prefix="pb-sync-arrival-")
     results = {}
     try:

@@ -215,6 +215,17 @@ class Asking:
         return max(self.answers, default=0.0), len(self.answers), self.unanswered
 
 
+def placed_items(device):
+    """How many items `device`'s sync state has placed, that is how many its daemon has written out (0 while the state
+    cannot be read)."""
+    state = os.path.join(device.root, "data/pasteboard/sync/state.sqlite")
+    try:
+        with sqlite3.connect(f"file:{state}?mode=ro", uri=True, timeout=1) as db:
+            return db.execute("SELECT count(*) FROM entries WHERE position IS NOT NULL").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
 def listing(path):
     try:
         return set(os.listdir(path))
@@ -389,18 +400,12 @@ def join_history(pb, root, path, payload_bytes, separate_baseline=True):
         asking = Asking(pb, a)
         start = time.monotonic()
         a.start()
-        state = os.path.join(a.root, "data/pasteboard/sync/state.sqlite")
         device_a = json.load(open(os.path.join(a.root, "data/pasteboard/sync/device.json")))["device"]
         own = os.path.join(folder, "devices", device_a)
         while True:  # A has written everything when its state knows every item (polled now and then: a full count)
             running(a)
             counted = time.monotonic()
-            try:
-                with sqlite3.connect(f"file:{state}?mode=ro", uri=True, timeout=1) as db:
-                    known = db.execute("SELECT count(*) FROM entries WHERE position IS NOT NULL").fetchone()[0]
-            except sqlite3.Error:
-                known = 0
-            if known >= items:
+            if placed_items(a) >= items:
                 break
             time.sleep(max(0.25, (time.monotonic() - counted) * 10))  # the count's own cost kept under a tenth
         result["write_history_s"] = time.monotonic() - start

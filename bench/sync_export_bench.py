@@ -13,10 +13,10 @@ with it, the export reads the changes since its last position.
 Usage: python3 bench/sync_export_bench.py [--pb PATH] [--before PATH] [--sizes 2,10000,100000] [--runs N]
 Prints a Markdown table and the raw numbers as JSON. Private directories under /tmp, removed at the end.
 """
-import argparse, json, os, shutil, sqlite3, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, statistics, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from sync_bench import Device, listing, percentile  # noqa: E402
+from sync_bench import Device, listing, percentile, placed_items  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -37,18 +37,24 @@ def wait_quiet(directory, quiet=2.0, timeout=600):
 
 def wait_written_out(device, items, timeout=900):
     """Waits until `device`'s sync state has placed `items` items, that is until its daemon wrote them all out."""
-    state = os.path.join(device.root, "data/pasteboard/sync/state.sqlite")
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        try:
-            with sqlite3.connect(f"file:{state}?mode=ro", uri=True, timeout=1) as db:
-                known = db.execute("SELECT count(*) FROM entries WHERE position IS NOT NULL").fetchone()[0]
-        except sqlite3.Error:
-            known = 0
-        if known >= items:
+        if placed_items(device) >= items:
             return
         time.sleep(0.25)
     raise SystemExit(f"{device.root}: the history was not written out within {timeout} s")
+
+
+def comparison_arguments(description, sizes):
+    """The options both benches take (--pb, --before, --sizes, defaulting to `sizes`, --runs): the parsed arguments,
+    the history sizes and the pbs to compare."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--pb", default=os.path.join(ROOT, ".build/release/pb"))
+    parser.add_argument("--before", help="a pb to compare with (built from an older commit)")
+    parser.add_argument("--sizes", default=sizes)
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+    return args, [int(s) for s in args.sizes.split(",")], pbs_to_compare(args)
 
 
 def pbs_to_compare(args):
@@ -110,14 +116,7 @@ def measure(pb, items, runs, root, label):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--pb", default=os.path.join(ROOT, ".build/release/pb"))
-    parser.add_argument("--before", help="a pb to compare with (built from an older commit)")
-    parser.add_argument("--sizes", default="2,10000,100000")
-    parser.add_argument("--runs", type=int, default=10)
-    args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
-    pbs = pbs_to_compare(args)
+    args, sizes, pbs = comparison_arguments(__doc__.split("\n")[0], "2,10000,100000")
     root = tempfile.mkdtemp(prefix="pb-sync-export-")
     results = {}
     try:

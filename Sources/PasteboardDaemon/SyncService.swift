@@ -71,7 +71,7 @@ final class SyncService {
 
     /// While a snapshot is being written or taken in: when to look whether it is done (`processTimeouts()`).
     /// After a failure with work left: when to go on.
-    var nextDeadline: Date? { snapshot == nil && intake == nil ? retryAt : Date().addingTimeInterval(0.1) }
+    var nextDeadline: Date? { isWorkingOnAThread ? Date().addingTimeInterval(0.1) : retryAt }
 
     /// Completes the snapshot written or taken in meanwhile, once it is.
     func processTimeouts() {

@@ -219,8 +219,8 @@ import Testing
         // Once the items are placed and searchable, B gives back what the join left in its caches and heap.
         let relieved = try await eventually(within: .seconds(60)) { daemonB.stderr.contains("gave back ") }
         #expect(relieved, "\(daemonB.stderr)")
-        let peak = try #require(peakMemory(of: daemonB.pid))
-        let resident = try #require(residentMemory(of: daemonB.pid))
+        let memory = try #require(Memory(pid: daemonB.pid))
+        let (peak, resident) = (memory.peak, memory.resident)
         print("CommandLineSyncTests: B's daemon after joining \(items) items: \(resident >> 20) MB resident, peak \(peak >> 20) MB")
         #expect(resident < peak - 8 << 20, "resident \(resident >> 20) MB, peak \(peak >> 20) MB: \(daemonB.stderr)")
     }

@@ -316,18 +316,5 @@ import Testing
 
 /// The peak resident memory of process `pid` (VmHWM in /proc/PID/status), in bytes.
 func peakMemory(of pid: pid_t) -> Int? {
-    memoryField("VmHWM", of: pid)
-}
-
-/// Resident bytes of process `pid` now (`VmRSS`).
-func residentMemory(of pid: pid_t) -> Int? {
-    memoryField("VmRSS", of: pid)
-}
-
-private func memoryField(_ name: String, of pid: pid_t) -> Int? {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
-        let kibibytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) })
-    else { return nil }
-    return kibibytes << 10
+    Memory(pid: pid)?.peak
 }

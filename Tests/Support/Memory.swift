@@ -1,11 +1,11 @@
-import Foundation
+public import Foundation
 
 /// A process's resident memory from `/proc/PID/status`: now (VmRSS) and its peak since it started (VmHWM).
-struct Memory {
-    let resident: Int
-    let peak: Int
+public struct Memory: Sendable {
+    public let resident: Int
+    public let peak: Int
 
-    init?(pid: pid_t) {
+    public init?(pid: pid_t) {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
         func kibibytes(_ field: String) -> Int? {
             guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }) else {
