@@ -48,6 +48,39 @@ import Testing
         #expect(stats.damagedPayloads == 1 && stats.missingPayloads == 0)
     }
 
+    /// Schema 10 dropped the index of representations by payload: a new store never has it, an older store loses it
+    /// when opened, and the check still names every item that holds a damaged payload (it reads the representations
+    /// for them instead).
+    @Test func theItemsOfADamagedPayloadAreNamedWithoutAnIndexByPayload() throws {
+        func hasIndex() throws -> Bool {
+            let db = try rawConnection(location)
+            defer { _ = Result { try db.close() } }
+            return try db.row("SELECT 1 FROM sqlite_master WHERE name = 'representations_blob'") != nil
+        }
+        #expect(try !hasIndex())
+        // Two items share the PNG payload (one with a caption besides it).
+        let png = pngItem(seed: 5)
+        let alone = try store.record(png).id
+        var captioned = png
+        captioned.setData(Data("a caption".utf8), forType: .utf8PlainText)
+        let withCaption = try store.record(captioned).id
+        _ = try store.record(PasteboardItem(string: "unrelated"))
+        do {
+            // As schema 9 left a store: the index, and its version.
+            let db = try rawConnection(location)
+            try db.execute("CREATE INDEX representations_blob ON representations(blob_id); PRAGMA user_version = 9")
+            try db.close()
+        }
+        #expect(try hasIndex())
+        let reopened = try HistoryStore(location: location)
+        #expect(try reopened.stats().schemaVersion == 10)
+        #expect(try !hasIndex())
+        _ = try damageTheFile()
+        let check = try reopened.checkPayloads()
+        #expect(check.problems.map(\.kind) == [.damaged])
+        #expect(check.problems.first?.itemIDs == [alone, withCaption])
+    }
+
     @Test func damagedInlinePayloadIsReportedAndNeverServed() throws {
         let id = try store.record(PasteboardItem(string: "soon damaged")).id
         do {
