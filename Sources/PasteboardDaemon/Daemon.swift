@@ -47,7 +47,7 @@ public final class Daemon {
     /// slice of a few tens of milliseconds, so that a copy or a stop signal waits no longer than that (see
     /// `HistoryStore.indexBacklog(limit:bytes:waiting:)`). Each slice costs about 4 ms besides its items (its
     /// transaction, its statements, the index segment it makes): a daemon alone indexed a backlog of 1,000,000
-    /// short texts in 20–21 s with slices of 1,000 items (21 ms each), in 14–16 s with 2,500 to 10,000.
+    /// short texts in 21.6 s with slices of 1,000 items (21 ms each), in 14.5 s with 4,000 (bench/backlog_bench.py).
     static let indexSliceItems = 4_000
     static let indexSliceBytes = 1 << 20
     /// How long the loop leaves the backlog alone after another process held the write lock.

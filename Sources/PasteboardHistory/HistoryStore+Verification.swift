@@ -91,6 +91,7 @@ extension HistoryStore {
                     check.problems.append(problem)
                 }
             }
+            check.problems = try withOwners(check.problems)
             check.unsafePaths = unsafePayloadPaths()
             if filesOnly { return check }
             // References to a payload row that is not there at all.
@@ -150,11 +151,11 @@ extension HistoryStore {
 
     /// The problem with one payload row, or nil when its bytes match their hash.
     private func problem(blob id: Int64, hash: Data?, size: Int, inFile: Bool) throws -> PayloadCheck.Problem? {
-        guard let hash else { return try problem(id, .damaged, file: nil, "it has no content hash") }
+        guard let hash else { return problem(id, .damaged, file: nil, "it has no content hash") }
         if !inFile {
             let data = try db.row("SELECT data FROM blobs WHERE id = ?", id)?.data("data") ?? Data()
             if SHA256.address(data) == hash && data.count == size { return nil }
-            return try problem(id, .damaged, file: nil, "its bytes no longer match their SHA-256")
+            return problem(id, .damaged, file: nil, "its bytes no longer match their SHA-256")
         }
         let path = files.url(forHash: hash).path
         switch files.check(hash: hash, size: size) {
@@ -162,25 +163,44 @@ extension HistoryStore {
         case .missing:
             // Deleted meanwhile by another process? It removes the file only after its transaction committed.
             guard try db.row("SELECT 1 FROM blobs WHERE id = ?", id) != nil else { return nil }
-            return try problem(id, .missing, file: path, "its file is missing")
-        case .damaged: return try problem(id, .damaged, file: path, "its file's bytes no longer match their SHA-256")
-        case .notAFile: return try problem(id, .damaged, file: path, "its file is not a regular file")
+            return problem(id, .missing, file: path, "its file is missing")
+        case .damaged: return problem(id, .damaged, file: path, "its file's bytes no longer match their SHA-256")
+        case .notAFile: return problem(id, .damaged, file: path, "its file is not a regular file")
         case .unreadable(let reason):
-            return try problem(id, .missing, file: path, "its file cannot be read (\(reason))")
+            return problem(id, .missing, file: path, "its file cannot be read (\(reason))")
         }
     }
 
+    /// A problem with payload `id`, its owners not looked up yet (see `withOwners`).
     private func problem(
         _ id: Int64, _ kind: PayloadCheck.Problem.Kind, file: String?, _ detail: String
-    ) throws -> PayloadCheck.Problem {
-        let items = try db.rows(
-            "SELECT item_id AS id FROM representations WHERE blob_id = ? UNION SELECT id FROM items WHERE text_blob = ? ORDER BY 1",
-            id, id
-        ).compactMap { $0.int("id") }
-        let boards = try db.rows("SELECT DISTINCT pasteboard FROM pasteboard_items WHERE blob_id = ? ORDER BY 1", id)
-            .compactMap { $0.string("pasteboard") }
-        return PayloadCheck.Problem(
-            kind: kind, blobID: id, file: file, detail: detail, itemIDs: items, pasteboards: boards)
+    ) -> PayloadCheck.Problem {
+        PayloadCheck.Problem(kind: kind, blobID: id, file: file, detail: detail, itemIDs: [], pasteboards: [])
+    }
+
+    /// `problems` with the items and pasteboards that use each payload, found in one pass over the representations
+    /// and the items whatever the number of problems (neither is indexed by payload: a look-up per damaged payload
+    /// would read them all each time).
+    private func withOwners(_ problems: [PayloadCheck.Problem]) throws -> [PayloadCheck.Problem] {
+        guard !problems.isEmpty else { return problems }
+        let ids = "[" + problems.map { String($0.blobID) }.joined(separator: ",") + "]"
+        var items: [Int64: Set<Int64>] = [:]
+        var boards: [Int64: Set<String>] = [:]
+        let damaged = "(SELECT value FROM json_each(?))"
+        for row in try db.rows(
+            "SELECT blob_id AS blob, item_id AS id FROM representations WHERE blob_id IN \(damaged) "
+                + "UNION SELECT text_blob, id FROM items WHERE text_blob IN \(damaged)", ids, ids)
+        {
+            if let blob = row.int("blob"), let id = row.int("id") { items[blob, default: []].insert(id) }
+        }
+        for row in try db.rows("SELECT DISTINCT blob_id AS blob, pasteboard FROM pasteboard_items WHERE blob_id IN \(damaged)", ids) {
+            if let blob = row.int("blob"), let board = row.string("pasteboard") { boards[blob, default: []].insert(board) }
+        }
+        return problems.map {
+            PayloadCheck.Problem(
+                kind: $0.kind, blobID: $0.blobID, file: $0.file, detail: $0.detail,
+                itemIDs: (items[$0.blobID] ?? []).sorted(), pasteboards: (boards[$0.blobID] ?? []).sorted())
+        }
     }
 
     /// `PRAGMA integrity_check`: "ok", or SQLite's first findings.

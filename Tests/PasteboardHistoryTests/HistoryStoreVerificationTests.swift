@@ -81,6 +81,28 @@ import Testing
         #expect(check.problems.first?.itemIDs == [alone, withCaption])
     }
 
+    /// Every damaged payload names its own items and pasteboards, however many there are (they are looked up
+    /// together, in one pass).
+    @Test func manyDamagedPayloadsEachNameTheirOwnItems() throws {
+        let ids = try (0..<40).map { try store.record(PasteboardItem(string: "text number \($0)")).id }
+        let damagedItems = ids.enumerated().filter { $0.offset % 3 == 1 }.map(\.element)
+        // One of them is on the general pasteboard too (the same payload row).
+        let shared = damagedItems[2]
+        try store.restore(id: shared, onto: "general")
+        do {
+            let db = try rawConnection(location)
+            // Damaged in place (the same size, other bytes).
+            try db.execute(
+                "UPDATE blobs SET data = CAST(upper(CAST(data AS TEXT)) AS BLOB) WHERE id IN "
+                    + "(SELECT text_blob FROM items WHERE id IN (\(damagedItems.map(String.init).joined(separator: ","))))")
+            try db.close()
+        }
+        let check = try store.checkPayloads()
+        #expect(check.problems.map(\.kind) == Array(repeating: .damaged, count: damagedItems.count))
+        #expect(check.problems.map(\.itemIDs) == damagedItems.map { [$0] })
+        #expect(check.problems.map(\.pasteboards) == damagedItems.map { $0 == shared ? ["general"] : [] })
+    }
+
     @Test func damagedInlinePayloadIsReportedAndNeverServed() throws {
         let id = try store.record(PasteboardItem(string: "soon damaged")).id
         do {
