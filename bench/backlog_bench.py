@@ -18,7 +18,9 @@ import argparse, json, os, shutil, signal, sqlite3, statistics, subprocess, sys,
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
+import bulk_bench  # noqa: E402  (a running process's CPU seconds)
 import scale_bench  # noqa: E402  (the vocabulary generator)
+import startup_bench  # noqa: E402  (a running process's memory fields)
 
 
 def pb_env(work):
@@ -28,20 +30,6 @@ def pb_env(work):
            "PB_BACKEND": "headless"}
     os.makedirs(env["PB_RUNTIME_DIR"], mode=0o700, exist_ok=True)
     return env
-
-
-def cpu_seconds(pid):
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def peak_mb(pid):
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    raise SystemExit(f"no VmHWM for process {pid}")
 
 
 def import_whole(pb, jsonl, work):
@@ -90,7 +78,8 @@ def daemon_catching_up(pb, jsonl, work):
                 raise SystemExit(f"the daemon exited ({daemon.returncode}): see {log.name}")
             time.sleep(0.05)
         seconds = time.perf_counter() - start
-        figures = {"left": left, "seconds": seconds, "cpu_s": cpu_seconds(daemon.pid), "peak_mb": peak_mb(daemon.pid)}
+        figures = {"left": left, "seconds": seconds, "cpu_s": bulk_bench.process_cpu(daemon.pid),
+                   "peak_mb": startup_bench.status_fields(daemon.pid)["VmHWM"] / 1024}
     finally:
         daemon.send_signal(signal.SIGTERM)
         daemon.wait()
