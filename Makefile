@@ -8,7 +8,7 @@
 
 PREFIX ?= /usr/local
 SWIFT ?= swift
-DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libxtst-dev zlib1g-dev libgtk-4-dev \
+DEB_PACKAGES := libsqlite3-dev sqlite3 libx11-dev libxfixes-dev libxres-dev libxtst-dev zlib1g-dev libzstd-dev libgtk-4-dev \
 	libwayland-dev libsodium-dev libxext-dev libstdc++-12-dev pkg-config binutils libtesseract-dev tesseract-ocr-eng
 # The X11 tests' peers: real toolkits (through the system Python), CopyQ, Chromium, xdotool to drive them;
 # tmux for the terminal picker, xterm (sixel) and chafa for its image previews, fzf, rofi and dmenu
@@ -43,7 +43,7 @@ deps:
 # writable segment and makes no RELRO segment whatever the flag (packaging/lintian-overrides); nor -z now, which binds
 # every symbol at start and made `pb --version` take almost twice as long.
 # XTest, XRes and libstdc++ are linked in from their static archives (scripts/static_libs.sh says why and how): each
-# shared library costs every start its own load and relocations. SQLite, libsodium and zlib are Debian's shared
+# shared library costs every start its own load and relocations. SQLite, libsodium, zlib and Zstandard are Debian's shared
 # libraries, so that their security updates reach pb (README, "Linking").
 STATIC_RUNTIME := --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=bfd -Xlinker -z -Xlinker pack-relative-relocs \
 	-Xlinker --wrap=mktemp

@@ -42,6 +42,8 @@ let package = Package(
         // SHA-256 block compression with the x86 SHA extensions, chosen at run time by PasteboardHistory's SHA256.
         .target(name: "CSHA256"),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Zstandard: the history's packed payloads (PasteboardHistory's PayloadPacking).
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         .target(name: "CStaticFoundation"),
         .target(
             name: "CX11",
@@ -88,7 +90,8 @@ let package = Package(
         .target(
             name: "PasteboardHistory",
             dependencies: [
-                "CSHA256", "CZlib", "PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport", "TextSupport",
+                "CSHA256", "CZlib", "CZstd", "PasteboardModel", "PatternMatching", "SQLiteSupport", "SystemSupport",
+                "TextSupport",
             ]),
         // Other clipboard managers' histories read into items (CopyQ, Klipper, GPaste, Maccy, ...) for pb import --from.
         .target(

@@ -3,7 +3,7 @@
 
 `make build` links libXtst, libXRes, libXext and libstdc++ into pb from their static archives
 (scripts/static_libs.sh), since each shared library costs every start its own load and relocations; SQLite,
-libsodium and zlib are Debian's shared libraries, so that their security updates reach pb. A change to
+libsodium, zlib and Zstandard are Debian's shared libraries, so that their security updates reach pb. A change to
 Package.swift or to the toolchain can quietly bring a shared one back (a new `link` in a module map, a pkg-config
 file that SwiftPM no longer reads from PKG_CONFIG_PATH), and pb would still build and run, only slower. So this
 reads pb's dynamic section (`readelf -d`) and fails when it needs one of them, or needs a library not in the list
@@ -18,10 +18,10 @@ import re, shutil, subprocess, sys
 # Linked in: none of these may appear as NEEDED.
 STATIC = ("libXtst", "libXRes", "libXext", "libstdc++")
 # What pb may load: the C library, libm and libgcc_s, Xlib with XFixes (xclip loads Xlib too), libwayland-client,
-# which Debian ships as a shared library only, and Debian's SQLite, libsodium and zlib. pasteboard-gtk loads GTK 4
+# which Debian ships as a shared library only, and Debian's SQLite, libsodium, zlib and Zstandard. pasteboard-gtk loads GTK 4
 # and the GLib libraries besides.
 ALLOWED = ("libc", "libm", "libgcc_s", "libpthread", "libdl", "ld-linux-x86-64", "ld-linux-aarch64", "libX11",
-           "libXfixes", "libwayland-client", "libsqlite3", "libsodium", "libz")
+           "libXfixes", "libwayland-client", "libsqlite3", "libsodium", "libz", "libzstd")
 APP_ALLOWED = ("libgtk-4", "libgio-2.0", "libglib-2.0", "libgobject-2.0", "libpango-1.0", "libpangocairo-1.0",
                "libcairo", "libgdk_pixbuf-2.0", "libgraphene-1.0", "libharfbuzz", "libcairo-gobject")
 

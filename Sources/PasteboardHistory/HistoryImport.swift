@@ -526,16 +526,21 @@ public final class HistoryImport {
     /// Inserts the waiting blobs, items and representations, a statement per table.
     private func writeRows() throws {
         if !pendingBlobs.isEmpty {
-            let statement = try batchStatement("blobs", ["id", "hash", "size", "data", "refcount"], rows: pendingBlobs.count)
+            let statement = try batchStatement(
+                "blobs", ["id", "hash", "size", "data", "refcount", "packing"], rows: pendingBlobs.count)
+            let packer = try store.packing.currentPacker()
             for (offset, blob) in pendingBlobs.enumerated() {
-                let column = Int32(offset * 5)
+                let column = Int32(offset * 6)
                 try statement.bind(blob.id, at: column + 1)
                 try blob.hash.withUnsafeBytes { try statement.bind(blob: $0, at: column + 2) }
                 try statement.bind(Int64(blob.size), at: column + 3)
                 if let inline = blob.inline {
-                    try inline.withUnsafeBytes { try statement.bind(blob: $0, at: column + 4) }
+                    let (stored, packing) = PayloadPacking.packed(inline, with: packer)
+                    try stored.withUnsafeBytes { try statement.bind(blob: $0, at: column + 4) }
+                    if let packing { try statement.bind(packing, at: column + 6) } else { try statement.bindNull(at: column + 6) }
                 } else {
                     try statement.bindNull(at: column + 4)
+                    try statement.bindNull(at: column + 6)
                 }
                 try statement.bind(blob.references, at: column + 5)
             }

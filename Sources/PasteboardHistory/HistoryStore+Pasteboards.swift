@@ -143,7 +143,7 @@ extension HistoryStore {
                     do { return Array(try Data(contentsOf: files.url(forHash: hash))) } catch { return nil }
                 }
                 do {
-                    let stored = try db.row("SELECT data FROM blobs WHERE id = ?", row.int("id") ?? 0)
+                    let stored = try db.row("SELECT pb_unpacked(data, packing, size) AS data FROM blobs WHERE id = ?", row.int("id") ?? 0)
                     return stored?.data("data").map(Array.init)
                 } catch {
                     return nil

@@ -39,7 +39,7 @@ public struct HistoryQuery: Sendable, Equatable {
 extension HistoryStore {
     static let itemColumns = """
         SELECT i.id, i.position, i.kind, i.size, i.created, i.last_copied, i.copy_count, i.pinned, i.source,
-            i.selection, i.expires_at, i.ask_before_paste, substr(b.data, 1, 1024) AS head, b.hash AS text_hash,
+            i.selection, i.expires_at, i.ask_before_paste, substr(pb_unpacked(b.data, b.packing, b.size), 1, 1024) AS head, b.hash AS text_hash,
             b.data IS NULL AS text_in_file,
             (SELECT group_concat(identifier, char(10)) FROM (SELECT t.identifier FROM representations r
                 JOIN content_types t ON t.id = r.type_id WHERE r.item_id = i.id ORDER BY r.ordinal)) AS types
@@ -209,7 +209,7 @@ extension HistoryStore {
             let list = positions.map(String.init).joined(separator: ",")
             var candidates: [Int64: Row] = [:]
             for row in try db.rows(
-                "SELECT i.id, i.position, b.hash, b.data IS NULL AS inFile, substr(b.data, 1, \(ItemText.indexedPrefix)) AS head, "
+                "SELECT i.id, i.position, b.hash, b.data IS NULL AS inFile, substr(pb_unpacked(b.data, b.packing, b.size), 1, \(ItemText.indexedPrefix)) AS head, "
                     + Self.recognizedColumn
                     + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
             {
@@ -269,7 +269,7 @@ extension HistoryStore {
         try perform { () throws -> String? in
             guard
                 let row = try db.row(
-                    "SELECT b.hash, b.data IS NULL AS inFile, substr(b.data, 1, ?) AS head FROM items i "
+                    "SELECT b.hash, b.data IS NULL AS inFile, substr(pb_unpacked(b.data, b.packing, b.size), 1, ?) AS head FROM items i "
                         + "JOIN blobs b ON b.id = i.text_blob WHERE i.id = ?", limit, id)
             else {
                 guard try db.row("SELECT 1 AS found FROM items WHERE id = ?", id) != nil else {

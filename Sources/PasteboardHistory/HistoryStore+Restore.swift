@@ -123,7 +123,7 @@ extension HistoryStore {
     func storedPayloads(of id: Int64) throws -> [StoredPayload] {
         let rows = try db.rows(
             """
-            SELECT r.type_id, r.blob_id, b.hash, b.size, b.data FROM representations r
+            SELECT r.type_id, r.blob_id, b.hash, b.size, pb_unpacked(b.data, b.packing, b.size) AS data FROM representations r
             LEFT JOIN blobs b ON b.id = r.blob_id WHERE r.item_id = ? ORDER BY r.ordinal
             """, id)
         return try rows.map { row throws -> StoredPayload in

@@ -41,7 +41,7 @@ extension HistoryStore {
             let statement = try db.prepare(
                 """
                 SELECT i.id, i.created, i.last_copied, i.copy_count, i.pinned, i.source, i.expires_at,
-                    r.type_id, b.id IS NULL AS missing, b.data IS NULL AS in_file, b.hash, b.data, b.size
+                    r.type_id, b.id IS NULL AS missing, b.data IS NULL AS in_file, b.hash, pb_unpacked(b.data, b.packing, b.size), b.size
                 FROM items i
                     LEFT JOIN representations r ON r.item_id = i.id
                     LEFT JOIN blobs b ON b.id = r.blob_id
@@ -132,7 +132,7 @@ extension HistoryStore {
             if pinnedOnly { conditions.append("i.pinned") }
             if let typeFilter { conditions.append(Self.typeCondition(typeFilter)) }
             let statement = try db.prepare(
-                "SELECT i.id, i.kind, i.size, substr(b.data, 1, 1024), b.hash, b.id IS NOT NULL AND b.data IS NULL "
+                "SELECT i.id, i.kind, i.size, substr(pb_unpacked(b.data, b.packing, b.size), 1, 1024), b.hash, b.id IS NOT NULL AND b.data IS NULL "
                     + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob"
                     + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
                     + " ORDER BY i.position DESC LIMIT ?")

@@ -153,7 +153,7 @@ extension HistoryStore {
     private func problem(blob id: Int64, hash: Data?, size: Int, inFile: Bool) throws -> PayloadCheck.Problem? {
         guard let hash else { return problem(id, .damaged, file: nil, "it has no content hash") }
         if !inFile {
-            let data = try db.row("SELECT data FROM blobs WHERE id = ?", id)?.data("data") ?? Data()
+            let data = try db.row("SELECT pb_unpacked(data, packing, size) AS data FROM blobs WHERE id = ?", id)?.data("data") ?? Data()
             if SHA256.address(data) == hash && data.count == size { return nil }
             return problem(id, .damaged, file: nil, "its bytes no longer match their SHA-256")
         }

@@ -20,6 +20,8 @@ public final class HistoryStore {
     public let location: StoreLocation
     let db: Connection
     let files: BlobFiles
+    /// Packs and unpacks the payloads kept in the database (PayloadPacking.swift).
+    let packing: PayloadPacking
     /// Applied after every recorded item when set.
     public var retention: RetentionPolicy?
     private var typeIDs: [ContentType: Int64] = [:]
@@ -75,6 +77,7 @@ public final class HistoryStore {
             db = try Connection(
                 path: path, mode: readOnly ? .readOnly : .readWrite(create: false), busyTimeout: 30_000,
                 followsSymbolicLinks: false)
+            packing = try PayloadPacking(db: db)
             // Reading the schema first touches nothing, and fails for a file that is not SQLite. Nothing is written
             // (not even the switch to WAL) before the file is known to be ours. One read transaction: another process
             // creating the same new store meanwhile (a daemon and a `pb` starting together) is seen before or after
@@ -256,11 +259,16 @@ public final class HistoryStore {
 
     /// Adds one reference to the blob, inserting it if new; returns its id.
     func retainBlob(_ blob: PreparedBlob) throws -> Int64 {
+        if let id = try db.row("UPDATE blobs SET refcount = refcount + 1 WHERE hash = ? RETURNING id", blob.hash)?.int("id") {
+            pendingFileRemovals.removeAll { $0 == blob.hash }
+            return id
+        }
+        var stored = blob.inline
+        var packing: Int64?
+        if let inline = blob.inline { (stored, packing) = try self.packing.packed(inline) }
         let row = try db.row(
-            """
-            INSERT INTO blobs(hash, size, data, refcount) VALUES (?, ?, ?, 1)
-            ON CONFLICT(hash) DO UPDATE SET refcount = refcount + 1 RETURNING id
-            """, blob.hash, blob.size, blob.inline)
+            "INSERT INTO blobs(hash, size, data, refcount, packing) VALUES (?, ?, ?, 1, ?) RETURNING id",
+            blob.hash, blob.size, stored, packing)
         guard let id = row?.int("id") else { throw HistoryError(.io, "A payload could not be stored.") }
         // Referenced again in the same transaction after its last reference went (a pasteboard rewritten
         // with the same payload): its file must stay.
@@ -284,7 +292,8 @@ public final class HistoryStore {
     func blobRepresentation(
         _ id: Int64, type: ContentType, of owner: PayloadOwner
     ) throws -> PasteboardItem.Representation {
-        guard let row = try db.row("SELECT hash, size, data FROM blobs WHERE id = ?", id), let hash = row.data("hash")
+        guard let row = try db.row("SELECT hash, size, pb_unpacked(data, packing, size) AS data FROM blobs WHERE id = ?", id),
+            let hash = row.data("hash")
         else {
             throw owner.error(.missingPayload, type: type, "is missing from the store (payload \(id))")
         }
@@ -349,7 +358,7 @@ public final class HistoryStore {
 
     /// The first bytes of a blob, enough to rebuild its index string.
     func blobIndexBytes(_ id: Int64) throws -> Data {
-        guard let row = try db.row("SELECT hash, substr(data, 1, ?) AS head, data IS NULL AS inFile FROM blobs WHERE id = ?", ItemText.indexedPrefix, id) else {
+        guard let row = try db.row("SELECT hash, substr(pb_unpacked(data, packing, size), 1, ?) AS head, data IS NULL AS inFile FROM blobs WHERE id = ?", ItemText.indexedPrefix, id) else {
             return Data()
         }
         if row.int("inFile") == 1, let hash = row.data("hash") { return files.prefix(hash: hash, count: ItemText.indexedPrefix) }

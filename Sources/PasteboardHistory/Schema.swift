@@ -26,7 +26,8 @@ enum Schema {
         "item_text", "pasteboards", "pasteboard_items", "pasteboard_items_blob", "paste_log", "paste_log_item",
         "search_backlog", "changes", "recognized_text", "items_images", "item_totals", "items_totals_insert",
         "items_totals_delete", "items_totals_update", "blob_totals", "blobs_totals_insert", "blobs_totals_delete",
-        "blobs_totals_update", "blobs_in_files", "search_blocks", "search_blocks_since",
+        "blobs_totals_update", "blobs_in_files", "search_blocks", "search_blocks_since", "packings",
+        "blobs_packing_insert", "blobs_packing_delete",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -307,6 +308,29 @@ enum Schema {
             version: 10,
             sql: """
                 DROP INDEX IF EXISTS representations_blob;
+                """),
+        // Packed payloads (PayloadPacking.swift): a payload kept in the database may hold a Zstandard frame, made with
+        // the dictionary `packing` names; the store's dictionaries, each deleted with the last payload packed with it.
+        // AUTOINCREMENT: a dictionary's number is never given to another, so that a connection that knows a number
+        // (and keeps what it unpacks with) never takes a later dictionary for it.
+        // Rows written before stay as they are. Constant work, whatever the store's size; idempotent.
+        .init(
+            version: 11,
+            columns: [.init(table: "blobs", name: "packing", definition: "INTEGER")],
+            sql: """
+                CREATE TABLE IF NOT EXISTS packings(
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    dictionary BLOB NOT NULL,
+                    uses INTEGER NOT NULL,
+                    created REAL NOT NULL
+                );
+                CREATE TRIGGER IF NOT EXISTS blobs_packing_insert AFTER INSERT ON blobs WHEN new.packing IS NOT NULL BEGIN
+                    UPDATE packings SET uses = uses + 1 WHERE id = new.packing;
+                END;
+                CREATE TRIGGER IF NOT EXISTS blobs_packing_delete AFTER DELETE ON blobs WHEN old.packing IS NOT NULL BEGIN
+                    UPDATE packings SET uses = uses - 1 WHERE id = old.packing;
+                    DELETE FROM packings WHERE id = old.packing AND uses <= 0;
+                END;
                 """),
     ])
 }

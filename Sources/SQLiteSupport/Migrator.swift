@@ -2,10 +2,27 @@
 public struct Migrator: Sendable {
     /// One migration: its version and the SQL that brings the schema from `version - 1` to `version`.
     public struct Migration: Sendable {
+        /// A column the migration adds to a table, unless the table has it already.
+        public struct Column: Sendable {
+            public let table: String
+            public let name: String
+            /// Its type and constraints, as `ALTER TABLE … ADD COLUMN name` takes them.
+            public let definition: String
+            public init(table: String, name: String, definition: String) {
+                self.table = table
+                self.name = name
+                self.definition = definition
+            }
+        }
+
         public let version: Int
         public let sql: String
-        public init(version: Int, sql: String) {
+        /// Added before `sql` runs, each only where it is missing: SQLite has no `ADD COLUMN IF NOT EXISTS`, and a
+        /// migration may run again over what it made (a store set back to an older version by hand).
+        public let columns: [Column]
+        public init(version: Int, columns: [Column] = [], sql: String) {
             self.version = version
+            self.columns = columns
             self.sql = sql
         }
     }
@@ -40,6 +57,14 @@ public struct Migrator: Sendable {
             try connection.transaction {
                 // Another process may have migrated between the check above and this write lock: look again.
                 guard try Self.version(of: connection) < migration.version else { return }
+                for column in migration.columns {
+                    let present = try connection.row(
+                        "SELECT 1 FROM pragma_table_info(?) WHERE name = ?", column.table, column.name)
+                    if present == nil {
+                        try connection.execute(
+                            "ALTER TABLE \(column.table) ADD COLUMN \(column.name) \(column.definition)")
+                    }
+                }
                 try connection.execute(migration.sql)
                 try connection.execute("PRAGMA user_version = \(migration.version)")
             }

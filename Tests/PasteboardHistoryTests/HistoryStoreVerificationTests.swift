@@ -68,12 +68,12 @@ import Testing
         do {
             // As schema 9 left a store: the index, and its version.
             let db = try rawConnection(location)
-            try db.execute("CREATE INDEX representations_blob ON representations(blob_id); PRAGMA user_version = 9")
+            try db.execute(undoSchema11 + "CREATE INDEX representations_blob ON representations(blob_id); PRAGMA user_version = 9")
             try db.close()
         }
         #expect(try hasIndex())
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 10)
+        #expect(try reopened.stats().schemaVersion == 11)
         #expect(try !hasIndex())
         _ = try damageTheFile()
         let check = try reopened.checkPayloads()

@@ -155,3 +155,9 @@ extension LibreOfficeSamples {
         try PasteboardItem(calcCopy(number).map { .init(type: try type($0.target), data: $0.bytes) })
     }
 }
+
+/// SQL that takes schema 11's packed payloads out of a store (no packed row in it), for tests that set a store back
+/// to an older schema by hand.
+let undoSchema11 =
+    "DROP TRIGGER blobs_packing_insert; DROP TRIGGER blobs_packing_delete; DROP TABLE packings; "
+    + "ALTER TABLE blobs DROP COLUMN packing; "

@@ -73,6 +73,21 @@ import Testing
         #expect(throws: Migrator.NewerSchemaError.self) { try migrator.migrate(db) }
     }
 
+    /// A migration's columns are added only where missing, so that it may run again over what it made.
+    @Test func aMigrationAddsItsColumnsOnlyWhereMissing() throws {
+        let db = try Connection(path: path)
+        let migrator = Migrator([
+            .init(version: 1, sql: "CREATE TABLE a(x)"),
+            .init(version: 2, columns: [.init(table: "a", name: "y", definition: "INTEGER")], sql: "INSERT INTO a VALUES (1, 2)"),
+        ])
+        try migrator.migrate(db)
+        try db.execute("PRAGMA user_version = 1")
+        try migrator.migrate(db)
+        #expect(try Migrator.version(of: db) == 2)
+        #expect(try db.rows("SELECT x, y FROM a").map { [$0.int("x"), $0.int("y")] } == [[1, 2], [1, 2]])
+        #expect(try db.rows("SELECT name FROM pragma_table_info('a')").compactMap { $0.string("name") } == ["x", "y"])
+    }
+
     @Test func openingGarbageFileReportsNotADatabase() throws {
         try Data("this is not sqlite at all, just some text".utf8).write(to: URL(fileURLWithPath: path))
         let db = try Connection(path: path)

@@ -1,0 +1,145 @@
+import FoundationEssentials
+import SQLiteSupport
+
+/// Payloads kept inside the database are packed with Zstandard and a dictionary the store learned from its own texts
+/// (schema 11): short texts, each packed alone so that any one reads at once, take about half their size
+/// (bench/scale_bench.py; bench/text_compression_bench.py compares the ways to pack them).
+///
+/// - **Where:** a packed row of `blobs` has the frame in `data` and its dictionary's id in `packing`; `size` and
+///   `hash` are still those of the bytes themselves, which are checked against the hash after unpacking, as always.
+///   Every query reads `pb_unpacked(data, packing, size)`, a function of each connection (`registerUnpacking`), never
+///   `data` itself. Rows written before, and payloads that do not shrink by an eighth, are kept as they are.
+/// - **The dictionary** is learned once the store holds `trainingThreshold` payloads, from its newest texts, with
+///   every word found in fewer than `minimumTexts` of them left out first: what it holds is punctuation and words
+///   many texts share, never what only one item said (a password, a name, a number). It is deleted with the last
+///   payload packed with it (a trigger counts them), and a new one is learned when enough payloads are there again.
+final class PayloadPacking {
+    static let minimumSize = 48
+    static let trainingThreshold: Int64 = 4096
+    static let trainingTexts = 4096
+    static let minimumTexts = 8
+    static let dictionaryCapacity = 32 * 1024
+    static let level: Int32 = 3
+    /// The largest size an unpacked payload may claim: the size of a database payload's ceiling.
+    static let largestUnpacked = BlobFiles.fileThreshold
+
+    private weak var db: Connection?
+    private var packer: (id: Int64, packer: ZstdPacker)?
+    private var unpackers: [Int64: ZstdUnpacker] = [:]
+    /// The number of database payloads at which to try learning a dictionary again after a try learned none.
+    private var nextTraining = PayloadPacking.trainingThreshold
+
+    init(db: Connection) throws(SQLiteError) {
+        self.db = db
+        try db.defineFunction("pb_unpacked", argumentCount: 3) { [weak self] call in
+            guard !call.isNull(1) else { return call.returnArgument(0) }
+            let size = call.integer(2)
+            guard size > 0, size <= Self.largestUnpacked, let unpacker = self?.unpacker(call.integer(1)) else {
+                return call.returnBytes(count: 0) { _ in false }  // an empty payload: the hash check reports it
+            }
+            call.withBytes(0) { frame in
+                call.returnBytes(count: Int(size)) { unpacker.unpack(frame, into: $0) }
+            }
+        }
+    }
+
+    private func unpacker(_ id: Int64) -> ZstdUnpacker? {
+        if let unpacker = unpackers[id] { return unpacker }
+        let stored = Result { () throws(SQLiteError) in try db?.row("SELECT dictionary FROM packings WHERE id = ?", id) }
+        guard case .success(let row) = stored, let dictionary = row?.data("dictionary"),
+            let unpacker = ZstdUnpacker(dictionary: dictionary)
+        else { return nil }
+        unpackers[id] = unpacker
+        return unpacker
+    }
+
+    /// `data` as it is to be stored, and the dictionary it was packed with (nil: as it is). Within a write
+    /// transaction: it may learn the store's dictionary first.
+    func packed(_ data: Data) throws -> (stored: Data, packing: Int64?) {
+        guard data.count >= Self.minimumSize else { return (data, nil) }
+        return Self.packed(data, with: try currentPacker())
+    }
+
+    /// `data` packed with `packer` when that makes it at least an eighth (and 8 bytes) smaller, else as it is.
+    static func packed(_ data: Data, with packer: (id: Int64, packer: ZstdPacker)?) -> (stored: Data, packing: Int64?) {
+        guard data.count >= minimumSize, let packer,
+            let packed = data.withUnsafeBytes({ packer.packer.pack($0, saving: max(8, $0.count / 8)) })
+        else { return (data, nil) }
+        return (packed, packer.id)
+    }
+
+    /// The dictionary to pack with now: the one this connection holds if the store still has it, else the store's
+    /// newest, else one learned now when the store has enough payloads for it.
+    func currentPacker() throws -> (id: Int64, packer: ZstdPacker)? {
+        guard let db else { return nil }
+        let newest = try db.row("SELECT id FROM packings ORDER BY id DESC LIMIT 1")?.int("id")
+        if let packer, packer.id == newest { return packer }
+        packer = nil
+        if let newest {
+            guard let row = try db.row("SELECT dictionary FROM packings WHERE id = ?", newest),
+                let dictionary = row.data("dictionary"), let made = ZstdPacker(dictionary: dictionary, level: Self.level)
+            else { return nil }
+            packer = (newest, made)
+            return packer
+        }
+        let payloads = try db.row("SELECT blobs FROM blob_totals WHERE in_file = 0")?.int("blobs") ?? 0
+        guard payloads >= nextTraining else { return nil }
+        guard let dictionary = try learnDictionary(db), let made = ZstdPacker(dictionary: dictionary, level: Self.level)
+        else {
+            nextTraining = payloads * 2
+            return nil
+        }
+        let id = try db.row(
+            "INSERT INTO packings(dictionary, uses, created) VALUES (?, 0, ?) RETURNING id", dictionary,
+            Date().timeIntervalSince1970)?.int("id")
+        guard let id else { return nil }
+        packer = (id, made)
+        return packer
+    }
+
+    /// A dictionary learned from the newest texts, with the words fewer than `minimumTexts` of them hold left out.
+    private func learnDictionary(_ db: Connection) throws -> Data? {
+        let texts = try db.rows(
+            """
+            SELECT b.data FROM items i JOIN blobs b ON b.id = i.text_blob
+            WHERE b.data IS NOT NULL AND b.packing IS NULL AND b.size >= ? ORDER BY i.id DESC LIMIT ?
+            """, Self.minimumSize, Self.trainingTexts
+        ).compactMap { $0.data("data") }
+        let samples = Self.sharedWords(of: texts, minimumTexts: Self.minimumTexts)
+        guard samples.reduce(0, { $0 + $1.count }) >= Self.dictionaryCapacity else { return nil }
+        return ZstdDictionary.train(samples, capacity: Self.dictionaryCapacity)
+    }
+
+    /// Each text with the words (runs of letters, digits and non-ASCII bytes) that fewer than `minimumTexts` of the
+    /// texts hold taken out; punctuation and spaces stay. Texts left empty are dropped.
+    static func sharedWords(of texts: [Data], minimumTexts: Int) -> [[UInt8]] {
+        func isWordByte(_ byte: UInt8) -> Bool {
+            byte >= 0x80 || (byte >= 0x30 && byte <= 0x39) || ((byte | 0x20) >= 0x61 && (byte | 0x20) <= 0x7A)
+        }
+        /// The text cut into words and single other bytes, in order.
+        func pieces(_ text: [UInt8]) -> [(piece: ArraySlice<UInt8>, isWord: Bool)] {
+            var pieces: [(ArraySlice<UInt8>, Bool)] = []
+            var start = 0
+            while start < text.count {
+                let isWord = isWordByte(text[start])
+                var end = start + 1
+                if isWord { while end < text.count && isWordByte(text[end]) { end += 1 } }
+                pieces.append((text[start..<end], isWord))
+                start = end
+            }
+            return pieces
+        }
+        let cut = texts.map { pieces([UInt8]($0)) }
+        var counts: [ArraySlice<UInt8>: Int] = [:]
+        for text in cut {
+            for word in Set(text.lazy.filter(\.isWord).map(\.piece)) { counts[word, default: 0] += 1 }
+        }
+        return cut.compactMap { text in
+            var kept: [UInt8] = []
+            for (piece, isWord) in text where !isWord || (counts[piece] ?? 0) >= minimumTexts {
+                kept.append(contentsOf: piece)
+            }
+            return kept.contains(where: isWordByte) ? kept : nil
+        }
+    }
+}
