@@ -528,14 +528,14 @@ public final class HistoryImport {
         if !pendingBlobs.isEmpty {
             let statement = try batchStatement(
                 "blobs", ["id", "hash", "size", "data", "refcount", "packing"], rows: pendingBlobs.count)
-            let packer = try store.packing.currentPacker()
+            let packed = try store.packing.packedBatch(pendingBlobs.map(\.inline))
             for (offset, blob) in pendingBlobs.enumerated() {
                 let column = Int32(offset * 6)
                 try statement.bind(blob.id, at: column + 1)
                 try blob.hash.withUnsafeBytes { try statement.bind(blob: $0, at: column + 2) }
                 try statement.bind(Int64(blob.size), at: column + 3)
-                if let inline = blob.inline {
-                    let (stored, packing) = PayloadPacking.packed(inline, with: packer)
+                if let stored = packed[offset].stored {
+                    let packing = packed[offset].packing
                     try stored.withUnsafeBytes { try statement.bind(blob: $0, at: column + 4) }
                     if let packing { try statement.bind(packing, at: column + 6) } else { try statement.bindNull(at: column + 6) }
                 } else {

@@ -282,6 +282,9 @@ extension HistoryStore {
             let general = PasteboardName.general.rawValue
             let holdsSomething = try db.row("SELECT 1 FROM pasteboard_items WHERE pasteboard = ? LIMIT 1", general) != nil
             if !keepingClipboard && holdsSomething { try clearPasteboardInTransaction(general) }
+            // A dictionary no payload was packed with goes too (one with payloads goes with its last, by trigger).
+            try db.run("DELETE FROM packings WHERE id NOT IN (SELECT packing FROM packing_uses WHERE uses > 0)")
+            try db.run("DELETE FROM packing_uses WHERE uses <= 0")
             residue.noteFreedContent()
             try noteChange(.cleared, itemID: nil, count: total, keptPinned: keepPinned)
             return total

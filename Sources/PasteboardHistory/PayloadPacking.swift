@@ -19,7 +19,7 @@ final class PayloadPacking {
     static let trainingTexts = 4096
     static let minimumTexts = 8
     static let dictionaryCapacity = 32 * 1024
-    static let level: Int32 = 3
+    static let level: Int32 = 1
     /// The largest size an unpacked payload may claim: the size of a database payload's ceiling.
     static let largestUnpacked = BlobFiles.fileThreshold
 
@@ -60,6 +60,16 @@ final class PayloadPacking {
         return Self.packed(data, with: try currentPacker())
     }
 
+    /// `payloads` (nil: a payload in a file) as `packed(_:)` would store them: an import's batch.
+    func packedBatch(_ payloads: [Data?]) throws -> [(stored: Data?, packing: Int64?)] {
+        let packer = try currentPacker()
+        return payloads.map { payload in
+            guard let payload else { return (nil, nil) }
+            let (stored, packing) = Self.packed(payload, with: packer)
+            return (stored, packing)
+        }
+    }
+
     /// `data` packed with `packer` when that makes it at least an eighth (and 8 bytes) smaller, else as it is.
     static func packed(_ data: Data, with packer: (id: Int64, packer: ZstdPacker)?) -> (stored: Data, packing: Int64?) {
         guard data.count >= minimumSize, let packer,
@@ -90,9 +100,10 @@ final class PayloadPacking {
             return nil
         }
         let id = try db.row(
-            "INSERT INTO packings(dictionary, uses, created) VALUES (?, 0, ?) RETURNING id", dictionary,
+            "INSERT INTO packings(dictionary, created) VALUES (?, ?) RETURNING id", dictionary,
             Date().timeIntervalSince1970)?.int("id")
         guard let id else { return nil }
+        try db.run("INSERT INTO packing_uses(packing, uses) VALUES (?, 0)", id)
         packer = (id, made)
         return packer
     }

@@ -28,17 +28,19 @@ final class ZstdPacker {
         ZSTD_freeCDict(dictionary)
     }
 
+    /// Where frames are made before they are copied out at their size (one allocation per payload, not two).
+    private var scratch = [UInt8](repeating: 0, count: 4096)
+
     /// `source` packed, or nil when the frame would not be at least `saving` bytes smaller.
     func pack(_ source: UnsafeRawBufferPointer, saving: Int) -> Data? {
         let capacity = source.count - saving
         guard capacity > 0 else { return nil }
-        var packed = Data(count: capacity)
-        let written = packed.withUnsafeMutableBytes {
-            ZSTD_compress2(context, $0.baseAddress, capacity, source.baseAddress, source.count)
+        if scratch.count < capacity { scratch = [UInt8](repeating: 0, count: capacity) }
+        return scratch.withUnsafeMutableBytes { target -> Data? in
+            let written = ZSTD_compress2(context, target.baseAddress, capacity, source.baseAddress, source.count)
+            guard ZSTD_isError(written) == 0 else { return nil }  // larger than `capacity`: not worth it
+            return Data(bytes: target.baseAddress!, count: written)
         }
-        guard ZSTD_isError(written) == 0 else { return nil }  // larger than `capacity`: not worth it
-        packed.count = written
-        return packed
     }
 }
 

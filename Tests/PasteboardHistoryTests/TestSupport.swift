@@ -159,5 +159,5 @@ extension LibreOfficeSamples {
 /// SQL that takes schema 11's packed payloads out of a store (no packed row in it), for tests that set a store back
 /// to an older schema by hand.
 let undoSchema11 =
-    "DROP TRIGGER blobs_packing_insert; DROP TRIGGER blobs_packing_delete; DROP TABLE packings; "
+    "DROP TRIGGER blobs_packing_insert; DROP TRIGGER blobs_packing_delete; DROP TABLE packings; DROP TABLE packing_uses; "
     + "ALTER TABLE blobs DROP COLUMN packing; "
