@@ -12,6 +12,10 @@ static inline int pb_sqlite3_bind_blob_transient(sqlite3_stmt *statement, int in
     return sqlite3_bind_blob(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
 
+static inline void pb_sqlite3_result_blob_transient(sqlite3_context *context, const void *bytes, int length) {
+    sqlite3_result_blob(context, bytes, length, SQLITE_TRANSIENT);
+}
+
 // sqlite3_config is variadic; Swift cannot call it directly.
 static inline int pb_sqlite3_config_serialized(void) {
     return sqlite3_config(SQLITE_CONFIG_SERIALIZED);

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Glibc
 import SQLiteSupport
 
 /// Payloads kept inside the database are packed with Zstandard and a dictionary the store learned from its own texts
@@ -33,13 +34,63 @@ final class PayloadPacking {
         self.db = db
         try db.defineFunction("pb_unpacked", argumentCount: 3) { [weak self] call in
             guard !call.isNull(1) else { return call.returnArgument(0) }
-            let size = call.integer(2)
-            guard size > 0, size <= Self.largestUnpacked, let unpacker = self?.unpacker(call.integer(1)) else {
-                return call.returnBytes(count: 0) { _ in false }  // an empty payload: the hash check reports it
+            let size = Int(call.integer(2))
+            let packing = call.integer(1)
+            guard let self, size > 0, size <= Self.largestUnpacked, let unpacker = unpacker(packing) else {
+                return call.returnEmptyBlob()  // an empty payload: the hash check reports it
             }
             call.withBytes(0) { frame in
-                call.returnBytes(count: Int(size)) { unpacker.unpack(frame, into: $0) }
+                // The same payload again (a search's filter reads a text two or three times in one row): the bytes
+                // unpacked last time, if the frame and dictionary are the same, byte for byte.
+                if !last.holds(frame, packing: packing, size: size) {
+                    guard last.unpack(frame, packing: packing, size: size, with: unpacker) else {
+                        return call.returnEmptyBlob()
+                    }
+                }
+                call.returnCopy(of: last.bytes)
             }
+        }
+    }
+
+    /// The payload `pb_unpacked` unpacked last: its dictionary, frame and bytes, in buffers kept from call to call.
+    private let last = LastUnpacked()
+
+    private final class LastUnpacked {
+        private var packing: Int64 = 0
+        private var frame = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        private var frameCount = 0
+        private var output = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
+        private var outputCount = 0
+
+        deinit {
+            frame.deallocate()
+            output.deallocate()
+        }
+
+        var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: output[0..<outputCount]) }
+
+        func holds(_ source: UnsafeRawBufferPointer, packing: Int64, size: Int) -> Bool {
+            packing == self.packing && source.count > 0 && source.count == frameCount && size == outputCount
+                && memcmp(frame.baseAddress!, source.baseAddress!, source.count) == 0
+        }
+
+        func unpack(_ source: UnsafeRawBufferPointer, packing: Int64, size: Int, with unpacker: ZstdUnpacker) -> Bool {
+            self.packing = 0
+            if output.count < size { Self.grow(&output, to: size) }
+            guard unpacker.unpack(source, into: UnsafeMutableRawBufferPointer(rebasing: output[0..<size])) else {
+                return false
+            }
+            if frame.count < source.count { Self.grow(&frame, to: source.count) }
+            frame.copyMemory(from: source)
+            frameCount = source.count
+            outputCount = size
+            self.packing = packing
+            return true
+        }
+
+        private static func grow(_ buffer: inout UnsafeMutableRawBufferPointer, to count: Int) {
+            buffer.deallocate()
+            buffer = .allocate(byteCount: max(count, 2 * buffer.count), alignment: 1)
         }
     }
 

@@ -31,19 +31,17 @@ public struct FunctionCall: ~Copyable {
     /// The result is argument `index` itself, unchanged (no copy).
     public func returnArgument(_ index: Int) { sqlite3_result_value(context, value(index)) }
 
-    /// The result is a blob of `count` bytes that `fill` writes; when `fill` returns false, it is an empty blob.
-    public func returnBytes(count: Int, _ fill: (UnsafeMutableRawBufferPointer) -> Bool) {
-        guard count > 0, let memory = sqlite3_malloc64(UInt64(count)) else {
-            if count > 0 { sqlite3_result_error_nomem(context) } else { sqlite3_result_zeroblob(context, 0) }
-            return
+    /// The result is a blob holding a copy of `bytes` (SQLite copies them before this returns, into its
+    /// connection's own small-allocation pool when they fit).
+    public func returnCopy(of bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress, bytes.count > 0, bytes.count <= Int(Int32.max) else {
+            return sqlite3_result_zeroblob(context, 0)
         }
-        guard fill(UnsafeMutableRawBufferPointer(start: memory, count: count)) else {
-            sqlite3_free(memory)
-            sqlite3_result_zeroblob(context, 0)
-            return
-        }
-        sqlite3_result_blob64(context, memory, UInt64(count), sqlite3_free)
+        pb_sqlite3_result_blob_transient(context, start, Int32(bytes.count))
     }
+
+    /// The result is an empty blob.
+    public func returnEmptyBlob() { sqlite3_result_zeroblob(context, 0) }
 }
 
 /// The Swift body behind a defined function, kept alive by SQLite until the function is dropped.
