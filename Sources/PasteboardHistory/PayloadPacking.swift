@@ -8,7 +8,7 @@ import SQLiteSupport
 ///
 /// - **Where:** a packed row of `blobs` has the frame in `data` and its dictionary's id in `packing`; `size` and
 ///   `hash` are still those of the bytes themselves, which are checked against the hash after unpacking, as always.
-///   Every query reads `pb_unpacked(data, packing, size)`, a function of each connection (`registerUnpacking`), never
+///   Every query reads `pb_unpacked(data, packing, size)`, a function each connection defines (`init(db:)`), never
 ///   `data` itself. Rows written before, and payloads that do not shrink by an eighth, are kept as they are.
 /// - **The dictionary** is learned once the store holds `trainingThreshold` payloads, from its newest texts, with
 ///   every word found in fewer than `minimumTexts` of them left out first: what it holds is punctuation and words
