@@ -375,7 +375,7 @@ enum PruneCommand: Command {
             .init("max-bytes", value: "SIZE", help: "Keep unpinned items totalling at most SIZE (500M, 2G)."),
             .init("max-age", value: "DURATION", help: "Drop unpinned items older than DURATION (30d, 12h)."),
             .init("kind", value: "KIND", help: "The limits given count only items of KIND (text, url, html, image, file, data)."),
-            .init("vacuum", help: "Then return free space to the file system."),
+            .init("vacuum", help: "Then pack payloads stored unpacked and return free space to the file system."),
         ],
         discussion: "Without limits, the limits in the configuration file apply (max-items, max-bytes, max-age, and\n"
             + "per kind: max-age.image = 7d). With --kind, the limits given replace that kind's, the others apply as\n"
@@ -410,7 +410,16 @@ enum PruneCommand: Command {
         let dropped = try store.applyRetention(policy)
         let orphaned = try store.collectOrphanedFiles()
         if orphaned > 0 { context.stdout.line("Removed \(ByteCountFormatting.string(orphaned)) of unreferenced payload files.") }
-        if arguments.flag("vacuum") { try store.vacuum() }
+        if arguments.flag("vacuum") {
+            // Payloads written before the store packed them (schema 11), or before it had learned its dictionary.
+            let repacked = try store.packStoredPayloads()
+            if repacked.packed > 0 {
+                context.stdout.line(
+                    "Packed \(repacked.packed) payload\(repacked.packed == 1 ? "" : "s") stored unpacked: "
+                        + "\(ByteCountFormatting.string(repacked.bytesBefore)) → \(ByteCountFormatting.string(repacked.bytesAfter)).")
+            }
+            try store.vacuum()
+        }
         context.stdout.line("Deleted \(dropped + expired) item\(dropped + expired == 1 ? "" : "s").")
     }
 }

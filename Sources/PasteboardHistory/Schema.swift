@@ -107,7 +107,11 @@ enum Schema {
                     PRIMARY KEY(item_id, ordinal)
                 ) WITHOUT ROWID;
                 CREATE INDEX representations_blob ON representations(blob_id);
-                CREATE VIRTUAL TABLE item_text USING fts5(text, content='', tokenize='trigram', detail='none');
+                -- No positions (detail=none) and no token counts (columnsize=0): search checks each candidate's
+                -- text itself and ranks by position, never by relevance. A store made before columnsize=0 keeps
+                -- its counts (0.08 of its texts' size), used by nothing.
+                CREATE VIRTUAL TABLE item_text USING fts5(
+                    text, content='', tokenize='trigram', detail='none', columnsize=0);
                 CREATE TABLE pasteboards(
                     name TEXT PRIMARY KEY,
                     change_count INTEGER NOT NULL,

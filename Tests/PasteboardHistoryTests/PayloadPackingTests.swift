@@ -189,4 +189,43 @@ import Testing
         #expect(try reopened.pasteboardItem(id: 4_300).string == Self.texts(1, from: 4_299)[0])
         #expect(try reopened.checkPayloads().problems.isEmpty)
     }
+
+    /// `pb prune --vacuum`'s packing of payloads stored as they are: nothing without a dictionary, then every such
+    /// payload that shrinks, counted for its dictionary, each read back as it was copied; a second run packs nothing.
+    @Test func payloadsStoredUnpackedArePackedLater() throws {
+        let texts = Self.texts(4_000)
+        try importTexts(texts, into: store)
+        let nothing = try store.packStoredPayloads()
+        #expect(nothing.packed == 0 && nothing.hasNoDictionary, "4,000 payloads are too few to learn a dictionary")
+        let later = Self.texts(300, from: 4_000)
+        try importTexts(later, into: store)
+        let before = try packedRows()
+        #expect(before.dictionaries == 1 && before.packed < 300)
+        let unique = Set(try store.items(HistoryQuery(text: "unique1234x", limit: 5)).map(\.id))
+        let result = try store.packStoredPayloads(batch: 1_000)
+        #expect(!result.hasNoDictionary)
+        #expect(result.packed >= 4_000, "only \(result.packed) packed")
+        #expect(result.bytesAfter * 10 < result.bytesBefore * 8, "\(result)")
+        let after = try packedRows()
+        #expect(after.packed == before.packed + Int64(result.packed) && after.dictionaries == 1)
+        let db = try rawConnection(location)
+        #expect(try db.row("SELECT uses FROM packing_uses")?.int("uses") == after.packed)
+        try db.close()
+        #expect(try store.packStoredPayloads().packed == 0, "a second run finds nothing left to pack")
+        // Every text reads back as it was copied, and search finds what it found before.
+        let all = texts + later
+        var exported: [String] = []
+        try store.exportItems { result in
+            if case .success(let item) = result, let data = item.representations.first?.bytes {
+                exported.append(String(decoding: data, as: UTF8.self))
+            }
+        }
+        // (Both imports' items share their dates: the export interleaves them.)
+        #expect(exported.count == all.count && exported.sorted() == all.sorted())
+        #expect(try store.checkPayloads().problems.isEmpty)
+        #expect(Set(try store.items(HistoryQuery(text: "unique1234x", limit: 5)).map(\.id)) == unique && unique.count == 1)
+        // The dictionary still goes with the last payload packed with it.
+        try store.clear()
+        #expect(try packedRows() == (0, 0))
+    }
 }

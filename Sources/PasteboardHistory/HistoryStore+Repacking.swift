@@ -1,0 +1,77 @@
+import FoundationEssentials
+import SQLiteSupport
+
+/// What `HistoryStore.packStoredPayloads` did.
+public struct RepackingResult: Sendable, Equatable {
+    /// Payloads packed now.
+    public var packed = 0
+    /// The bytes they took before, and take now.
+    public var bytesBefore = 0
+    public var bytesAfter = 0
+    /// Whether the store has no dictionary to pack with (too few payloads to learn one, or a learning that found
+    /// too few shared words): nothing was packed.
+    public var hasNoDictionary = false
+
+    public init() {}
+}
+
+extension HistoryStore {
+    /// Payloads read (and packed where that pays) by one transaction of `packStoredPayloads`, at most.
+    public static let repackingBatch = 4096
+
+    /// Packs the payloads kept in the database that are stored as they are, as schema 11 packs new ones (see
+    /// `PayloadPacking`): rows written before it, and those written before the store had its dictionary. The
+    /// dictionary is learned first when the store has none and enough payloads for one. A payload that does not
+    /// shrink by an eighth stays as it is, as when it is written.
+    ///
+    /// The rows are read in order of id, `repackingBatch` at a time, each batch in its own write transaction: the
+    /// daemon records copies in between, and a stop keeps what the batches before it did. Each payload is still
+    /// checked against its hash when it is read, as before. The file keeps its size until it is vacuumed (`vacuum()`
+    /// returns the pages packing freed).
+    public func packStoredPayloads(batch: Int = repackingBatch) throws(HistoryError) -> RepackingResult {
+        precondition(batch > 0, "packStoredPayloads(batch:) of nothing")  // programmer error
+        var result = RepackingResult()
+        var after: Int64 = 0
+        while true {
+            let read = try write { () throws -> Int in
+                guard let packer = try packing.currentPacker() else {
+                    result.hasNoDictionary = true
+                    return 0
+                }
+                let rows = try db.prepare(
+                    "SELECT id, data FROM blobs WHERE id > ? AND data IS NOT NULL AND packing IS NULL AND size >= ? "
+                        + "ORDER BY id LIMIT ?")
+                try rows.bind([after, Int64(PayloadPacking.minimumSize), Int64(batch)])
+                var packed: [(id: Int64, stored: Data, before: Int)] = []
+                var count = 0
+                while let row = try rows.step() {
+                    count += 1
+                    guard let id = row.int(0) else { continue }
+                    after = id
+                    guard let data = row.data("data") else { continue }
+                    let (stored, packing) = PayloadPacking.packed(data, with: packer)
+                    if packing != nil { packed.append((id, stored, data.count)) }
+                }
+                rows.reset()
+                guard !packed.isEmpty else { return count }
+                let update = try db.prepare("UPDATE blobs SET data = ?, packing = ? WHERE id = ? AND packing IS NULL")
+                for payload in packed {
+                    try update.bind([payload.stored, packer.id, payload.id])
+                    try update.runToCompletion()
+                    update.reset()
+                    guard db.changes == 1 else {
+                        throw HistoryError(.io, "A payload changed while it was being packed (row \(payload.id)).")
+                    }
+                    result.packed += 1
+                    result.bytesBefore += payload.before
+                    result.bytesAfter += payload.stored.count
+                }
+                // The triggers count the payloads packed with each dictionary as rows are inserted and deleted; a
+                // row packed in place is counted here.
+                try db.run("UPDATE packing_uses SET uses = uses + ? WHERE packing = ?", Int64(packed.count), packer.id)
+                return count
+            }
+            if read < batch { return result }
+        }
+    }
+}
