@@ -102,6 +102,7 @@ def main():
         if not os.access(path, os.X_OK):
             raise SystemExit(f"{path} is not an executable pb (run 'make build', or pass --{name})")
     work = args.workdir or tempfile.mkdtemp(prefix="pb-backlog-bench-")
+    os.makedirs(work, exist_ok=True)  # a --workdir that does not exist yet
     try:
         jsonl, raw = os.path.join(work, "items.jsonl"), os.path.join(work, "raw.txt")
         if not os.path.exists(jsonl):

@@ -44,16 +44,25 @@ public final class Daemon {
     /// How long the loop waits for a pause in copies before it purges what retention retired.
     static let purgeDelay: TimeInterval = 2
     /// Items, and bytes of their text, of an import's or a join's search backlog the loop indexes in one turn: a
-    /// slice of a few tens of milliseconds, so that a copy or a stop signal waits no longer than that (see
-    /// `HistoryStore.indexBacklog(limit:bytes:waiting:)`). Each slice costs about 4 ms besides its items (its
-    /// transaction, its statements, the index segment it makes): a daemon alone indexed a backlog of 1,000,000
-    /// short texts in 21.6 s with slices of 1,000 items (21 ms each), in 14.5 s with 4,000 (bench/backlog_bench.py).
-    static let indexSliceItems = 4_000
-    static let indexSliceBytes = 1 << 20
-    /// How long the loop leaves the backlog alone after another process held the write lock.
+    /// slice of about a fifth of a second, as long as a turn of sync's placement (`SyncService.slice`), so that a
+    /// copy or a stop signal waits no longer than that (see `HistoryStore.indexBacklog(limit:bytes:waiting:)`).
+    /// Each slice costs about 4 ms besides its items (its transaction, its statements), and the index segment it
+    /// makes is merged with the others again and again, so small slices cost more per item: a daemon alone indexed
+    /// a backlog of 1,000,000 short texts in 21.6 s with slices of 1,000 items, in 14.5 s with 4,000
+    /// (bench/backlog_bench.py); after a join of 200,000 items it indexed them in 2.6–2.9 s with 16,000 against
+    /// 4.4–5.1 s with 4,000 (bench/sync_bench.py's join), and slices of 64,000 gained nothing more.
+    static let indexSliceItems = 16_000
+    static let indexSliceBytes = 4 << 20
+    /// How long the loop leaves the backlog alone after another process held the write lock, at most: it waits
+    /// `indexFirstRetryDelay` first, twice as long after each refusal in a row (a checkpoint holds the lock for
+    /// moments, an import for minutes). A second's wait after every refusal left the loop idle for a second now and
+    /// then while it indexed a backlog (its own checkpoints): a million items took 20.0 s, 17.5 s with this and the
+    /// larger slices (bench/backlog_bench.py, medians of 2).
     static let indexRetryDelay: TimeInterval = 1
+    static let indexFirstRetryDelay: TimeInterval = 0.05
     /// Not before this time does the loop try the backlog again (after it found the store busy).
     private var nextIndexAttempt = Date.distantPast
+    private var indexRetry = RetryBackoff(first: Daemon.indexFirstRetryDelay, longest: Daemon.indexRetryDelay)
     /// Whether the loop's next timeout is the backlog's alone (no housekeeping is due then).
     private var isWaitingForIndexOnly = false
     /// Gives back what indexing and sync left in memory once they are done.
@@ -319,14 +328,15 @@ public final class Daemon {
     }
 
     /// Indexes one slice of the search backlog, without waiting for another writer (an import still running keeps
-    /// the lock: the loop tries again after `indexRetryDelay`).
+    /// the lock: the loop tries again after `indexRetry`'s wait, 50 ms to 1 s).
     private func indexBacklogSlice() {
         guard let store, Date() >= nextIndexAttempt, hasSearchBacklog() else { return }
         relief.noteWork()
         do {
             try store.indexBacklog(limit: Self.indexSliceItems, bytes: Self.indexSliceBytes, waiting: false)
+            indexRetry.succeeded()
         } catch where error.code == .busy {
-            nextIndexAttempt = Date().addingTimeInterval(Self.indexRetryDelay)
+            nextIndexAttempt = Date().addingTimeInterval(indexRetry.refused())
         } catch {
             log("could not index imported items yet: \(error.message)")
             nextIndexAttempt = Date().addingTimeInterval(Self.indexRetryDelay * 10)

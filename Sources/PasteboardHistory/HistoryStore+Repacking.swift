@@ -24,8 +24,8 @@ extension HistoryStore {
     /// dictionary is learned first when the store has none and enough payloads for one. A payload that does not
     /// shrink by an eighth stays as it is, as when it is written.
     ///
-    /// The rows are read in order of id, `repackingBatch` at a time, each batch in its own write transaction: the
-    /// daemon records copies in between, and a stop keeps what the batches before it did. Each payload is still
+    /// The rows are read in order of id, `batch` ids at a time (whatever they hold), each batch in its own write
+    /// transaction: the daemon records copies in between, and a stop keeps what the batches before it did. Each payload is still
     /// checked against its hash when it is read, as before. The file keeps its size until it is vacuumed (`vacuum()`
     /// returns the pages packing freed).
     public func packStoredPayloads(batch: Int = repackingBatch) throws(HistoryError) -> RepackingResult {
@@ -33,27 +33,26 @@ extension HistoryStore {
         var result = RepackingResult()
         var after: Int64 = 0
         while true {
-            let read = try write { () throws -> Int in
+            let isDone = try write { () throws -> Bool in
                 guard let packer = try packing.currentPacker() else {
                     result.hasNoDictionary = true
-                    return 0
+                    return true
                 }
+                let through = after + Int64(batch)
                 let rows = try db.prepare(
-                    "SELECT id, data FROM blobs WHERE id > ? AND data IS NOT NULL AND packing IS NULL AND size >= ? "
-                        + "ORDER BY id LIMIT ?")
-                try rows.bind([after, Int64(PayloadPacking.minimumSize), Int64(batch)])
+                    "SELECT id, data FROM blobs WHERE id > ? AND id <= ? AND data IS NOT NULL AND packing IS NULL "
+                        + "AND size >= ? ORDER BY id")
+                try rows.bind([after, through, Int64(PayloadPacking.minimumSize)])
                 var packed: [(id: Int64, stored: Data, before: Int)] = []
-                var count = 0
                 while let row = try rows.step() {
-                    count += 1
-                    guard let id = row.int(0) else { continue }
-                    after = id
-                    guard let data = row.data("data") else { continue }
+                    guard let id = row.int(0), let data = row.data("data") else { continue }
                     let (stored, packing) = PayloadPacking.packed(data, with: packer)
                     if packing != nil { packed.append((id, stored, data.count)) }
                 }
                 rows.reset()
-                guard !packed.isEmpty else { return count }
+                after = through
+                let isLast = try db.row("SELECT 1 AS more FROM blobs WHERE id > ? LIMIT 1", through) == nil
+                guard !packed.isEmpty else { return isLast }
                 let update = try db.prepare("UPDATE blobs SET data = ?, packing = ? WHERE id = ? AND packing IS NULL")
                 for payload in packed {
                     try update.bind([payload.stored, packer.id, payload.id])
@@ -69,9 +68,9 @@ extension HistoryStore {
                 // The triggers count the payloads packed with each dictionary as rows are inserted and deleted; a
                 // row packed in place is counted here.
                 try db.run("UPDATE packing_uses SET uses = uses + ? WHERE packing = ?", Int64(packed.count), packer.id)
-                return count
+                return isLast
             }
-            if read < batch { return result }
+            if isDone { return result }
         }
     }
 }
