@@ -77,6 +77,11 @@ public final class HistoryImport {
     private var cacheKiB = HistoryImport.cacheKiB
     private let cacheCeilingKiB = HistoryImport.cacheCeiling() / 1024
     private var itemsAtLastCacheLook = 0
+    /// The totals the store's insert triggers keep, counted here instead once the import writes full batches (see
+    /// `SuspendedTotals`); nil before, and for an import of fewer rows, which leaves the triggers alone.
+    private var totals: SuspendedTotals?
+    /// Why the import stopped, when writing its rows failed: it was rolled back, and every later call says so.
+    private var failure: HistoryError?
 
     private struct BatchKey: Hashable {
         let table: String
@@ -234,6 +239,7 @@ public final class HistoryImport {
     package func add(
         _ item: PasteboardItem, metadata: CaptureMetadata, mergingRepeats: Bool = true, ifIdentityIs expected: Data?
     ) throws(HistoryError) -> RecordResult? {
+        if let failure { throw failure }
         precondition(isOpen, "add(_:metadata:) after commit() or rollBack()")  // programmer error
         guard !item.isEmpty else { throw HistoryError(.invalidInput, "Nothing to record: the item has no content.") }
         try metadata.validateDates()
@@ -516,15 +522,42 @@ public final class HistoryImport {
         let key = BatchKey(table: table, rows: rows)
         if let statement = batchStatements[key] { return statement }
         let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        // OR FAIL once no trigger fires: a statement that cannot stop half-way with rows of its own written needs
+        // no statement journal (see SuspendedTotals.swift). A row it refuses is a fault here all the same, and the
+        // import rolls back whole (`writeRows`).
+        let verb = totals == nil ? "INSERT" : "INSERT OR FAIL"
         let statement = try store.db.prepare(
-            "INSERT INTO \(table)(\(columns.joined(separator: ", "))) VALUES "
+            "\(verb) INTO \(table)(\(columns.joined(separator: ", "))) VALUES "
                 + Array(repeating: row, count: rows).joined(separator: ", "))
         batchStatements[key] = statement
         return statement
     }
 
-    /// Inserts the waiting blobs, items and representations, a statement per table.
+    /// Inserts the waiting blobs, items and representations, a statement per table. When that fails the import is
+    /// rolled back at once: a statement may have stopped half-way, and SQLite may have rolled the transaction back
+    /// itself (a full disk), after which nothing more may be written as if it were still open.
     private func writeRows() throws {
+        do {
+            try writePendingRows()
+        } catch {
+            let cause: HistoryError
+            do throws(HistoryError) {
+                try store.perform { () throws -> Void in throw error }
+                cause = HistoryError(.io, "\(error)")  // not reached: `perform` rethrows
+            } catch {
+                cause = error
+            }
+            failure = HistoryError(cause.code, "The import stopped and was rolled back: \(cause.message)", underlying: cause)
+            rollBack()
+            throw cause
+        }
+    }
+
+    private func writePendingRows() throws {
+        if totals == nil && (pendingItems.count >= Self.batchRows || pendingBlobs.count >= Self.batchRows) {
+            totals = try SuspendedTotals(db: store.db)
+            batchStatements.removeAll()  // prepared before, with a plain INSERT
+        }
         if !pendingBlobs.isEmpty {
             let statement = try batchStatement(
                 "blobs", ["id", "hash", "size", "data", "refcount", "packing"], rows: pendingBlobs.count)
@@ -543,6 +576,7 @@ public final class HistoryImport {
                     try statement.bindNull(at: column + 6)
                 }
                 try statement.bind(blob.references, at: column + 5)
+                totals?.noteBlob(isInFile: packed[offset].stored == nil, size: Int64(blob.size), packing: packed[offset].packing)
             }
             try statement.runToCompletion()
             statement.reset()  // drops the bound copies of the payloads
@@ -572,6 +606,7 @@ public final class HistoryImport {
                 } else {
                     try statement.bindNull(at: column + 13)
                 }
+                totals?.noteItem(kind: item.kind.rawValue, isPinned: metadata.isPinned, size: Int64(item.size))
             }
             try statement.runToCompletion()
         }
@@ -587,6 +622,7 @@ public final class HistoryImport {
             }
             try statement.runToCompletion()
         }
+        try totals?.flush(db: store.db)
         pendingBlobs.removeAll(keepingCapacity: true)
         pendingBlobIndex.removeAll(keepingCapacity: true)
         pendingItems.removeAll(keepingCapacity: true)
@@ -599,6 +635,7 @@ public final class HistoryImport {
 
     /// Makes every added item part of the history at once.
     public func commit() throws(HistoryError) {
+        if let failure { throw failure }
         precondition(isOpen, "commit() twice")  // programmer error
         let db = store.db
         do {
@@ -609,6 +646,8 @@ public final class HistoryImport {
                 batchStatements.removeAll()
                 // Every position this import gave out is above the mark, in the backlog.
                 if nextPosition - 1 > indexedThrough { try store.setSearchIndexedThrough(indexedThrough) }
+                try totals?.restore(db: db)
+                totals = nil
                 if addedLines > 0 {
                     try store.noteChange(
                         .imported, itemID: firstNewItemID, lastItemID: firstNewItemID.map { _ in nextItemID - 1 },

@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardHistory
+@testable import PasteboardHistory
 import PasteboardModel
 import SQLiteSupport
 import Testing
@@ -81,5 +81,73 @@ import Testing
         try limited.record(PasteboardItem(string: "a new copy"))
         #expect(try limited.items(limit: 100).map(\.preview).contains("a year old") == false)
         #expect(try limited.count() == 5)
+    }
+
+    /// The store's insert triggers, by name, with their definitions.
+    func insertTriggers() throws -> [String: String] {
+        Dictionary(
+            uniqueKeysWithValues: try store.db.rows("SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' AND name LIKE '%_insert'")
+                .map { ($0.string("name") ?? "?", $0.string("sql") ?? "?") })
+    }
+
+    /// A bulk import counts the totals itself, without the insert triggers (SuspendedTotals), and ends with the same
+    /// totals and the same triggers as a trigger would have: through batches, a dictionary learned half-way, repeats
+    /// of rows already written, pins, a payload in a file, a rollback and a write that fails.
+    @Test func aBulkImportKeepsTheTotalsWithoutItsTriggers() throws {
+        let triggers = try insertTriggers()
+        #expect(triggers.count == 3, "\(triggers.keys.sorted())")
+        try store.record(PasteboardItem(string: "copied before"))
+        let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
+        let bulk = try HistoryImport(store: store)
+        for index in 0..<5000 {
+            let text = (0..<8).map { words[(index * 7 + $0 * 3) % words.count] }.joined(separator: " ") + " \(index)"
+            try bulk.add(PasteboardItem(string: text), metadata: CaptureMetadata(date: Date(), isPinned: index % 97 == 0))
+            if index == 2000 {
+                // Repeats of rows written in earlier batches (one pinned now), a picture kept in a file.
+                try bulk.add(PasteboardItem(string: "alpha bravo"), metadata: CaptureMetadata(date: Date(), isPinned: true))
+                try bulk.add(pngItem(seed: 9), metadata: CaptureMetadata(date: Date()))
+            }
+            if index == 10 { try bulk.add(PasteboardItem(string: "alpha bravo"), metadata: CaptureMetadata(date: Date())) }
+        }
+        #expect(try store.db.row("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'trigger' AND name LIKE '%_insert'")?.int("n") == 0)
+        try bulk.commit()
+        #expect(try insertTriggers() == triggers, "the triggers are back as they were")
+        let (kept, counted) = try totals()
+        #expect(kept == counted)
+        #expect(kept.contains { $0.hasPrefix("payloads 1 1 ") }, "the picture's payload is a file: \(kept)")
+        let packed = try store.db.row("SELECT count(*) AS n FROM blobs WHERE packing IS NOT NULL")?.int("n") ?? 0
+        #expect(packed > 500, "the dictionary was learned during the import")
+        #expect(try store.db.row("SELECT sum(uses) AS n FROM packing_uses")?.int("n") == packed)
+        #expect(try store.count() == 5003)
+
+        // Rolled back: triggers and totals as they were.
+        let before = try totals().kept
+        let abandoned = try HistoryImport(store: store)
+        for index in 0..<1000 { try abandoned.add(PasteboardItem(string: "abandoned \(index)"), metadata: CaptureMetadata(date: Date())) }
+        abandoned.rollBack()
+        #expect(try insertTriggers() == triggers)
+        #expect(try totals().kept == before)
+
+        // A batch that cannot be written (the database may not grow): the import rolls back at once and says so
+        // from then on; the store is as it was, triggers included.
+        let failing = try HistoryImport(store: store)
+        let pages = try store.db.row("PRAGMA page_count")?.int(0) ?? 0
+        try store.db.execute("PRAGMA max_page_count = \(pages + 2)")
+        var failure: HistoryError?
+        do {
+            for index in 0..<5000 { try failing.add(PasteboardItem(string: "does not fit \(index) " + String(repeating: "x", count: 200)), metadata: CaptureMetadata(date: Date())) }
+        } catch {
+            failure = error
+        }
+        try store.db.execute("PRAGMA max_page_count = 4294967294")
+        #expect(failure?.code == .full, "\(String(describing: failure))")
+        #expect(store.db.isInTransaction == false)
+        #expect(throws: HistoryError.self) { try failing.add(PasteboardItem(string: "later"), metadata: CaptureMetadata(date: Date())) }
+        #expect(throws: HistoryError.self) { try failing.commit() }
+        #expect(try insertTriggers() == triggers)
+        #expect(try totals().kept == before)
+        #expect(try store.count() == 5003)
+        try store.record(PasteboardItem(string: "copied after"))
+        #expect(try totals().kept == totals().counted)
     }
 }
