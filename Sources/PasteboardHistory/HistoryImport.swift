@@ -540,13 +540,7 @@ public final class HistoryImport {
         do {
             try writePendingRows()
         } catch {
-            let cause: HistoryError
-            do throws(HistoryError) {
-                try store.perform { () throws -> Void in throw error }
-                cause = HistoryError(.io, "\(error)")  // not reached: `perform` rethrows
-            } catch {
-                cause = error
-            }
+            let cause = store.historyError(error)
             failure = HistoryError(cause.code, "The import stopped and was rolled back: \(cause.message)", underlying: cause)
             rollBack()
             throw cause

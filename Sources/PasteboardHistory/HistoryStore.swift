@@ -135,14 +135,19 @@ public final class HistoryStore {
     func perform<T>(_ body: () throws -> T) throws(HistoryError) -> T {
         do {
             return try body()
-        } catch let error as HistoryError {
-            throw error
-        } catch let error as SQLiteError {
-            throw HistoryError.from(error, path: location.databaseURL.path)
-        } catch let error as PasteboardError where error.code == .noSuchPasteboard {
-            throw HistoryError(.noSuchPasteboard, error.message, underlying: error)
         } catch {
-            throw HistoryError(.io, "\(error)")
+            throw historyError(error)
+        }
+    }
+
+    /// `error`, met while using the store, as the error the store reports.
+    func historyError(_ error: any Error) -> HistoryError {
+        switch error {
+        case let error as HistoryError: error
+        case let error as SQLiteError: HistoryError.from(error, path: location.databaseURL.path)
+        case let error as PasteboardError where error.code == .noSuchPasteboard:
+            HistoryError(.noSuchPasteboard, error.message, underlying: error)
+        default: HistoryError(.io, "\(error)")
         }
     }
 
