@@ -541,7 +541,8 @@ public final class HistoryImport {
             try writePendingRows()
         } catch {
             let cause = store.historyError(error)
-            failure = HistoryError(cause.code, "The import stopped and was rolled back: \(cause.message)", underlying: cause)
+            failure = HistoryError(
+                cause.code, "The import stopped and was rolled back: \(cause.message)", underlying: cause)
             rollBack()
             throw cause
         }
@@ -570,7 +571,8 @@ public final class HistoryImport {
                     try statement.bindNull(at: column + 6)
                 }
                 try statement.bind(blob.references, at: column + 5)
-                totals?.noteBlob(isInFile: packed[offset].stored == nil, size: Int64(blob.size), packing: packed[offset].packing)
+                totals?.noteBlob(
+                    isInFile: packed[offset].stored == nil, size: Int64(blob.size), packing: packed[offset].packing)
             }
             try statement.runToCompletion()
             statement.reset()  // drops the bound copies of the payloads

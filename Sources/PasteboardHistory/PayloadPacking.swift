@@ -129,7 +129,8 @@ final class PayloadPacking {
             DispatchQueue.concurrentPerform(iterations: 2) { part in
                 let range = part == 0 ? 0..<half : half..<work.payloads.count
                 for index in range {
-                    work.results[index] = work.payloads[index].map { Self.packed($0, with: work.packers[part]) } ?? (nil, nil)
+                    let packer = work.packers[part]
+                    work.results[index] = work.payloads[index].map { Self.packed($0, with: packer) } ?? (nil, nil)
                 }
             }
         }
@@ -150,8 +151,8 @@ final class PayloadPacking {
     private func partner(for packer: (id: Int64, packer: ZstdPacker)) throws -> ZstdPacker? {
         if let partner = partnerPacker, partner.id == packer.id { return partner.packer }
         partnerPacker = nil
-        guard let dictionary = try db?.row("SELECT dictionary FROM packings WHERE id = ?", packer.id)?.data("dictionary"),
-            let made = ZstdPacker(dictionary: dictionary, level: Self.level)
+        let row = try db?.row("SELECT dictionary FROM packings WHERE id = ?", packer.id)
+        guard let dictionary = row?.data("dictionary"), let made = ZstdPacker(dictionary: dictionary, level: Self.level)
         else { return nil }
         partnerPacker = (packer.id, made)
         return made
