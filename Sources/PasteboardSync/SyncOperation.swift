@@ -80,17 +80,29 @@ enum Hex {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The bytes `text` spells, two hex digits each (either case); nil for anything else. Read byte by byte: every
+    /// operation a device takes in has its identity decoded here, several times (a joining device decodes millions).
     static func decode(_ text: String) -> Data? {
-        guard text.count % 2 == 0 else { return nil }
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(text.count / 2)
-        var index = text.startIndex
-        while index < text.endIndex {
-            let next = text.index(index, offsetBy: 2)
-            guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
+        var text = text
+        return text.withUTF8 { utf8 -> Data? in
+            guard utf8.count % 2 == 0 else { return nil }
+            var bytes = [UInt8](repeating: 0, count: utf8.count / 2)
+            for index in bytes.indices {
+                guard let high = value(of: utf8[2 * index]), let low = value(of: utf8[2 * index + 1]) else {
+                    return nil
+                }
+                bytes[index] = high << 4 | low
+            }
+            return Data(bytes)
         }
-        return Data(bytes)
+    }
+
+    private static func value(of digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

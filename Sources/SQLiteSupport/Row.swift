@@ -7,13 +7,21 @@ public struct Row: Sendable {
     public let values: [SQLiteValue]
     private let names: [String: Int]
 
-    init(statement: Statement) {
+    /// The columns of the row `statement` stands on, by name.
+    static func names(of statement: Statement) -> [String: Int] {
+        var names: [String: Int] = [:]
+        for i in 0..<sqlite3_column_count(statement.handle) {
+            names[String(cString: sqlite3_column_name(statement.handle, i))] = Int(i)
+        }
+        return names
+    }
+
+    /// The row `statement` stands on; `names` are its columns (`names(of:)`), shared by the rows of one run.
+    init(statement: Statement, names: [String: Int]) {
         let count = sqlite3_column_count(statement.handle)
         var values: [SQLiteValue] = []
         values.reserveCapacity(Int(count))
-        var names: [String: Int] = [:]
         for i in 0..<count {
-            names[String(cString: sqlite3_column_name(statement.handle, i))] = Int(i)
             switch sqlite3_column_type(statement.handle, i) {
             case SQLITE_INTEGER: values.append(.integer(sqlite3_column_int64(statement.handle, i)))
             case SQLITE_FLOAT: values.append(.real(sqlite3_column_double(statement.handle, i)))

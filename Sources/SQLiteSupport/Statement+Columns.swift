@@ -72,6 +72,7 @@ extension Statement {
         if rc == SQLITE_ROW { return true }
         let error = rc == SQLITE_DONE ? nil : connection.error(rc, sql: sql)
         sqlite3_reset(handle)
+        rowNames = nil
         if let error { throw error }
         return false
     }
@@ -79,6 +80,7 @@ extension Statement {
     /// Resets the statement for another run, keeping its bindings.
     public func rewind() {
         sqlite3_reset(handle)
+        rowNames = nil
     }
 
     public func isNull(at column: Int32) -> Bool {

@@ -8,6 +8,9 @@ public final class Statement {
     public let sql: String
     unowned let connection: Connection
     private var columnNames: [String: Int32]?
+    /// The columns of the rows `step()` returns, by name: read at the first row of each run and shared by its rows
+    /// (a statement SQLite prepared again after a schema change may have other columns; `SELECT *` does).
+    var rowNames: [String: Int]?
 
     init(connection: Connection, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
@@ -25,6 +28,7 @@ public final class Statement {
     /// Resets the statement and clears its bindings.
     public func reset() {
         sqlite3_reset(handle)
+        rowNames = nil
         sqlite3_clear_bindings(handle)
     }
 
@@ -63,13 +67,18 @@ public final class Statement {
     public func step() throws(SQLiteError) -> Row? {
         let rc = sqlite3_step(handle)
         switch rc {
-        case SQLITE_ROW: return Row(statement: self)
+        case SQLITE_ROW:
+            let names = rowNames ?? Row.names(of: self)
+            rowNames = names
+            return Row(statement: self, names: names)
         case SQLITE_DONE:
             sqlite3_reset(handle)
+            rowNames = nil
             return nil
         default:
             let error = connection.error(rc, sql: sql)
             sqlite3_reset(handle)
+            rowNames = nil
             throw error
         }
     }

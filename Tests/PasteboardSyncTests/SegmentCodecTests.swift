@@ -39,4 +39,15 @@ import Testing
         #expect(SegmentCodec.decode(bytes + Data([0]), count: 5, types: types, device: device) == nil)
         #expect(SegmentCodec.decode(bytes, count: 5, types: [], device: device) == nil)
     }
+
+    @Test func hexDigitsDecodeExactly() {
+        let bytes = Data((0...255).map { UInt8($0) })
+        #expect(Hex.decode(Hex.encode(bytes)) == bytes)
+        #expect(Hex.decode("00fF7a") == Data([0x00, 0xFF, 0x7A]))
+        #expect(Hex.decode("") == Data())
+        // Anything but pairs of hex digits is not an identity, signs and letters beyond f included.
+        for text in ["0", "abc", "+f", "-0", "0x", "g0", " 0", "0 ", "é0", "ab\u{301}"] {
+            #expect(Hex.decode(text) == nil, "\(text)")
+        }
+    }
 }

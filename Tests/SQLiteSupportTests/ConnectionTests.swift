@@ -25,6 +25,26 @@ import Testing
         #expect(row["n"] == .null)
     }
 
+    @Test func rowsShareTheirColumnNamesWithinARunOnly() throws {
+        let db = try Connection(path: path)
+        try db.execute("CREATE TABLE t(a INTEGER, b TEXT); INSERT INTO t VALUES (1, 'x'), (2, 'y')")
+        let rows = try db.rows("SELECT * FROM t ORDER BY a")
+        #expect(rows.map { $0.int("a") } == [1, 2])
+        #expect(rows.map { $0.string("b") } == ["x", "y"])
+        // The same cached statement after a schema change: SQLite prepares it again, with the new column.
+        try db.execute("ALTER TABLE t ADD COLUMN c INTEGER DEFAULT 7")
+        let again = try db.rows("SELECT * FROM t ORDER BY a")
+        #expect(again.map { $0.int("c") } == [7, 7])
+        #expect(again.allSatisfy { $0.has("c") && $0.values.count == 3 })
+        // A run left after its first row, then reset: the next run reads its names again.
+        let statement = try db.prepare("SELECT * FROM t ORDER BY a")
+        #expect(try statement.step()?.has("d") == false)
+        statement.reset()
+        try db.execute("ALTER TABLE t ADD COLUMN d TEXT DEFAULT 'new'")
+        #expect(try statement.step()?.string("d") == "new")
+        statement.reset()
+    }
+
     @Test func emptyBlobIsNotNull() throws {
         let db = try Connection(path: path)
         try db.execute("CREATE TABLE t(b BLOB)")
