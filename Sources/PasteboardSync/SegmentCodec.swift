@@ -14,11 +14,14 @@ import FoundationEssentials
 enum SegmentCodec {
     static let kinds: [SyncOperation.Kind] = [.copy, .pin, .unpin, .delete, .clear]
 
-    /// Encodes `operations` (all made by `device`); returns the type table and the bytes.
+    /// Encodes `operations` (all made by `device`); returns the type table and the bytes. Built in an array of
+    /// bytes, not in `Data`, whose every append checks its representation: a joining device encodes each of
+    /// millions of records again for its sync state, and a snapshot holds every item.
     static func encode(_ operations: [SyncOperation]) -> (types: [String], bytes: Data) {
         var types: [String] = []
         var typeIndex: [String: Int] = [:]
-        var out = Data()
+        var out: [UInt8] = []
+        out.reserveCapacity(operations.count * 64)
         for operation in operations {
             out.append(UInt8(kinds.firstIndex(of: operation.kind)!))  // every kind is in the table
             appendVarint(&out, operation.clock.milliseconds)
@@ -27,12 +30,11 @@ enum SegmentCodec {
                 out.append(operation.keepsPinned == true ? 1 : 0)
                 continue
             }
-            out.append(operation.identityBytes ?? Data(count: 16))
+            out.append(contentsOf: operation.identityBytes ?? Data(count: 16))
             guard operation.kind == .copy else { continue }
             if let source = operation.source {
-                let bytes = Data(source.utf8)
-                appendVarint(&out, UInt64(bytes.count + 1))
-                out.append(bytes)
+                appendVarint(&out, UInt64(source.utf8.count + 1))
+                out.append(contentsOf: source.utf8)
             } else {
                 appendVarint(&out, 0)
             }
@@ -51,14 +53,14 @@ enum SegmentCodec {
                 appendVarint(&out, UInt64(representation.size))
                 if let inline = representation.inline {
                     out.append(0)
-                    out.append(inline)
+                    out.append(contentsOf: inline)
                 } else {
                     out.append(1)
-                    out.append(Hex.decode(representation.payload ?? "") ?? Data(count: KeyedHash.byteCount))
+                    out.append(contentsOf: Hex.decode(representation.payload ?? "") ?? Data(count: KeyedHash.byteCount))
                 }
             }
         }
-        return (types, out)
+        return (types, Data(out))
     }
 
     /// Decodes `count` operations made by `device`; nil when the bytes are malformed in any way.
@@ -117,6 +119,15 @@ enum SegmentCodec {
     }
 
     static func appendVarint(_ out: inout Data, _ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            out.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(value))
+    }
+
+    static func appendVarint(_ out: inout [UInt8], _ value: UInt64) {
         var value = value
         while value >= 0x80 {
             out.append(UInt8(value & 0x7F) | 0x80)
@@ -184,11 +195,9 @@ enum SegmentCodec {
 extension SegmentCodec {
     /// Encodes `operations`, grouped by the device of their clocks (each group keeps their order).
     static func encodeGroups(_ operations: [SyncOperation]) -> Data {
-        var groups = Data()
-        let count = appendGroups(operations, to: &groups)
         var out = Data()
-        appendVarint(&out, UInt64(count))
-        out.append(groups)
+        appendVarint(&out, UInt64(groupCount(operations)))
+        appendGroups(operations, to: &out)
         return out
     }
 
