@@ -118,16 +118,7 @@ enum SegmentCodec {
         return operation
     }
 
-    static func appendVarint(_ out: inout Data, _ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            out.append(UInt8(value & 0x7F) | 0x80)
-            value >>= 7
-        }
-        out.append(UInt8(value))
-    }
-
-    static func appendVarint(_ out: inout [UInt8], _ value: UInt64) {
+    static func appendVarint(_ out: inout some RangeReplaceableCollection<UInt8>, _ value: UInt64) {
         var value = value
         while value >= 0x80 {
             out.append(UInt8(value & 0x7F) | 0x80)

@@ -7,7 +7,6 @@ public final class Statement {
     /// The statement's SQL.
     public let sql: String
     unowned let connection: Connection
-    private var columnNames: [String: Int32]?
     /// The columns of the rows `step()` returns, by name: read at the first row of each run and shared by its rows
     /// (a statement SQLite prepared again after a schema change may have other columns; `SELECT *` does).
     var rowNames: [String: Int]?
@@ -86,17 +85,6 @@ public final class Statement {
     /// Steps until done, ignoring rows.
     public func runToCompletion() throws(SQLiteError) {
         while try step() != nil {}
-    }
-
-    func columnIndex(_ name: String) -> Int32? {
-        if columnNames == nil {
-            var names: [String: Int32] = [:]
-            for i in 0..<sqlite3_column_count(handle) {
-                names[String(cString: sqlite3_column_name(handle, i))] = i
-            }
-            columnNames = names
-        }
-        return columnNames?[name]
     }
 }
 
