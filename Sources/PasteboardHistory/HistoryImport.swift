@@ -73,6 +73,9 @@ public final class HistoryImport {
     /// After how many added lines the filters are read, when the store is small enough for them; nil once read,
     /// or never.
     private var filtersFrom: Int?
+    /// The filters kept from one import to the next (sync's placement), when the caller keeps them: the import takes
+    /// them at its start (brought up to date), and gives them back with its own keys when it ends.
+    private let knownKeys: KnownKeys?
     /// Batch statements by table and number of rows.
     private var batchStatements: [BatchKey: Statement] = [:]
     /// Items in the store when the import began, the cache's size (KiB) now, and its ceiling (see `cacheKiB`).
@@ -161,9 +164,13 @@ public final class HistoryImport {
 
     /// Starts the transaction; `ordersByDate: false` leaves every item where `add` put it (at the top, in the order
     /// added, whatever its date), for sync, which keeps each item's position as `lastPosition` gave it.
-    package init(store: HistoryStore, ordersByDate: Bool) throws(HistoryError) {
+    ///
+    /// With `knownKeys` (kept by the caller from one import to the next, see KnownKeys.swift), the import asks them
+    /// instead of reading the store's keys or looking each key up.
+    package init(store: HistoryStore, ordersByDate: Bool, knownKeys: KnownKeys? = nil) throws(HistoryError) {
         self.store = store
         self.ordersByDate = ordersByDate
+        self.knownKeys = knownKeys
         let db = store.db
         precondition(!db.isInTransaction, "HistoryImport starts its own transaction")  // programmer error
         (previousCacheSize, nextPosition, indexedThrough, index, nextItemID, nextBlobID, findIdentity, findBlob,
@@ -193,6 +200,12 @@ public final class HistoryImport {
         firstPosition = nextPosition
         itemsAtStart = Int64(try store.count())
         try store.perform { try growCache() }
+        if let knownKeys {
+            try store.perform { try knownKeys.refresh(db) }  // a failure rolls back in deinit, as above
+            (identityFilter, blobFilter) = (knownKeys.identities, knownKeys.hashes)
+            (knownKeys.identities, knownKeys.hashes) = (KeyFilter(), KeyFilter())  // not shared: no copy on write
+            return
+        }
         try store.perform {
             // From the totals the triggers keep (schema 8), not count(*): that read every item and every payload's
             // row, each time an import started (sync starts one a round, and one a slice of a join).
@@ -669,7 +682,9 @@ public final class HistoryImport {
                         .imported, itemID: firstNewItemID, lastItemID: firstNewItemID.map { _ in nextItemID - 1 },
                         count: addedLines)
                 }
+                let tallies = knownKeys == nil ? nil : try KnownKeys.tallies(db)
                 try db.execute("COMMIT")
+                if let tallies { knownKeys?.note(tallies) }
                 try db.execute("PRAGMA cache_size = \(previousCacheSize); PRAGMA synchronous = NORMAL")
             }
         } catch {
@@ -677,6 +692,7 @@ public final class HistoryImport {
             throw error
         }
         isOpen = false
+        returnFilters()
         // Payload files whose last reference a line's newer bytes dropped (see `replaceRepresentations`).
         let removals = store.pendingFileRemovals
         store.pendingFileRemovals.removeAll()
@@ -703,6 +719,22 @@ public final class HistoryImport {
         index.abandon()
         if db.isInTransaction { _ = Result { try db.execute("ROLLBACK") } }
         _ = Result { try db.execute("PRAGMA cache_size = \(previousCacheSize); PRAGMA synchronous = NORMAL") }
+        returnFilters()
+    }
+
+    /// Gives the kept filters back, with the keys this import added: a store rolled back to where they were noted
+    /// holds fewer keys than they do, which only makes them say "perhaps" more often.
+    private func returnFilters() {
+        guard let knownKeys, let identityFilter, let blobFilter else { return }
+        (knownKeys.identities, knownKeys.hashes) = (identityFilter, blobFilter)
+        (self.identityFilter, self.blobFilter) = (nil, nil)
+    }
+
+    /// Whether the store may hold an item with `identity` (false: certainly not), by the import's filter; true when
+    /// the import has none.
+    package func mightHold(identity: Data) -> Bool {
+        guard let identityFilter else { return true }
+        return identity.withUnsafeBytes { identityFilter.mightContain($0) }
     }
 }
 

@@ -48,6 +48,11 @@ extension HistoryStore {
         }
     }
 
+    /// Brings `keys` up to every identity and payload hash the history holds (see KnownKeys.swift).
+    package func refresh(_ keys: KnownKeys) throws(HistoryError) {
+        try perform { try keys.refresh(db) }
+    }
+
     /// Which of `identities` the history holds, with their ids and pins: looked up by the identity index, a few
     /// hundred at a time, so that what sync compares is never the whole history in memory.
     package func syncIdentities(of identities: some Collection<Data>) throws(HistoryError) -> [Data: (id: Int64, isPinned: Bool)] {

@@ -27,7 +27,7 @@ enum Schema {
         "search_backlog", "changes", "recognized_text", "items_images", "item_totals", "items_totals_insert",
         "items_totals_delete", "items_totals_update", "blob_totals", "blobs_totals_insert", "blobs_totals_delete",
         "blobs_totals_update", "blobs_in_files", "search_blocks", "search_blocks_since", "packings", "packing_uses",
-        "blobs_packing_insert", "blobs_packing_delete",
+        "blobs_packing_insert", "blobs_packing_delete", "key_insertions", "items_insertions", "blobs_insertions",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -342,6 +342,26 @@ enum Schema {
                     DELETE FROM packings WHERE id = old.packing
                         AND (SELECT uses FROM packing_uses WHERE packing = old.packing) <= 0;
                     DELETE FROM packing_uses WHERE packing = old.packing AND uses <= 0;
+                END;
+                """),
+        // How many item and payload rows were ever inserted (never counted down): a reader that noted the counts
+        // and the largest ids tells from them alone whether the rows above those ids are every row inserted since,
+        // so that it can keep its filters of identities and payload hashes (KnownKeys.swift) without reading every
+        // key again. Counted from 0 here; only differences are read. Constant work; idempotent.
+        .init(
+            version: 12,
+            sql: """
+                CREATE TABLE IF NOT EXISTS key_insertions(
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    items INTEGER NOT NULL,
+                    blobs INTEGER NOT NULL
+                );
+                INSERT OR IGNORE INTO key_insertions(id, items, blobs) VALUES (1, 0, 0);
+                CREATE TRIGGER IF NOT EXISTS items_insertions AFTER INSERT ON items BEGIN
+                    UPDATE key_insertions SET items = items + 1 WHERE id = 1;
+                END;
+                CREATE TRIGGER IF NOT EXISTS blobs_insertions AFTER INSERT ON blobs BEGIN
+                    UPDATE key_insertions SET blobs = blobs + 1 WHERE id = 1;
                 END;
                 """),
     ])

@@ -1,6 +1,6 @@
 import SQLiteSupport
 
-/// The totals an insert adds (`item_totals`, `blob_totals`, `packing_uses`), counted by an import instead of by the
+/// The totals an insert adds (`item_totals`, `blob_totals`, `packing_uses`, `key_insertions`), counted by an import instead of by the
 /// store's insert triggers, which it drops for the length of its transaction and puts back, as they were, when it
 /// commits. The counts go into the totals after each batch of rows, a statement per total.
 ///
@@ -15,13 +15,19 @@ import SQLiteSupport
 /// counted for either.
 struct SuspendedTotals {
     /// The insert triggers this type stands in for.
-    static let triggers = ["items_totals_insert", "blobs_totals_insert", "blobs_packing_insert"]
+    static let triggers = [
+        "items_totals_insert", "blobs_totals_insert", "blobs_packing_insert", "items_insertions", "blobs_insertions",
+    ]
 
     /// The dropped triggers' definitions, by name, as the store had them.
     private var definitions: [(name: String, sql: String)] = []
     private var countsItems = false
     private var countsBlobs = false
     private var countsPackings = false
+    private var countsItemInsertions = false
+    private var countsBlobInsertions = false
+    private var insertedItems: Int64 = 0
+    private var insertedBlobs: Int64 = 0
     private var items: [ItemKey: Counts] = [:]
     private var blobs: [Bool: Counts] = [:]
     private var packings: [Int64: Int64] = [:]
@@ -55,10 +61,13 @@ struct SuspendedTotals {
         countsItems = names.contains("items_totals_insert")
         countsBlobs = names.contains("blobs_totals_insert")
         countsPackings = names.contains("blobs_packing_insert")
+        countsItemInsertions = names.contains("items_insertions")
+        countsBlobInsertions = names.contains("blobs_insertions")
     }
 
     /// Counts an item row as it is inserted.
     mutating func noteItem(kind: String, isPinned: Bool, size: Int64) {
+        if countsItemInsertions { insertedItems += 1 }
         guard countsItems else { return }
         items[ItemKey(kind: kind, isPinned: isPinned), default: Counts()].add(size)
     }
@@ -66,6 +75,7 @@ struct SuspendedTotals {
     /// Counts a payload row as it is inserted: `isInFile` when its bytes are in a file (`data` NULL), `packing` the
     /// dictionary it was packed with.
     mutating func noteBlob(isInFile: Bool, size: Int64, packing: Int64?) {
+        if countsBlobInsertions { insertedBlobs += 1 }
         if countsBlobs { blobs[isInFile, default: Counts()].add(size) }
         if countsPackings, let packing { packings[packing, default: 0] += 1 }
     }
@@ -90,7 +100,11 @@ struct SuspendedTotals {
         for (packing, uses) in packings {
             try db.run("UPDATE packing_uses SET uses = uses + ? WHERE packing = ?", uses, packing)
         }
-        (items, blobs, packings) = ([:], [:], [:])
+        if insertedItems > 0 || insertedBlobs > 0 {
+            try db.run(
+                "UPDATE key_insertions SET items = items + ?, blobs = blobs + ? WHERE id = 1", insertedItems, insertedBlobs)
+        }
+        (items, blobs, packings, insertedItems, insertedBlobs) = ([:], [:], [:], 0, 0)
     }
 
     /// Adds what is left to the totals and puts the triggers back, inside the transaction, before it commits.

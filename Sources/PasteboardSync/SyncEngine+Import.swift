@@ -175,6 +175,7 @@ extension SyncEngine {
             }
         }
         try placement.finish()
+        knownKeys = nil
         if let newest = placement.newest { placedNewest = newest }
         arrivals.newestCopy = placedNewest
         placedNewest = nil
@@ -345,7 +346,17 @@ extension SyncEngine {
         /// transaction, items it lacks go into the import under way.
         mutating func place(_ page: [SyncState.Entry], rejected: inout [String]) throws(SyncError) {
             let store = engine.store
-            let present = try engine.inStore { () throws(HistoryError) in try store.syncIdentities(of: page.map(\.identity)) }
+            // A page as long as they come is a large placement (a join, a clear, a long absence): from then on the
+            // history's keys are kept in filters, and only identities they may hold are looked up.
+            if engine.knownKeys == nil && page.count >= SyncEngine.placementPage { engine.knownKeys = KnownKeys() }
+            var identities = page.map(\.identity)
+            if let bulk {
+                identities.removeAll { !bulk.mightHold(identity: $0) }
+            } else if let keys = engine.knownKeys {
+                try engine.inStore { () throws(HistoryError) in try store.refresh(keys) }
+                identities.removeAll { !keys.mightHold(identity: $0) }
+            }
+            let present = try engine.inStore { () throws(HistoryError) in try store.syncIdentities(of: identities) }
             var start = 0
             while start < page.count {
                 let isPresent = present[page[start].identity] != nil
@@ -402,7 +413,10 @@ extension SyncEngine {
             if let open = self.bulk {
                 bulk = open
             } else {
-                bulk = try engine.inStore { () throws(HistoryError) in try HistoryImport(store: store, ordersByDate: false) }
+                let keys = engine.knownKeys
+                bulk = try engine.inStore { () throws(HistoryError) in
+                    try HistoryImport(store: store, ordersByDate: false, knownKeys: keys)
+                }
                 self.bulk = bulk
             }
             let metadata = CaptureMetadata(source: record.source, date: entry.copy?.date ?? now, isPinned: entry.isPinned)

@@ -28,6 +28,9 @@ public final class SyncEngine {
     public internal(set) var hasPlacementLeft = false
     /// The newest item another device copied that the slices of a placement put in the history so far.
     var placedNewest: (id: Int64, date: Date)?
+    /// The history's identities and payload hashes in filters, kept from one page (and one daemon turn) of a large
+    /// placement to the next (see `KnownKeys`); dropped, and its memory given back, when the placement is done.
+    var knownKeys: KnownKeys?
     /// A whole comparison of the history with the sync state cut at a deadline (see `writeLocalChanges`): the
     /// identity it goes on after, and the end of the change feed when it began.
     var comparison: (after: Data, feedEnd: Int64)?

@@ -118,7 +118,7 @@ import Testing
             #expect(try indexMatchCount(location, phrase: "ünï") == 1)
         }
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 11)
+        #expect(try reopened.stats().schemaVersion == 12)
         #expect(try reopened.unindexedCount() == 3)
         #expect(try indexMatchCount(location, phrase: "ünï") == 0)
         #expect(try reopened.items(HistoryQuery(text: "Unic")).map(\.id) == [ids["Ünïcödé"]])

@@ -95,7 +95,7 @@ import Testing
         let store = try HistoryStore(location: location)
         try store.record(PasteboardItem(string: "first"))
         #expect(try store.count() == 1)
-        #expect(try store.stats().schemaVersion == 11)
+        #expect(try store.stats().schemaVersion == 12)
     }
 
     @Test func twoStoresOnOneLocationSeeEachOthersItems() throws {
