@@ -189,6 +189,11 @@ public final class Daemon {
         if let follower { fds.append(pollfd(fd: follower.fileDescriptor, events: Int16(POLLIN), revents: 0)) }
         let serverStart = fds.count
         fds += server.pollDescriptors
+        // A signal, a clipboard event or a request ends a slice of sync's placement at its next page: while none
+        // comes, a slice may go on longer (see `SyncService.idleSlice`).
+        var waiting = Array(fds[0..<(backend == nil ? 1 : 2)]) + fds[serverStart...]
+        sync?.yieldsWhen = { poll(&waiting, nfds_t(waiting.count), 0) > 0 }
+        defer { sync?.yieldsWhen = nil }
         // Events the backend already read off its connection would not wake poll: handle them first, and only then
         // compute how long poll may wait, since they may set a deadline (a take-over after an owner left: computed
         // before, poll waited forever and the take-over never came).

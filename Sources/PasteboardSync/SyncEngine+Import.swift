@@ -58,15 +58,18 @@ extension SyncEngine {
     /// reading the folder again. A placement cut short by the end of the process goes on the same way: it is kept
     /// in the sync state from the take-in on.
     @discardableResult
-    public func applyArrivals(paths: [String]? = nil, now: Date = Date(), deadline: ContinuousClock.Instant? = nil)
-        throws(SyncError) -> SyncArrivals
-    {
+    ///
+    /// `yieldsWhen`, asked after each page placed, ends the turn early when it says so (the daemon: something waits
+    /// for its loop), so that a turn's `deadline` can be long while nothing else needs the daemon.
+    public func applyArrivals(
+        paths: [String]? = nil, now: Date = Date(), deadline: ContinuousClock.Instant? = nil, yieldsWhen: (() -> Bool)? = nil
+    ) throws(SyncError) -> SyncArrivals {
         try withLock { () throws(SyncError) -> SyncArrivals in
             var arrivals = SyncArrivals()
             arrivals.keyProblem = try refreshKeys(now: now, announcing: false)
             // An earlier round's placement goes on first: what arrives now orders itself after it.
             if let left = try state.pendingPlacement() {
-                guard try place(left, touched: nil, now: now, deadline: deadline, into: &arrivals) else {
+                guard try place(left, touched: nil, now: now, deadline: deadline, yieldsWhen: yieldsWhen, into: &arrivals) else {
                     arrivals.isPlacementLeft = true
                     arrivals.hasReadFolder = false
                     return arrivals
@@ -133,7 +136,8 @@ extension SyncEngine {
             arrivals.operations = intake.operations
             try saveClock()
             let touched = intake.clearsChanged || intake.touchedMany ? nil : intake.touched
-            let isDone = try place(placement, touched: touched, now: now, deadline: deadline, into: &arrivals)
+            let isDone = try place(
+                placement, touched: touched, now: now, deadline: deadline, yieldsWhen: yieldsWhen, into: &arrivals)
             arrivals.isPlacementLeft = !isDone
             return arrivals
         }
@@ -145,7 +149,7 @@ extension SyncEngine {
     /// is done; if not, how far it came is in the sync state.
     private func place(
         _ pending: PendingPlacement, touched: Set<Data>?, now: Date, deadline: ContinuousClock.Instant?,
-        into arrivals: inout SyncArrivals
+        yieldsWhen: (() -> Bool)?, into arrivals: inout SyncArrivals
     ) throws(SyncError) -> Bool {
         var pending = pending
         store.changeDevice = pending.devices
@@ -167,7 +171,7 @@ extension SyncEngine {
             try placement.place(page.filter { $0.isAlive(clears) }, rejected: &arrivals.rejected)
             after = last.copy
             placement.handled = after
-            if let deadline, ContinuousClock.now >= deadline {
+            if let deadline, ContinuousClock.now >= deadline || yieldsWhen?() == true {
                 try placement.finish()
                 if let newest = placement.newest { placedNewest = newest }
                 hasPlacementLeft = true

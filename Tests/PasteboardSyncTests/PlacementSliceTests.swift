@@ -61,6 +61,29 @@ import Testing
         #expect(try a.history() == ["copied on b meanwhile"] + expected, "nothing was taken for deleted on b")
     }
 
+    /// A turn with a distant deadline ends at the first page after which something waits for the daemon
+    /// (`yieldsWhen`, asked after each page), and one with nothing waiting places everything. Meanwhile the history's
+    /// keys are kept in filters from one turn to the next (`KnownKeys`), up to date with a copy made between turns;
+    /// they are let go when the placement is done.
+    @Test func aTurnEndsAtThePageAfterWhichSomethingWaits() throws {
+        var asked = 0
+        let first = try b.engine.applyArrivals(deadline: .now + .seconds(3600)) {
+            asked += 1
+            return asked == 2
+        }
+        #expect(asked == 2 && first.isPlacementLeft)
+        let placed = try b.store.count()
+        #expect(placed > SyncEngine.placementPage && placed <= 2 * SyncEngine.placementPage, "\(placed) items after two pages")
+        #expect(b.engine.knownKeys != nil)
+
+        try b.copy("copied on b meanwhile")
+        try b.engine.writeLocalChanges()
+        let second = try b.engine.applyArrivals(deadline: .now + .seconds(3600)) { false }
+        #expect(!second.isPlacementLeft && !b.engine.hasPlacementLeft)
+        #expect(b.engine.knownKeys == nil)
+        #expect(try b.history() == ["copied on b meanwhile"] + a.history())
+    }
+
     /// The process ends after a round's first slice: a new engine on the same store (the daemon started again)
     /// goes on with the placement the sync state kept, before anything else, and b ends with a's whole history.
     @Test func aJoinCutShortGoesOnWhenTheEngineStartsAgain() throws {
