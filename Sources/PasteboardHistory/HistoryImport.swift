@@ -684,7 +684,7 @@ public final class HistoryImport {
                 }
                 let tallies = knownKeys == nil ? nil : try KnownKeys.tallies(db)
                 try db.execute("COMMIT")
-                if let tallies { knownKeys?.note(tallies) }
+                knownKeys?.note(tallies)
                 try db.execute("PRAGMA cache_size = \(previousCacheSize); PRAGMA synchronous = NORMAL")
             }
         } catch {

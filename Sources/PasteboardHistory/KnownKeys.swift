@@ -20,10 +20,10 @@ package final class KnownKeys {
     var identities = KeyFilter()
     var hashes = KeyFilter()
     /// What the filters hold, as of: the insertion counts and the largest ids (nil: nothing read yet).
-    private var noted: (items: Tally, blobs: Tally)?
-    /// Keys read since the filters were made (each key read whole counts), for tests and the log.
+    private var noted: Tallies?
+    /// Keys read since the filters were made, for tests.
     package private(set) var keysRead = 0
-    /// How many times every key was read.
+    /// How many times every key was read, for tests.
     package private(set) var fullReads = 0
 
     struct Tally: Equatable {
@@ -31,10 +31,12 @@ package final class KnownKeys {
         let largestID: Int64
     }
 
+    typealias Tallies = (items: Tally, blobs: Tally)
+
     package init() {}
 
     /// Notes that the filters hold every key of the store as it was at `tallies` (an import put its keys in them).
-    func note(_ tallies: (items: Tally, blobs: Tally)) {
+    func note(_ tallies: Tallies?) {
         noted = tallies
     }
 
@@ -46,20 +48,20 @@ package final class KnownKeys {
     /// Bytes the filters take.
     package var byteCount: Int { identities.byteCount + hashes.byteCount }
 
-    /// Brings the filters up to what `db` holds (inside the caller's transaction, or one statement at a time when
-    /// nothing else writes meanwhile).
+    /// Brings the filters up to what `db` holds, inside a transaction or out of one: the counts are read first, so
+    /// a row inserted after them is at most read again later.
     func refresh(_ db: Connection) throws {
         let now = try Self.tallies(db)
-        let before = noted
+        let before = now == nil ? nil : noted  // counts not to be trusted: every key is read
         noted = nil  // until the filters are complete again
-        if let before, now.items != before.items {
+        if let before, let now, now.items != before.items {
             if !(try catchUp(db, table: "items", key: "identity", from: before.items, to: now.items, into: &identities)) {
                 identities = try read(db, "SELECT identity FROM items")
             }
         } else if before == nil {
             identities = try read(db, "SELECT identity FROM items")
         }
-        if let before, now.blobs != before.blobs {
+        if let before, let now, now.blobs != before.blobs {
             if !(try catchUp(db, table: "blobs", key: "hash", from: before.blobs, to: now.blobs, into: &hashes)) {
                 hashes = try read(db, "SELECT hash FROM blobs")
             }
@@ -70,16 +72,19 @@ package final class KnownKeys {
     }
 
     /// What `db` holds now, to `note` once the filters hold every key of it, after the transaction commits (were
-    /// the commit to fail, counts noted from the rows it rolled back could be reached again by other rows).
-    static func tallies(_ db: Connection) throws -> (items: Tally, blobs: Tally) {
+    /// the commit to fail, counts noted from the rows it rolled back could be reached again by other rows). Nil
+    /// when the counts cannot be trusted (their row or one of their triggers is missing): every refresh then reads
+    /// every key.
+    static func tallies(_ db: Connection) throws -> Tallies? {
         guard
             let row = try db.row(
                 "SELECT k.items AS items, k.blobs AS blobs, (SELECT coalesce(max(id), 0) FROM items) AS item, "
-                    + "(SELECT coalesce(max(id), 0) FROM blobs) AS blob FROM key_insertions k WHERE k.id = 1"),
-            let items = row.int("items"), let blobs = row.int("blobs"), let item = row.int("item"), let blob = row.int("blob")
-        else {
-            throw SQLiteError(code: 1, message: "the store's insertion counts (key_insertions) are missing")
-        }
+                    + "(SELECT coalesce(max(id), 0) FROM blobs) AS blob, (SELECT count(*) FROM sqlite_schema "
+                    + "WHERE type = 'trigger' AND name IN ('items_insertions', 'blobs_insertions')) AS triggers "
+                    + "FROM key_insertions k WHERE k.id = 1"),
+            row.int("triggers") == 2, let items = row.int("items"), let blobs = row.int("blobs"),
+            let item = row.int("item"), let blob = row.int("blob")
+        else { return nil }
         return (Tally(inserted: items, largestID: item), Tally(inserted: blobs, largestID: blob))
     }
 

@@ -1,8 +1,8 @@
 import SQLiteSupport
 
-/// The totals an insert adds (`item_totals`, `blob_totals`, `packing_uses`, `key_insertions`), counted by an import instead of by the
-/// store's insert triggers, which it drops for the length of its transaction and puts back, as they were, when it
-/// commits. The counts go into the totals after each batch of rows, a statement per total.
+/// The totals an insert adds (`item_totals`, `blob_totals`, `packing_uses`, `key_insertions`), counted by an import
+/// instead of by the store's insert triggers, which it drops for the length of its transaction and puts back, as they
+/// were, when it commits. The counts go into the totals after each batch of rows, a statement per total.
 ///
 /// A trigger runs a statement for every row, and a statement that fires one (or that may stop on a constraint
 /// with rows of its own written) makes SQLite copy every page it touches into a statement journal first, to undo

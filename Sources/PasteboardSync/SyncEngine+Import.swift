@@ -57,10 +57,10 @@ extension SyncEngine {
     /// serves the clipboard between its turns), and `isPlacementLeft` says so; the next call goes on with it before
     /// reading the folder again. A placement cut short by the end of the process goes on the same way: it is kept
     /// in the sync state from the take-in on.
-    @discardableResult
     ///
     /// `yieldsWhen`, asked after each page placed, ends the turn early when it says so (the daemon: something waits
     /// for its loop), so that a turn's `deadline` can be long while nothing else needs the daemon.
+    @discardableResult
     public func applyArrivals(
         paths: [String]? = nil, now: Date = Date(), deadline: ContinuousClock.Instant? = nil, yieldsWhen: (() -> Bool)? = nil
     ) throws(SyncError) -> SyncArrivals {

@@ -88,6 +88,22 @@ import Testing
         #expect(try db.row("PRAGMA integrity_check")?.string("integrity_check") == "ok")
     }
 
+    /// A store whose counting trigger is gone (a tool dropped it) counts no more: every refresh reads every key, and
+    /// an import repeating an item added since still merges it.
+    @Test func withoutItsTriggerEveryKeyIsReadAgain() throws {
+        let store = try HistoryStore(location: temporary.storeLocation)
+        let keys = KnownKeys()
+        try importLines(store, keys, ["one", "two"], at: 0)
+        #expect(keys.fullReads == 2)
+        let db = try Connection(path: temporary.storeLocation.databaseURL.path, mode: .readWrite(create: false))
+        try db.execute("DROP TRIGGER items_insertions")
+        try store.record(PasteboardItem(string: "three"), metadata: CaptureMetadata(date: now))
+        #expect(try importLines(store, keys, ["three", "four"], at: 10) == [false, true])
+        #expect(keys.fullReads == 4)
+        #expect(try importLines(store, keys, ["four"], at: 20) == [false])
+        #expect(keys.fullReads == 6)
+    }
+
     /// Schema 12 counts from 0 in a store made before it; the import's own counting leaves the triggers in place.
     @Test func theCountsAndTheirTriggersSurviveAnImport() throws {
         let store = try HistoryStore(location: temporary.storeLocation)
