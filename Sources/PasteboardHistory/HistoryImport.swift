@@ -230,8 +230,8 @@ public final class HistoryImport {
         (identityFilter, blobFilter) = (identities, hashes)
     }
 
-    /// A filter holding every key the query returns.
-    private static func filter(_ db: Connection, _ sql: String) throws -> KeyFilter {
+    /// A filter holding every key the query returns (also `KnownKeys`'s).
+    static func filter(_ db: Connection, _ sql: String) throws -> KeyFilter {
         var filter = KeyFilter()
         let statement = try db.prepare(sql)
         while try statement.next() {

@@ -89,7 +89,7 @@ package final class KnownKeys {
     }
 
     /// Adds the keys of the rows inserted between `from` and `to`, when the rows above `from`'s largest id are
-    /// exactly those; false when they are not (nothing is added then).
+    /// exactly those; false when they are not (the filter is then to be read again whole).
     private func catchUp(
         _ db: Connection, table: String, key: String, from: Tally, to: Tally, into filter: inout KeyFilter
     ) throws -> Bool {
@@ -98,24 +98,20 @@ package final class KnownKeys {
         // Table and column names are this type's own constants.
         let statement = try db.prepare("SELECT \(key) FROM \(table) WHERE id > ?")
         try statement.bind(.integer(from.largestID), at: 1)
-        var keys: [[UInt8]] = []
+        // Added as they are read: when they turn out not to be all, the caller replaces the filter whole.
+        var read: Int64 = 0
         while try statement.next() {
-            guard keys.count < inserted else { return false }
-            statement.withBlob(at: 0) { keys.append(Array($0)) }
+            guard read < inserted else { return false }
+            statement.withBlob(at: 0) { filter.insert($0) }
+            read += 1
         }
-        guard keys.count == inserted else { return false }
-        for key in keys { key.withUnsafeBytes { filter.insert($0) } }
-        keysRead += keys.count
-        return true
+        keysRead += Int(read)
+        return read == inserted
     }
 
     private func read(_ db: Connection, _ sql: String) throws -> KeyFilter {
-        var filter = KeyFilter()
-        let statement = try db.prepare(sql)
-        while try statement.next() {
-            statement.withBlob(at: 0) { filter.insert($0) }
-            keysRead += 1
-        }
+        let filter = try HistoryImport.filter(db, sql)
+        keysRead += filter.count
         fullReads += 1
         return filter
     }
