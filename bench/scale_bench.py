@@ -334,6 +334,9 @@ def bench_data(name, args, work):
         ("substring, two common words", ["search", ranked[3] + " " + ranked[7]],
          ["grep", "-c", "-F", "-i", ranked[3] + " " + ranked[7]]),
         ("substring, no match", ["search", "xyzzy-not-there"], ["grep", "-c", "-F", "-i", "xyzzy-not-there"]),
+        # No word of three letters: no index term (SearchTerms), a scan of the blocks that hold its pairs of letters.
+        ("substring, words under three letters", ["search", "ee ta"], ["grep", "-c", "-F", "-i", "ee ta"]),
+        ("substring, words under three letters, no match", ["search", "zq xj"], ["grep", "-c", "-F", "-i", "zq xj"]),
         ("one letter, first page", ["search", "e", "--limit", "20"], ["grep", "-m", "20", "-i", "e"]),
         ("two letters, no match", ["search", "qz"], ["grep", "-c", "-i", "qz"]),
         ("two letters, rare", ["search", "kq"], ["grep", "-c", "-i", "kq"]),

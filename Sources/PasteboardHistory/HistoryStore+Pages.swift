@@ -5,7 +5,7 @@ import SQLiteSupport
 public struct HistoryFilter: Sendable, Hashable {
     /// How `text` is matched.
     public enum Mode: String, Sendable, Hashable {
-        /// Case-insensitive substring (the trigram index from three characters on).
+        /// Case-insensitive substring (the trigram index when a word of it has three characters).
         case substring
         /// A regular expression (ICU syntax).
         case regex
@@ -98,9 +98,9 @@ extension HistoryStore {
             return HistoryPage(items: items, next: items.count == limit ? items.last?.position : nil)
         }
         let matcher = try SearchMatcher(text, mode: filter.mode)
-        if matcher.usesIndex {
+        if let phrase = matcher.indexQuery {
             return try indexedPage(
-                matcher: matcher, conditions: conditions, below: below, limit: limit, deadline: deadline,
+                matcher: matcher, phrase: phrase, conditions: conditions, below: below, limit: limit, deadline: deadline,
                 isCancelled: isCancelled)
         }
         var prefilter: String?
@@ -193,10 +193,9 @@ extension HistoryStore {
     /// A substring page through the trigram index: the backlog of items not indexed yet first (scanned, see
     /// HistoryStore+SearchBacklog.swift), then the index's candidates below it, each one's text checked.
     private func indexedPage(
-        matcher: SearchMatcher, conditions: [String], below: Int64?, limit: Int,
+        matcher: SearchMatcher, phrase: String, conditions: [String], below: Int64?, limit: Int,
         deadline: ContinuousClock.Instant?, isCancelled: () -> Bool
     ) throws -> HistoryPage {
-        let phrase = Self.trigramQuery(matcher.indexPhrase ?? matcher.needle)
         var positions: [Int64] = []
         var below = below ?? Int64.max
         if let indexedThrough = try searchIndexedThrough(), below > indexedThrough + 1 {
@@ -217,8 +216,10 @@ extension HistoryStore {
             below = indexedThrough + 1
         }
         let filter = conditions.map { " AND " + $0 }.joined()
-        // Small first page (the newest matches usually come first), then larger ones for rare phrases.
+        // Small first page (the newest matches usually come first), then pages sized by the share that matched.
         var page = max(64, limit * 2)
+        var examined = 0
+        let before = positions.count
         while true {
             if isCancelled() { throw Self.cancelled }
             let candidates = try db.rows(
@@ -237,6 +238,7 @@ extension HistoryStore {
                 if let position = row.int("position") { heads[position] = row }
             }
             for position in candidates {
+                examined += 1
                 guard let row = heads[position], searchableTextMatches(row, { matcher.matches($0) }) else { continue }
                 positions.append(position)
                 if positions.count == limit {
@@ -248,7 +250,8 @@ extension HistoryStore {
             if let deadline, ContinuousClock.now > deadline {
                 return HistoryPage(items: try items(atPositions: positions), next: below)
             }
-            page = min(page * 4, 4096)
+            page = Self.nextCandidatePage(
+                after: page, examined: examined, matched: positions.count - before, wanted: limit - positions.count)
         }
         return HistoryPage(items: try items(atPositions: positions), next: nil)
     }

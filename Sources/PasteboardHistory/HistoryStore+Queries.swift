@@ -114,7 +114,9 @@ extension HistoryStore {
             if let kinds = query.kinds, kinds.isEmpty { return [] }
             if let text = query.text, !text.isEmpty {
                 let matcher = try SearchMatcher(text, mode: query.isRegex ? .regex : query.isFuzzy ? .fuzzy : .substring)
-                if matcher.usesIndex { return try indexedSearch(matcher, query: query, typeFilter: typeFilter) }
+                if let phrase = matcher.indexQuery {
+                    return try indexedSearch(matcher, phrase: phrase, query: query, typeFilter: typeFilter)
+                }
                 return try streamingSearch(
                     query: query, typeFilter: typeFilter,
                     sqlFilter: matcher.asciiPrefilterNeedle == nil ? nil : Self.asciiPrefilter,
@@ -172,13 +174,12 @@ extension HistoryStore {
 
     /// Substring search through the trigram index, newest first, paging through candidates.
     ///
-    /// The index keeps no positions (`detail=none`, a third of the size of a positional index), so it
-    /// returns every item holding all the query's trigrams; each candidate's text is then checked.
+    /// The index keeps no positions (`detail=none`, a third of the size of a positional index), so it returns every
+    /// item holding all the query's terms (`phrase`, `SearchTerms.query`); each candidate's text is then checked.
     ///
     /// Items not indexed yet (the newest ones, see HistoryStore+SearchBacklog.swift) are scanned first, with the
     /// same check of each text, so a search right after an import finds what it brought.
-    func indexedSearch(_ matcher: SearchMatcher, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
-        let phrase = Self.trigramQuery(matcher.indexPhrase ?? matcher.needle)
+    func indexedSearch(_ matcher: SearchMatcher, phrase: String, query: HistoryQuery, typeFilter: [Int64]?) throws -> [HistoryItem] {
         var conditions: [String] = []
         if query.pinnedOnly { conditions.append("i.pinned") }
         if let kinds = query.kinds { conditions.append(Self.kindCondition(kinds)) }
@@ -197,8 +198,10 @@ extension HistoryStore {
             skipped = backlog.skipped
             below = indexedThrough + 1
         }
-        // Small first page (the newest matches usually come first), then larger ones for rare phrases.
+        // Small first page (the newest matches usually come first), then pages sized by the share that matched.
         var page = max(64, (query.limit + query.offset) * 2)
+        var examined = 0
+        var matched = 0
         search: while ids.count < query.limit {  // then the indexed items, below the backlog
             let positions = try db.rows(
                 "SELECT rowid FROM item_text WHERE item_text MATCH ? AND rowid < ? ORDER BY rowid DESC LIMIT ?",
@@ -216,37 +219,33 @@ extension HistoryStore {
                 if let position = row.int("position") { candidates[position] = row }
             }
             for position in positions {
+                examined += 1
                 guard let row = candidates[position], let id = row.int("id"),
                     searchableTextMatches(row, { matcher.matches($0) })
                 else { continue }
+                matched += 1
                 if skipped < query.offset { skipped += 1; continue }
                 ids.append(id)
                 if ids.count == query.limit { break search }
             }
             if positions.count < page { break }
             below = positions.last ?? 0
-            page = min(page * 4, 4096)
+            page = Self.nextCandidatePage(
+                after: page, examined: examined, matched: matched,
+                wanted: query.limit - ids.count + query.offset - skipped)
         }
         return try ids.compactMap { try db.row(Self.itemColumns + " WHERE i.id = ?", $0).map(historyItem) }
     }
 
-    /// An FTS5 query asking for every distinct trigram of `text` (at least three characters).
-    ///
-    /// With `detail=none` FTS5 refuses phrases ("phrase queries are not supported"), and the trigram
-    /// tokenizer turns any quoted string longer than three characters into a phrase; single-trigram
-    /// terms joined by AND are accepted.
-    static func trigramQuery(_ text: String) -> String {
-        let scalars = Array(text.unicodeScalars)
-        var seen: Set<String> = []
-        var terms: [String] = []
-        for start in 0...(scalars.count - 3) {
-            var trigram = ""
-            trigram.unicodeScalars.append(contentsOf: scalars[start..<start + 3])
-            if seen.insert(trigram).inserted {
-                terms.append("\"" + trigram.replacingEvery("\"", with: "\"\"") + "\"")
-            }
-        }
-        return terms.joined(separator: " AND ")
+    /// How many index candidates the next page of a search asks for: as many as the matches still `wanted` take at
+    /// the share of candidates that matched so far, and a quarter more, between 64 and 4,096; four times the last
+    /// page while none matched. A query of two common words ("red apple") matches one candidate in twenty or fewer
+    /// (the index knows each word, not that they are side by side): pages growing fourfold read up to three times
+    /// the candidates it needs, each one an intersection of the words' terms in the index.
+    static func nextCandidatePage(after page: Int, examined: Int, matched: Int, wanted: Int) -> Int {
+        guard matched > 0 else { return min(page * 4, 4096) }
+        let estimate = max(wanted, 1) * examined / matched * 5 / 4 + 1
+        return min(max(estimate, 64), 4096)
     }
 
     /// The longest a search that reads items one by one (regex, fuzzy, short non-ASCII text) may take.

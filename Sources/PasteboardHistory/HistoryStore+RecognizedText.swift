@@ -70,7 +70,7 @@ extension HistoryStore {
             let indexed = indexedThrough.map { position <= $0 } ?? true
             // The entry it has now (its own text alone) goes, and the one with the recognized text comes.
             if indexed, let old = try searchEntry(itemID: id, textBlob: textBlob) {
-                try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", position, old)
+                try removeSearchEntry(position: position, text: old)
                 residue.noteIndexTombstone()
             }
             try db.run(

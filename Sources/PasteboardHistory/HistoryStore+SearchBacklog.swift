@@ -35,8 +35,15 @@ extension HistoryStore {
     func removeFromSearchIndex(position: Int64, itemID: Int64, textBlob: Int64?, indexedThrough: Int64?) throws -> Bool {
         if let indexedThrough, position > indexedThrough { return false }
         guard let text = try searchEntry(itemID: itemID, textBlob: textBlob) else { return false }
-        try db.run("INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", position, text)
+        try removeSearchEntry(position: position, text: text)
         return true
+    }
+
+    /// Takes the entry `text` made out of the search index at `position` (a contentless index removes an entry
+    /// given the document it was made of).
+    func removeSearchEntry(position: Int64, text: String) throws {
+        try db.run(
+            "INSERT INTO item_text(item_text, rowid, text) VALUES ('delete', ?, ?)", position, SearchTerms.document(text))
     }
 
     /// Whether some items are not in the search index yet (cheap: one row of a small table).

@@ -138,8 +138,8 @@ enum ItemText {
 
     /// The string indexed for the bytes of a text blob: a pure function of the bytes, so the same
     /// string can be rebuilt to remove the entry from the contentless index. Accents are dropped
-    /// (`SearchFolding.stripAccents`), so that the index finds "Ünïcödé" for "Unic"; the trigram tokenizer folds
-    /// case itself. Text that is all ASCII is indexed as it is.
+    /// (`SearchFolding.stripAccents`), so that the index finds "Ünïcödé" for "Unic"; its terms (`SearchTerms`) fold
+    /// case. Text that is all ASCII is indexed as it is.
     static func indexString(_ bytes: Data) -> String {
         let head = bytes.prefix(indexedPrefix)
         let text = String(decoding: head, as: UTF8.self)

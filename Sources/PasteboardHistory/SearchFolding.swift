@@ -12,8 +12,8 @@
 ///   are (`ø`, `ł`, `ß`, `æ`), as do Hangul syllables and kana (their decompositions are not accents);
 /// - for matching (`fold`), letters are then lowercased (one scalar: `İ` is `i`).
 ///
-/// The search index holds texts with their accents dropped (`stripAccents`) and leaves case to SQLite's trigram
-/// tokenizer, which folds it; text that is all ASCII is indexed as it is.
+/// The search index is given texts with their accents dropped (`stripAccents`; text that is all ASCII as it is), and
+/// its terms (`SearchTerms`) are made of them folded.
 public enum SearchFolding {
     /// The text as matching compares it: accents dropped, lowercased.
     public static func fold(_ text: String) -> String {

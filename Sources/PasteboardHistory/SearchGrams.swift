@@ -54,18 +54,21 @@ struct SearchGrams: Equatable {
 
     func contains(_ bit: Int) -> Bool { bytes[bit >> 3] & (1 << UInt8(bit & 7)) != 0 }
 
-    /// The bits a text matching `matcher` must have, or nil when the grams cannot tell (a regex; a substring of
-    /// three letters or more, which the trigram index answers): one letter, a pair, or (fuzzy) each letter.
+    /// The bits a text matching `matcher` must have, or nil when the grams cannot tell (a regex): one letter, or each
+    /// pair of letters in a row (two letters; a longer substring the index has no term for, `SearchTerms`: "to be"),
+    /// or (fuzzy) each letter; eight at most.
     static func required(by matcher: SearchMatcher) -> [Int]? {
         let scalars = Array(matcher.needle.unicodeScalars)
         guard !scalars.isEmpty else { return nil }
         switch matcher.mode {
         case .substring:
-            switch scalars.count {
-            case 1: return [single(code(scalars[0]))]
-            case 2: return [pair(code(scalars[0]), code(scalars[1]))]
-            default: return nil
+            if scalars.count == 1 { return [single(code(scalars[0]))] }
+            var bits: [Int] = []
+            for index in 1..<scalars.count where bits.count < 8 {
+                let bit = pair(code(scalars[index - 1]), code(scalars[index]))
+                if !bits.contains(bit) { bits.append(bit) }
             }
+            return bits
         case .fuzzy:
             var bits: [Int] = []
             for scalar in scalars where bits.count < 8 {

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import SQLiteSupport
 
-/// Changes to the trigram search index (`item_text`), staged in memory and written in large pieces.
+/// Changes to the search index (`item_text`, see `SearchTerms`), staged in memory and written in large pieces.
 ///
 /// FTS5 (before SQLite 3.44) writes its pending changes out as a new segment of the index whenever a statement that
 /// writes several rows (or the index) starts or ends, and the many small segments then have to be merged again and
@@ -40,10 +40,12 @@ final class SearchIndexWriter {
                 + "DELETE FROM temp.pb_index_text")
     }
 
-    /// Adds `text` as the entry of `position`, or (`isDeletion`) removes the entry `position` has with that text.
+    /// Adds `text` as the entry of `position`, or (`isDeletion`) removes the entry `position` has with that text (its
+    /// document, `SearchTerms`, goes into the index).
     func queue(isDeletion: Bool, position: Int64, text: String) throws(SQLiteError) {
-        pending.append((isDeletion, position, text))
-        pendingBytes += text.utf8.count
+        let document = SearchTerms.document(text)
+        pending.append((isDeletion, position, document))
+        pendingBytes += document.utf8.count
         if !isDeletion { grams[HistoryStore.searchBlock(position), default: SearchGrams()].add(text) }
         if pending.count >= Self.batchRows || pendingBytes >= Self.batchBytes { try stage() }
     }

@@ -22,6 +22,9 @@ public struct SearchMatcher: Sendable {
     private let strippedPattern: Pattern?
     /// What the index is asked for in a regex search (see `indexPhrase`).
     private let regexPhrase: String?
+    /// The FTS5 query of `indexPhrase`, nil when the index cannot narrow the search (no phrase, or none of its words
+    /// has three scalars: "to be").
+    let indexQuery: String?
 
     /// - Throws: `HistoryError` (`invalidInput`) with the regex engine's message for a pattern that is not one.
     public init(_ text: String, mode: HistoryFilter.Mode) throws(HistoryError) {
@@ -34,6 +37,7 @@ public struct SearchMatcher: Sendable {
             pattern = nil
             strippedPattern = nil
             regexPhrase = nil
+            indexQuery = mode == .substring && needleScalars.count >= 3 ? SearchTerms.query(needle) : nil
             return
         }
         do {
@@ -44,6 +48,7 @@ public struct SearchMatcher: Sendable {
         let stripped = SearchFolding.stripAccents(text)
         strippedPattern = stripped == text ? nil : try? Pattern(stripped, options: .caseInsensitive)
         regexPhrase = Self.indexPhrase(pattern, strippedPattern)
+        indexQuery = regexPhrase.flatMap(SearchTerms.query)
     }
 
     /// The text the search index narrows a regex search to: what every match contains, folded as the index folds
@@ -71,9 +76,9 @@ public struct SearchMatcher: Sendable {
         return needle
     }
 
-    /// The phrase the search index is asked for (its trigrams), nil when the index cannot narrow the search: a
-    /// substring of three characters at least, once folded, or the literal every match of a regex contains
-    /// (`Pattern.indexLiteral`); candidates are then checked with `matches`.
+    /// The phrase the search index is asked for (its terms, `SearchTerms`): the substring, folded, or the literal
+    /// every match of a regex contains (`Pattern.indexLiteral`); nil for a fuzzy search. Candidates are then checked
+    /// with `matches`.
     var indexPhrase: String? {
         switch mode {
         case .substring: return needleScalars.count >= 3 ? needle : nil
@@ -82,8 +87,9 @@ public struct SearchMatcher: Sendable {
         }
     }
 
+
     /// Whether the search index can answer.
-    var usesIndex: Bool { indexPhrase != nil }
+    var usesIndex: Bool { indexQuery != nil }
 
     /// Whether an item's text (its first `ItemText.indexedPrefix` bytes, UTF-8) matches.
     func matches(_ bytes: Data) -> Bool {

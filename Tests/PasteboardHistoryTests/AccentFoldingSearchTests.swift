@@ -90,7 +90,6 @@ import Testing
     @Test func theIndexHoldsTextsWithoutTheirAccentsAndStaysExactAfterDeletes() throws {
         let ids = try record(["Ünïcödé", "Ünïcödé again"])
         #expect(try indexMatchCount(location, phrase: "unicode") == 2)
-        #expect(try indexMatchCount(location, phrase: "ïcö") == 0)
         try store.delete(id: try #require(ids["Ünïcödé"]))
         #expect(try indexMatchCount(location, phrase: "unicode") == 1)
         // A repeat moves the item: its entry is rebuilt from the same bytes, so it is removed exactly.
@@ -115,10 +114,9 @@ import Testing
                 \(undoSchema11)
                 PRAGMA user_version = 5;
                 """)
-            #expect(try indexMatchCount(location, phrase: "ünï") == 1)
         }
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 12)
+        #expect(try reopened.stats().schemaVersion == 13)
         #expect(try reopened.unindexedCount() == 3)
         #expect(try indexMatchCount(location, phrase: "ünï") == 0)
         #expect(try reopened.items(HistoryQuery(text: "Unic")).map(\.id) == [ids["Ünïcödé"]])

@@ -281,7 +281,7 @@ import Testing
         let again = try store.record(PasteboardItem(string: "entry 17"))
         #expect(again.id == ids[17])
         #expect(try search("entry 17", limit: 1) == [ids[17]])
-        #expect(try indexMatchCount(location, phrase: "entry 17") == 111)  // 17, 170–179, 1700–1799
+        #expect(try indexMatchCount(location, phrase: "entry") == 10_000)  // its old entry went
 
         #expect(try store.items(HistoryQuery(text: "9", limit: 3)).map(\.id) == [ids[9_999], ids[9_998], ids[9_997]])
     }

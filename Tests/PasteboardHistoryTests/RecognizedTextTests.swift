@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardHistory
+@testable import PasteboardHistory
 import PasteboardModel
 import SQLiteSupport
 import Testing
@@ -30,14 +30,11 @@ import Testing
         )
     }
 
-    /// Entries of the index holding every trigram of `text` (no check of the texts: the index alone).
+    /// Entries of the index holding every term of `text` (no check of the texts: the index alone).
     func indexEntries(_ text: String) throws -> Int64 {
         let db = try Connection(path: temporary.storeLocation.databaseURL.path, mode: .readOnly)
-        let terms = (0...(text.count - 3)).map { offset -> String in
-            let start = text.index(text.startIndex, offsetBy: offset)
-            return "\"" + text[start..<text.index(start, offsetBy: 3)] + "\""
-        }
-        return try db.row("SELECT count(*) FROM item_text WHERE item_text MATCH ?", terms.joined(separator: " AND "))?.int(0)
+        let query = try #require(SearchTerms.query(SearchFolding.fold(text)))
+        return try db.row("SELECT count(*) FROM item_text WHERE item_text MATCH ?", query)?.int(0)
             ?? -1
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import PasteboardHistory
+@testable import PasteboardHistory
 import PasteboardModel
 import PasteboardTestSupport
 import SQLiteSupport
@@ -120,20 +120,11 @@ func rawConnection(_ location: StoreLocation) throws -> Connection {
     try Connection(path: location.databaseURL.path, mode: .readWrite(create: false))
 }
 
-/// How many rows of the contentless trigram index hold every trigram of `text` (at least three
-/// characters): live items only when the store keeps the index in step with its items.
-///
-/// The index is `detail=none`, which refuses phrase queries, so the query is an AND of single trigrams.
+/// How many rows of the contentless search index hold every term of `text` (`SearchTerms`: its words' trigrams; one
+/// at least): live items only when the store keeps the index in step with its items.
 func indexMatchCount(_ location: StoreLocation, phrase text: String) throws -> Int64 {
-    let scalars = Array(text.unicodeScalars)
-    try #require(scalars.count >= 3)
-    let terms = (0...(scalars.count - 3)).map { start -> String in
-        var trigram = ""
-        trigram.unicodeScalars.append(contentsOf: scalars[start..<start + 3])
-        return "\"" + trigram.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
+    let query = try #require(SearchTerms.query(SearchFolding.fold(text)))
     let db = try rawConnection(location)
-    let query = terms.joined(separator: " AND ")
     return try #require(try db.row("SELECT count(*) AS n FROM item_text WHERE item_text MATCH ?", query)?.int("n"))
 }
 

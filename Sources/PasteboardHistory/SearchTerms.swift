@@ -1,0 +1,151 @@
+import FoundationEssentials
+
+/// What the search index (`item_text`, schema 13) holds for a text, and what it is asked for a query: the text's
+/// trigrams that hold no white space, each written as one word for FTS5's `unicode61` tokenizer.
+///
+/// A trigram is three scalars in a row of the text folded as search folds it (`SearchFolding.fold`: accents dropped,
+/// lowercased). Trigrams with a space, tab or line break in them ("o b", "ab ", " cd") are left out: they are a few
+/// dozen pairs of letters around a space, found in nearly every text, and they took 0.40 of the index's 0.94× of the
+/// texts' size (a million short texts of a small vocabulary; 0.24 of 0.86× for texts with links and long lines). A
+/// search checks each candidate's text anyway (the index keeps no positions), so a query is answered from the
+/// trigrams of its words alone; a query none of whose words has three scalars ("to be", "a b") has no term, and its
+/// search reads the texts, as a one- or two-letter search does (`SearchGrams` narrows it to the blocks that may hold
+/// its pairs of letters).
+///
+/// A term is the trigram itself when it is three ASCII letters or digits (`abc`, `x86`), else `x` and the hex of its
+/// UTF-8 bytes (`x2f2f3a` for "://", `x61c39f62` for "aßb"): seven characters at least, so never a term of the first
+/// kind. `unicode61` splits words at anything but letters and digits, and leaves these words as they are (ASCII,
+/// lowercase). A document is a pure function of its text: a contentless index removes an entry only given the
+/// document it was made of.
+enum SearchTerms {
+    /// Distinct terms a query asks for, at most: a longer query (a pasted paragraph) is narrowed by its first words'
+    /// terms, and each candidate is checked against the whole query anyway.
+    static let queryTermLimit = 32
+    /// Terms a query asks for per word, at most (see `query`).
+    static let termsPerWord = 3
+    /// Texts with more scalars than this have their repeated trigrams written once (below it, repeats are few, and
+    /// the index merges them anyway).
+    static let distinctAbove = 1024
+
+    /// The document `text` is indexed as: its terms, separated by spaces, in the order they first occur.
+    static func document(_ text: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 4)
+        var seen: Set<UInt64>?
+        if text.utf8.count > distinctAbove { seen = [] }
+        forEachTrigram(text) { a, b, c in
+            if seen != nil, !seen!.insert(key(a, b, c)).inserted { return true }
+            if !out.isEmpty { out.append(0x20) }
+            append(a, b, c, to: &out)
+            return true
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The FTS5 query for a phrase (already folded, as `SearchMatcher.needle` is): for each of its words, its first,
+    /// middle and last terms, quoted, all joined by AND (`detail=none` refuses phrases); nil when no word has a term,
+    /// so that the index cannot narrow the search.
+    ///
+    /// More terms of a word narrow little more (a million short texts: two common words side by side took 682
+    /// candidates to 50 matches with all eleven of their terms, 694 with one term of each), and each one costs the
+    /// index a list to walk for every candidate (6.8 ms against 1.7 ms).
+    static func query(_ phrase: String) -> String? {
+        var terms: [String] = []
+        var word = ""
+        func flush() {
+            var own: Set<UInt64> = []
+            var spelled: [String] = []
+            forEachTrigram(word) { a, b, c in
+                guard own.insert(key(a, b, c)).inserted else { return true }
+                var term: [UInt8] = []
+                append(a, b, c, to: &term)
+                spelled.append("\"" + String(decoding: term, as: UTF8.self) + "\"")
+                return true
+            }
+            let picked = spelled.count <= termsPerWord
+                ? spelled : [spelled[0], spelled[spelled.count / 2], spelled[spelled.count - 1]]
+            for term in picked where !terms.contains(term) && terms.count < queryTermLimit { terms.append(term) }
+            word = ""
+        }
+        for scalar in phrase.unicodeScalars {
+            if isBreak(scalar.value) { flush() } else { word.unicodeScalars.append(scalar) }
+        }
+        flush()
+        return terms.isEmpty ? nil : terms.joined(separator: " AND ")
+    }
+
+    /// Whether a scalar ends a run of the text: ASCII white space (tab, line feed, vertical tab, form feed, carriage
+    /// return, space).
+    @inline(__always)
+    static func isBreak(_ value: UInt32) -> Bool { value == 0x20 || (value >= 0x09 && value <= 0x0D) }
+
+    /// Calls `body` with each trigram of the folded text that holds no white space, in order, until it returns false.
+    private static func forEachTrigram(_ text: String, _ body: (UInt32, UInt32, UInt32) -> Bool) {
+        var first: UInt32 = 0
+        var second: UInt32 = 0
+        var run = 0  // scalars since the last break, up to 2
+        for scalar in text.unicodeScalars {
+            guard let folded = SearchFolding.fold(scalar) else { continue }  // an accent: folded away
+            let value = folded.value
+            if isBreak(value) {
+                run = 0
+                continue
+            }
+            if run == 2, !body(first, second, value) { return }
+            first = second
+            second = value
+            run = min(run + 1, 2)
+        }
+    }
+
+    /// The three scalars in one number (21 bits each).
+    @inline(__always)
+    private static func key(_ a: UInt32, _ b: UInt32, _ c: UInt32) -> UInt64 {
+        UInt64(a) << 42 | UInt64(b) << 21 | UInt64(c)
+    }
+
+    @inline(__always)
+    private static func isPlain(_ value: UInt32) -> Bool {
+        (value >= 0x61 && value <= 0x7A) || (value >= 0x30 && value <= 0x39)
+    }
+
+    private static func append(_ a: UInt32, _ b: UInt32, _ c: UInt32, to out: inout [UInt8]) {
+        if isPlain(a), isPlain(b), isPlain(c) {
+            out.append(UInt8(a))
+            out.append(UInt8(b))
+            out.append(UInt8(c))
+            return
+        }
+        out.append(0x78)  // "x"
+        appendHex(a, to: &out)
+        appendHex(b, to: &out)
+        appendHex(c, to: &out)
+    }
+
+    /// The hex of a scalar's UTF-8 bytes.
+    private static func appendHex(_ value: UInt32, to out: inout [UInt8]) {
+        func byte(_ byte: UInt32) {
+            out.append(hexDigit(UInt8(byte >> 4)))
+            out.append(hexDigit(UInt8(byte & 0x0F)))
+        }
+        switch value {
+        case ..<0x80:
+            byte(value)
+        case ..<0x800:
+            byte(0xC0 | value >> 6)
+            byte(0x80 | value & 0x3F)
+        case ..<0x10000:
+            byte(0xE0 | value >> 12)
+            byte(0x80 | value >> 6 & 0x3F)
+            byte(0x80 | value & 0x3F)
+        default:
+            byte(0xF0 | value >> 18)
+            byte(0x80 | value >> 12 & 0x3F)
+            byte(0x80 | value >> 6 & 0x3F)
+            byte(0x80 | value & 0x3F)
+        }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x61 + nibble - 10 }
+}
