@@ -14,7 +14,7 @@ import SQLiteSupport
 /// killed process leaves no trace); `finish()` writes what is left and drops the table.
 final class SearchIndexWriter {
     private let db: Connection
-    private var pending: [(isDeletion: Bool, position: Int64, text: String)] = []
+    private var pending: [(isDeletion: Bool, position: Int64, document: String)] = []
     private var pendingBytes = 0
     private var stagedBytes = 0
     private var statements: [Int: Statement] = [:]
@@ -43,9 +43,9 @@ final class SearchIndexWriter {
     /// Adds `text` as the entry of `position`, or (`isDeletion`) removes the entry `position` has with that text (its
     /// document, `SearchTerms`, goes into the index).
     func queue(isDeletion: Bool, position: Int64, text: String) throws(SQLiteError) {
-        let document = SearchTerms.document(text)
-        pending.append((isDeletion, position, document))
-        pendingBytes += document.utf8.count
+        pending.append((isDeletion, position, SearchTerms.document(text)))
+        // Counted in bytes of text, as the bounds are: a document takes about two to three times its text's size.
+        pendingBytes += text.utf8.count
         if !isDeletion { grams[HistoryStore.searchBlock(position), default: SearchGrams()].add(text) }
         if pending.count >= Self.batchRows || pendingBytes >= Self.batchBytes { try stage() }
     }
@@ -84,7 +84,7 @@ final class SearchIndexWriter {
             let column = Int32(offset * 3)
             try statement.bind(change.isDeletion ? .text("delete") : .null, at: column + 1)
             try statement.bind(.integer(change.position), at: column + 2)
-            try statement.bind(.text(change.text), at: column + 3)
+            try statement.bind(.text(change.document), at: column + 3)
         }
         try statement.runToCompletion()
         statement.reset()  // drops the bound copies of the texts
