@@ -364,9 +364,9 @@ enum Schema {
                     UPDATE key_insertions SET blobs = blobs + 1 WHERE id = 1;
                 END;
                 """),
-        // The search index holds the trigrams of each text's words alone (SearchTerms.swift), as words of FTS5's
-        // `unicode61` tokenizer: trigrams across white space are left out (0.54× of a million short texts' size
-        // instead of 0.94×). A tokenizer is chosen when the table is made, so the index is made again, empty, and
+        // The search index holds the trigrams of each text that neither start nor end with white space
+        // (SearchTerms.swift), as words of FTS5's `unicode61` tokenizer (0.69× of a million short texts' size instead
+        // of 0.94×). A tokenizer is chosen when the table is made, so the index is made again, empty, and
         // every item becomes the search backlog, as in version 6: search scans what is not indexed yet, so it stays
         // exact meanwhile, and the daemon (or `pb import`) indexes it again a slice per transaction. Dropping the old
         // index frees its pages (the file keeps them for the new index until a vacuum); its configuration goes with it.

@@ -1,16 +1,18 @@
 import FoundationEssentials
 
 /// What the search index (`item_text`, schema 13) holds for a text, and what it is asked for a query: the text's
-/// trigrams that hold no white space, each written as one word for FTS5's `unicode61` tokenizer.
+/// trigrams that neither start nor end with white space, each written as one word for FTS5's `unicode61` tokenizer.
 ///
 /// A trigram is three scalars in a row of the text folded as search folds it (`SearchFolding.fold`: accents dropped,
-/// lowercased). Trigrams with a space, tab or line break in them ("o b", "ab ", " cd") are left out: they are a few
-/// dozen pairs of letters around a space, found in nearly every text, and they took 0.40 of the index's 0.94× of the
-/// texts' size (a million short texts of a small vocabulary; 0.24 of 0.86× for texts with links and long lines). A
-/// search checks each candidate's text anyway (the index keeps no positions), so a query is answered from the
-/// trigrams of its words alone; a query none of whose words has three scalars ("to be", "a b") has no term, and its
-/// search reads the texts, as a one- or two-letter search does (`SearchGrams` narrows it to the blocks that may hold
-/// its pairs of letters).
+/// lowercased). Trigrams that start or end with a space, tab or line break ("ab ", " cd") are left out: two for every
+/// break between words, pairs of letters found in nearly every text, they took 0.25 of the index's 0.94× of the texts'
+/// size (a million short texts of a small vocabulary). The one across the break ("b c" of "ab cd") stays, so that a
+/// query of short words ("to be": "o b") is still answered by the index. Leaving that one out too saved another 0.15,
+/// but a query without a word of three letters then read every text: 29 s for "zq xj" at ten million items.
+///
+/// A search checks each candidate's text anyway (the index keeps no positions). A query none of whose trigrams the
+/// index holds ("ab ", "a  b") reads the texts, as a one- or two-letter search does (`SearchGrams` narrows it to the
+/// blocks that may hold its pairs of letters).
 ///
 /// A term is the trigram itself when it is three ASCII letters or digits (`abc`, `x86`), else `x` and the hex of its
 /// UTF-8 bytes (`x2f2f3a` for "://", `x61c39f62` for "aßb"): seven characters at least, so never a term of the first
@@ -43,34 +45,45 @@ enum SearchTerms {
     }
 
     /// The FTS5 query for a phrase (already folded, as `SearchMatcher.needle` is): for each of its words, its first,
-    /// middle and last terms, quoted, all joined by AND (`detail=none` refuses phrases); nil when no word has a term,
-    /// so that the index cannot narrow the search.
+    /// middle and last terms, and each pair of letters around a break between two words ("o b" of "to be"), quoted,
+    /// all joined by AND (`detail=none` refuses phrases); nil when it has no term, so that the index cannot narrow
+    /// the search.
     ///
     /// More terms of a word narrow little more (a million short texts: two common words side by side took 682
-    /// candidates to 50 matches with all eleven of their terms, 694 with one term of each), and each one costs the
-    /// index a list to walk for every candidate (6.8 ms against 1.7 ms).
+    /// candidates to 50 matches with all eleven of their words' terms, 694 with one term of each), and each one costs
+    /// the index a list to walk for every candidate (6.8 ms against 1.7 ms).
     static func query(_ phrase: String) -> String? {
         var terms: [String] = []
-        var word = ""
-        func flush() {
-            var own: Set<UInt64> = []
-            var spelled: [String] = []
-            forEachTrigram(word) { a, b, c in
-                guard own.insert(key(a, b, c)).inserted else { return true }
-                var term: [UInt8] = []
-                append(a, b, c, to: &term)
-                spelled.append("\"" + String(decoding: term, as: UTF8.self) + "\"")
-                return true
+        func add(_ term: [UInt8]) {
+            let quoted = "\"" + String(decoding: term, as: UTF8.self) + "\""
+            if !terms.contains(quoted), terms.count < queryTermLimit { terms.append(quoted) }
+        }
+        var word: [UInt8] = []  // the current word's terms, spelled, one after another
+        var wordTerms: [Range<Int>] = []
+        var seen: Set<UInt64> = []
+        func endWord() {
+            let picked = wordTerms.count <= termsPerWord
+                ? wordTerms : [wordTerms[0], wordTerms[wordTerms.count / 2], wordTerms[wordTerms.count - 1]]
+            for range in picked { add(Array(word[range])) }
+            word.removeAll()
+            wordTerms.removeAll()
+            seen.removeAll()
+        }
+        var boundaries: [[UInt8]] = []
+        forEachTrigram(phrase) { a, b, c in
+            var term: [UInt8] = []
+            append(a, b, c, to: &term)
+            if isBreak(b) {
+                endWord()
+                boundaries.append(term)
+            } else if seen.insert(key(a, b, c)).inserted {
+                wordTerms.append(word.count..<word.count + term.count)
+                word += term
             }
-            let picked = spelled.count <= termsPerWord
-                ? spelled : [spelled[0], spelled[spelled.count / 2], spelled[spelled.count - 1]]
-            for term in picked where !terms.contains(term) && terms.count < queryTermLimit { terms.append(term) }
-            word = ""
+            return true
         }
-        for scalar in phrase.unicodeScalars {
-            if isBreak(scalar.value) { flush() } else { word.unicodeScalars.append(scalar) }
-        }
-        flush()
+        endWord()
+        for term in boundaries { add(term) }
         return terms.isEmpty ? nil : terms.joined(separator: " AND ")
     }
 
@@ -79,22 +92,19 @@ enum SearchTerms {
     @inline(__always)
     static func isBreak(_ value: UInt32) -> Bool { value == 0x20 || (value >= 0x09 && value <= 0x0D) }
 
-    /// Calls `body` with each trigram of the folded text that holds no white space, in order, until it returns false.
+    /// Calls `body` with each trigram of the folded text that neither starts nor ends with white space, in order,
+    /// until it returns false.
     private static func forEachTrigram(_ text: String, _ body: (UInt32, UInt32, UInt32) -> Bool) {
         var first: UInt32 = 0
         var second: UInt32 = 0
-        var run = 0  // scalars since the last break, up to 2
+        var count = 0  // scalars so far, up to 2
         for scalar in text.unicodeScalars {
             guard let folded = SearchFolding.fold(scalar) else { continue }  // an accent: folded away
             let value = folded.value
-            if isBreak(value) {
-                run = 0
-                continue
-            }
-            if run == 2, !body(first, second, value) { return }
+            if count == 2, !isBreak(first), !isBreak(value), !body(first, second, value) { return }
             first = second
             second = value
-            run = min(run + 1, 2)
+            count = min(count + 1, 2)
         }
     }
 
