@@ -5,7 +5,7 @@ import SQLiteSupport
 public struct HistoryFilter: Sendable, Hashable {
     /// How `text` is matched.
     public enum Mode: String, Sendable, Hashable {
-        /// Case-insensitive substring (the trigram index when a word of it has three characters).
+        /// Case-insensitive substring (the trigram index from three characters on).
         case substring
         /// A regular expression (ICU syntax).
         case regex

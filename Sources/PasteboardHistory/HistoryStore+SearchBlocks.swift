@@ -3,8 +3,8 @@ import SQLiteSupport
 
 /// One- and two-letter searches read only the blocks of the history that may hold them.
 ///
-/// The trigram index answers a query with a word of three letters or more (`SearchTerms`). Below that ("zz", or
-/// "to be", whose words are shorter), a search reads texts one by one: "zz" with no match read all of a million
+/// The trigram index answers a query of three letters or more (but "ab ", whose trigram `SearchTerms` leaves out).
+/// Below that ("zz"), a search reads texts one by one: "zz" with no match read all of a million
 /// items' texts (1.3 s), ten million in 13 s. So the history is cut into blocks of 1,024
 /// positions, and `search_blocks` keeps, per block, the letters and pairs of letters of the entries added to the
 /// search index there (`SearchGrams`, 2 KiB). The invariant, for a block at or above `search_blocks_since.block`:

@@ -55,7 +55,7 @@ struct SearchGrams: Equatable {
     func contains(_ bit: Int) -> Bool { bytes[bit >> 3] & (1 << UInt8(bit & 7)) != 0 }
 
     /// The bits a text matching `matcher` must have, or nil when the grams cannot tell (a regex): one letter, or each
-    /// pair of letters in a row (two letters; a longer substring the index has no term for, `SearchTerms`: "to be"),
+    /// pair of letters in a row (two letters; a longer substring the index has no term for, `SearchTerms`: "ab "),
     /// or (fuzzy) each letter; eight at most.
     static func required(by matcher: SearchMatcher) -> [Int]? {
         let scalars = Array(matcher.needle.unicodeScalars)

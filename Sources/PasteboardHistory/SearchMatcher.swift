@@ -22,8 +22,8 @@ public struct SearchMatcher: Sendable {
     private let strippedPattern: Pattern?
     /// What the index is asked for in a regex search (see `indexPhrase`).
     private let regexPhrase: String?
-    /// The FTS5 query of `indexPhrase`, nil when the index cannot narrow the search (no phrase, or none of its words
-    /// has three scalars: "to be").
+    /// The FTS5 query of `indexPhrase`, nil when the index cannot narrow the search (no phrase, or no trigram of it
+    /// that the index keeps: "ab ", see `SearchTerms`).
     let indexQuery: String?
 
     /// - Throws: `HistoryError` (`invalidInput`) with the regex engine's message for a pattern that is not one.

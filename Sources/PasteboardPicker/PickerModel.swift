@@ -45,9 +45,8 @@ struct PickerModel {
     // MARK: - Loading
 
     /// How many rows a new filter loads: the screenful and one more (whether there are more), no further. A filter
-    /// the trigram index cannot narrow (no word of three letters) scans the texts newest first until it has that
-    /// many, so a smaller first window stops the scan sooner; scrolling loads `batch` more at a time
-    /// (`loadMoreIfNeeded`).
+    /// the trigram index cannot narrow (one or two letters) scans the texts newest first until it has that many, so a
+    /// smaller first window stops the scan sooner; scrolling loads `batch` more at a time (`loadMoreIfNeeded`).
     var firstWindow: Int { min(Self.batch, max(1, visibleRows) + 1) }
 
     /// The listing whose rows are awaited (the source's generation); older ones' updates are dropped.
