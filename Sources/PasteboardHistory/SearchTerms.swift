@@ -25,7 +25,7 @@ enum SearchTerms {
     static let queryTermLimit = 32
     /// Terms a query asks for per word, at most (see `query`).
     static let termsPerWord = 3
-    /// Texts with more scalars than this have their repeated trigrams written once (below it, repeats are few, and
+    /// Texts of more bytes than this have their repeated trigrams written once (below it, repeats are few, and
     /// the index merges them anyway).
     static let distinctAbove = 1024
 
