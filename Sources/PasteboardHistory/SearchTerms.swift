@@ -58,15 +58,12 @@ enum SearchTerms {
             let quoted = "\"" + String(decoding: term, as: UTF8.self) + "\""
             if !terms.contains(quoted), terms.count < queryTermLimit { terms.append(quoted) }
         }
-        var word: [UInt8] = []  // the current word's terms, spelled, one after another
-        var wordTerms: [Range<Int>] = []
+        var word: [[UInt8]] = []  // the current word's distinct terms, in order
         var seen: Set<UInt64> = []
         func endWord() {
-            let picked = wordTerms.count <= termsPerWord
-                ? wordTerms : [wordTerms[0], wordTerms[wordTerms.count / 2], wordTerms[wordTerms.count - 1]]
-            for range in picked { add(Array(word[range])) }
+            let picked = word.count <= termsPerWord ? word : [word[0], word[word.count / 2], word[word.count - 1]]
+            picked.forEach(add)
             word.removeAll()
-            wordTerms.removeAll()
             seen.removeAll()
         }
         var boundaries: [[UInt8]] = []
@@ -77,8 +74,7 @@ enum SearchTerms {
                 endWord()
                 boundaries.append(term)
             } else if seen.insert(key(a, b, c)).inserted {
-                wordTerms.append(word.count..<word.count + term.count)
-                word += term
+                word.append(term)
             }
             return true
         }

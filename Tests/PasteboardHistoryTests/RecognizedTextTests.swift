@@ -1,5 +1,5 @@
 import Foundation
-@testable import PasteboardHistory
+import PasteboardHistory
 import PasteboardModel
 import SQLiteSupport
 import Testing
@@ -32,10 +32,7 @@ import Testing
 
     /// Entries of the index holding every term of `text` (no check of the texts: the index alone).
     func indexEntries(_ text: String) throws -> Int64 {
-        let db = try Connection(path: temporary.storeLocation.databaseURL.path, mode: .readOnly)
-        let query = try #require(SearchTerms.query(SearchFolding.fold(text)))
-        return try db.row("SELECT count(*) FROM item_text WHERE item_text MATCH ?", query)?.int(0)
-            ?? -1
+        try indexMatchCount(temporary.storeLocation, phrase: text)
     }
 
     @Test func recognizedTextFindsTheImageOnBothSearchPaths() throws {
