@@ -117,6 +117,9 @@ public final class HistoryImport {
         let kind: HistoryItem.Kind
         let size: Int
         let textBlob: Int64?
+        /// The item's one text kept in its row (InlineText.swift), unpacked, and its content type's id.
+        let inlineText: Data?
+        let inlineType: Int64?
     }
 
     /// Pages SQLite may keep in memory while importing, in KiB, at least (the store's own default is 512 KiB).
@@ -301,20 +304,29 @@ public final class HistoryImport {
             let position = nextPosition
             let id = nextItemID
             var textBlob: Int64?
-            for (ordinal, (type, blob)) in prepared.enumerated() {
-                // The item's text blob is referenced twice: as a representation and as the item's text.
-                let blobID = try retain(blob, references: type == textType ? 2 : 1)
-                if type == textType { textBlob = blobID }
-                pendingRepresentations.append((id, Int64(ordinal), try store.typeID(type), blobID))
-            }
-            if textBlob == nil {
-                let blob = try store.prepareBlob(Data(ItemText.derivedText(of: item).utf8))
-                textBlob = try retain(blob, references: 1)
+            var inlineText: Data?
+            var inlineType: Int64?
+            if HistoryStore.keepsTextInline(prepared, textType: textType), let (type, blob) = prepared.first {
+                // One text alone stays in the item's row (InlineText.swift).
+                inlineText = blob.inline.map { data in data.withUnsafeBytes { Data($0) } }  // see `add`: copied
+                inlineType = try store.typeID(type)
+                pendingBytes += blob.size
+            } else {
+                for (ordinal, (type, blob)) in prepared.enumerated() {
+                    // The item's text blob is referenced twice: as a representation and as the item's text.
+                    let blobID = try retain(blob, references: type == textType ? 2 : 1)
+                    if type == textType { textBlob = blobID }
+                    pendingRepresentations.append((id, Int64(ordinal), try store.typeID(type), blobID))
+                }
+                if textBlob == nil {
+                    let blob = try store.prepareBlob(Data(ItemText.derivedText(of: item).utf8))
+                    textBlob = try retain(blob, references: 1)
+                }
             }
             pendingItems.append(
                 PendingItem(
                     id: id, position: position, identity: identity, metadata: metadata, kind: ItemText.kind(of: item),
-                    size: item.byteCount, textBlob: textBlob))
+                    size: item.byteCount, textBlob: textBlob, inlineText: inlineText, inlineType: inlineType))
             pendingIdentities.insert(identity)
             identity.withUnsafeBytes { identityFilter?.insert($0) }
             if firstNewItemID == nil { firstNewItemID = id }
@@ -493,6 +505,11 @@ public final class HistoryImport {
     private func representationsDiffer(
         id: Int64, from prepared: [(ContentType, HistoryStore.PreparedBlob)]
     ) throws -> Bool {
+        // An inline text (InlineText.swift); damaged bytes differ from any copy, which then replaces them.
+        if let inline = try store.inlineText(of: id) {
+            guard prepared.count == 1, let (type, blob) = prepared.first else { return true }
+            return type != inline.type || blob.hash != SHA256.address(inline.data)
+        }
         try findRepresentations.bind(id, at: 1)
         defer { findRepresentations.rewind() }
         var count = 0
@@ -534,9 +551,10 @@ public final class HistoryImport {
         }
         try db.run("DELETE FROM representations WHERE item_id = ?", id)
         pendingRepresentations.append(contentsOf: rows)
+        // An inline text (InlineText.swift) goes with the rest: the item now keeps its payloads in rows.
         try db.run(
-            "UPDATE items SET kind = ?, size = ?, text_blob = ? WHERE id = ?", ItemText.kind(of: item).rawValue,
-            item.byteCount, textBlob, id)
+            "UPDATE items SET kind = ?, size = ?, text_blob = ?, text_data = NULL, text_packing = NULL, text_type = NULL "
+                + "WHERE id = ?", ItemText.kind(of: item).rawValue, item.byteCount, textBlob, id)
     }
 
     // MARK: - Writing batches
@@ -614,9 +632,11 @@ public final class HistoryImport {
             let statement = try batchStatement(
                 "items",
                 ["id", "position", "identity", "created", "last_copied", "copy_count", "pinned", "kind", "size",
-                 "text_blob", "source", "selection", "expires_at"], rows: pendingItems.count)
+                 "text_blob", "source", "selection", "expires_at", "text_data", "text_packing", "text_type"],
+                rows: pendingItems.count)
+            let packed = try store.packing.packedBatch(pendingItems.map(\.inlineText))
             for (offset, item) in pendingItems.enumerated() {
-                let column = Int32(offset * 13)
+                let column = Int32(offset * 16)
                 let metadata = item.metadata
                 try statement.bind(item.id, at: column + 1)
                 try statement.bind(item.position, at: column + 2)
@@ -635,7 +655,19 @@ public final class HistoryImport {
                 } else {
                     try statement.bindNull(at: column + 13)
                 }
-                totals?.noteItem(kind: item.kind.rawValue, isPinned: metadata.isPinned, size: Int64(item.size))
+                let (stored, packing) = packed[offset]
+                if let stored, let type = item.inlineType {
+                    try stored.withUnsafeBytes { try statement.bind(blob: $0, at: column + 14) }
+                    if let packing { try statement.bind(packing, at: column + 15) } else { try statement.bindNull(at: column + 15) }
+                    try statement.bind(type, at: column + 16)
+                } else {
+                    try statement.bindNull(at: column + 14)
+                    try statement.bindNull(at: column + 15)
+                    try statement.bindNull(at: column + 16)
+                }
+                totals?.noteItem(
+                    kind: item.kind.rawValue, isPinned: metadata.isPinned, size: Int64(item.size),
+                    isInline: item.inlineType != nil, packing: packing)
             }
             try statement.runToCompletion()
         }

@@ -142,7 +142,8 @@ extension HistoryStore {
             " WHERE "
             + (conditions + [Self.hasSearchableText, "i.position < ?", "i.position >= ?"]).joined(separator: " AND ")
         let statement = try db.prepare(
-            "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(pb_unpacked(b.data, b.packing, b.size), 1, \(ItemText.indexedPrefix)) AS head, "
+            "SELECT i.position, \(Self.textHashSQL) AS hash, \(Self.textInFileSQL) AS inFile, "
+                    + "substr(\(Self.textBytesSQL), 1, \(ItemText.indexedPrefix)) AS head, "
                 + Self.recognizedColumn + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob" + whereClause + " ORDER BY i.position DESC")
         defer { statement.reset() }
         var positions: [Int64] = []
@@ -231,7 +232,8 @@ extension HistoryStore {
             let list = candidates.map(String.init).joined(separator: ",")
             var heads: [Int64: Row] = [:]
             for row in try db.rows(
-                "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(pb_unpacked(b.data, b.packing, b.size), 1, \(ItemText.indexedPrefix)) AS head, "
+                "SELECT i.position, \(Self.textHashSQL) AS hash, \(Self.textInFileSQL) AS inFile, "
+                    + "substr(\(Self.textBytesSQL), 1, \(ItemText.indexedPrefix)) AS head, "
                     + Self.recognizedColumn
                     + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
             {
@@ -260,7 +262,7 @@ extension HistoryStore {
     /// holds it ignoring ASCII case, or the text is not all ASCII (its length in characters is not its length in
     /// bytes), where accents may hide it from `instr` ("cafe" in "Café"). Texts kept in files pass (NULL data).
     static let asciiPrefilter =
-        "(b.data IS NULL OR instr(lower(CAST(pb_unpacked(b.data, b.packing, b.size) AS TEXT)), ?) > 0 OR length(pb_unpacked(b.data, b.packing, b.size)) <> length(CAST(pb_unpacked(b.data, b.packing, b.size) AS TEXT)))"
+        "(\(textInFileSQL) OR instr(lower(CAST(\(textBytesSQL) AS TEXT)), ?) > 0 OR length(\(textBytesSQL)) <> length(CAST(\(textBytesSQL) AS TEXT)))"
 
     /// The items at `positions`, in that order (one gone meanwhile is left out).
     func items(atPositions positions: [Int64]) throws -> [HistoryItem] {

@@ -39,10 +39,11 @@ public struct HistoryQuery: Sendable, Equatable {
 extension HistoryStore {
     static let itemColumns = """
         SELECT i.id, i.position, i.kind, i.size, i.created, i.last_copied, i.copy_count, i.pinned, i.source,
-            i.selection, i.expires_at, i.ask_before_paste, substr(pb_unpacked(b.data, b.packing, b.size), 1, 1024) AS head, b.hash AS text_hash,
-            b.data IS NULL AS text_in_file,
-            (SELECT group_concat(identifier, char(10)) FROM (SELECT t.identifier FROM representations r
-                JOIN content_types t ON t.id = r.type_id WHERE r.item_id = i.id ORDER BY r.ordinal)) AS types
+            i.selection, i.expires_at, i.ask_before_paste, substr(\(textBytesSQL), 1, 1024) AS head,
+            \(textHashSQL) AS text_hash, \(textInFileSQL) AS text_in_file,
+            coalesce((SELECT group_concat(identifier, char(10)) FROM (SELECT t.identifier FROM representations r
+                JOIN content_types t ON t.id = r.type_id WHERE r.item_id = i.id ORDER BY r.ordinal)),
+                (SELECT identifier FROM content_types WHERE id = i.text_type)) AS types
         FROM items i LEFT JOIN blobs b ON b.id = i.text_blob
         """
 
@@ -96,7 +97,13 @@ extension HistoryStore {
     public func pasteboardItem(id: Int64) throws(HistoryError) -> PasteboardItem {
         try perform {
             let reps = try db.rows("SELECT type_id, blob_id FROM representations WHERE item_id = ? ORDER BY ordinal", id)
-            if reps.isEmpty { throw HistoryError(.noSuchItem, "No history item with id \(id).") }
+            if reps.isEmpty {
+                // One text kept in the item's row (InlineText.swift), checked against the item's identity.
+                guard let inline = try inlineRepresentation(of: id) else {
+                    throw HistoryError(.noSuchItem, "No history item with id \(id).")
+                }
+                return PasteboardItem([inline])
+            }
             var item = PasteboardItem()
             for rep in reps {
                 guard let typeID = rep.int("type_id"), let blobID = rep.int("blob_id") else { continue }
@@ -158,7 +165,8 @@ extension HistoryStore {
     }
 
     static func typeCondition(_ ids: [Int64]) -> String {
-        "EXISTS (SELECT 1 FROM representations r WHERE r.item_id = i.id AND r.type_id IN (\(ids.map(String.init).joined(separator: ","))))"
+        let list = ids.map(String.init).joined(separator: ",")
+        return "(i.text_type IN (\(list)) OR EXISTS (SELECT 1 FROM representations r WHERE r.item_id = i.id AND r.type_id IN (\(list))))"
     }
 
     /// The ids of stored content types conforming to `type`; nil when there is no filter.
@@ -212,7 +220,8 @@ extension HistoryStore {
             let list = positions.map(String.init).joined(separator: ",")
             var candidates: [Int64: Row] = [:]
             for row in try db.rows(
-                "SELECT i.id, i.position, b.hash, b.data IS NULL AS inFile, substr(pb_unpacked(b.data, b.packing, b.size), 1, \(ItemText.indexedPrefix)) AS head, "
+                "SELECT i.id, i.position, \(Self.textHashSQL) AS hash, \(Self.textInFileSQL) AS inFile, "
+                    + "substr(\(Self.textBytesSQL), 1, \(ItemText.indexedPrefix)) AS head, "
                     + Self.recognizedColumn
                     + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob WHERE i.position IN (\(list))" + filter)
             {
@@ -268,8 +277,9 @@ extension HistoryStore {
         try perform { () throws -> String? in
             guard
                 let row = try db.row(
-                    "SELECT b.hash, b.data IS NULL AS inFile, substr(pb_unpacked(b.data, b.packing, b.size), 1, ?) AS head FROM items i "
-                        + "JOIN blobs b ON b.id = i.text_blob WHERE i.id = ?", limit, id)
+                    "SELECT \(Self.textHashSQL) AS hash, \(Self.textInFileSQL) AS inFile, substr(\(Self.textBytesSQL), 1, ?) AS head "
+                        + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
+                        + "WHERE i.id = ? AND (i.text_data IS NOT NULL OR b.id IS NOT NULL)", limit, id)
             else {
                 guard try db.row("SELECT 1 AS found FROM items WHERE id = ?", id) != nil else {
                     throw HistoryError(.noSuchItem, "No history item with id \(id).")

@@ -13,7 +13,8 @@ extension HistoryStore {
     /// The text of item `itemID`'s search-index entry: its text's indexed prefix, then the text recognized in its
     /// picture; nil when it has neither.
     func searchEntry(itemID: Int64, textBlob: Int64?) throws -> String? {
-        let own = try textBlob.map { ItemText.indexString(try blobIndexBytes($0)) }
+        // The item's own text: its payload row's, or the one in its row (InlineText.swift).
+        let own = try textBlob.map { ItemText.indexString(try blobIndexBytes($0)) } ?? inlineIndexString(of: itemID)
         let recognized = try db.row(
             "SELECT substr(text, 1, ?) AS text FROM recognized_text WHERE item_id = ? AND text <> ''",
             ItemText.indexedPrefix, itemID)?.string("text")
@@ -131,7 +132,7 @@ extension HistoryStore {
         "CASE WHEN i.kind = 'image' THEN (SELECT substr(r.text, 1, \(ItemText.indexedPrefix)) FROM recognized_text r "
         + "WHERE r.item_id = i.id AND r.text <> '') END AS recognized"
     /// The items a search reads: those with a text, and image items (which may have recognized text).
-    static let hasSearchableText = "(i.text_blob IS NOT NULL OR i.kind = 'image')"
+    static let hasSearchableText = "(i.text_blob IS NOT NULL OR i.text_data IS NOT NULL OR i.kind = 'image')"
 
     /// Whether `matches` accepts a searched row's text (`hash`, `inFile`, `head`) or its recognized text.
     func searchableTextMatches(_ row: Row, _ matches: (Data) -> Bool) -> Bool {

@@ -62,23 +62,26 @@ extension HistoryStore {
                 try noteChange(.repeated, itemID: id)
                 return RecordResult(id: id, isNew: false)
             }
-            let (blobIDs, textBlob) = try retainBlobs(of: prepared, textType: textType, derived: derived)
+            // One text alone stays in the item's row (InlineText.swift); anything else in payload rows.
+            let inline = Self.keepsTextInline(prepared, textType: textType)
+            let (blobIDs, textBlob) = inline ? ([], nil) : try retainBlobs(of: prepared, textType: textType, derived: derived)
+            let columns = inline ? try inlineTextColumns(prepared[0].1, type: prepared[0].0) : nil
             try db.run(
                 """
                 INSERT INTO items(position, identity, created, last_copied, copy_count, pinned, kind, size,
-                    text_blob, source, selection, expires_at, ask_before_paste)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    text_blob, source, selection, expires_at, ask_before_paste, text_data, text_packing, text_type)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, position, identity, metadata.created?.timeIntervalSince1970 ?? date, date, max(1, metadata.copyCount),
                 metadata.isPinned, kind.rawValue, item.byteCount, textBlob,
                 metadata.source, metadata.selection, metadata.expiresAt?.timeIntervalSince1970,
-                metadata.asksBeforePaste)
+                metadata.asksBeforePaste, columns?.data, columns?.packing, columns?.type)
             let id = db.lastInsertRowID
-            for (ordinal, (type, _)) in prepared.enumerated() {
+            for (ordinal, (type, _)) in prepared.enumerated() where !inline {
                 try db.run(
                     "INSERT INTO representations(item_id, ordinal, type_id, blob_id) VALUES (?, ?, ?, ?)",
                     id, ordinal, try typeID(type), blobIDs[ordinal])
             }
-            if textBlob != nil && indexedThrough == nil {
+            if (textBlob != nil || inline) && indexedThrough == nil {
                 let text: String
                 if let textType, let representation = item.representation(forType: textType) {
                     text = ItemText.indexString(representation.prefix(ItemText.indexedPrefix))
@@ -271,7 +274,7 @@ extension HistoryStore {
                 total += try deleteInTransaction(ids: ids, updatingIndex: false, change: nil)
             }
             for row in try db.rows(
-                "SELECT id, position, text_blob FROM items i WHERE text_blob IS NOT NULL OR EXISTS "
+                "SELECT id, position, text_blob FROM items i WHERE text_blob IS NOT NULL OR text_data IS NOT NULL OR EXISTS "
                     + "(SELECT 1 FROM recognized_text r WHERE r.item_id = i.id AND r.text <> '')")
             {
                 guard let id = row.int("id"), let position = row.int("position") else { continue }

@@ -31,17 +31,39 @@ extension HistoryStore {
     public func packStoredPayloads(batch: Int = repackingBatch) throws(HistoryError) -> RepackingResult {
         precondition(batch > 0, "packStoredPayloads(batch:) of nothing")  // programmer error
         var result = RepackingResult()
+        // Payload rows, then the texts items keep in their rows (InlineText.swift).
+        for place in [PackedPlace.blobs, .items] {
+            if try pack(place, batch: batch, into: &result) { break }
+        }
+        return result
+    }
+
+    /// Where packed payloads are kept: a table, its bytes' and dictionary's columns.
+    private struct PackedPlace {
+        let table: String
+        let data: String
+        let packing: String
+        /// Whether the table's triggers count a row packed in place (`items_packing_update`).
+        let countedByTrigger: Bool
+
+        static let blobs = PackedPlace(table: "blobs", data: "data", packing: "packing", countedByTrigger: false)
+        static let items = PackedPlace(table: "items", data: "text_data", packing: "text_packing", countedByTrigger: true)
+    }
+
+    /// Packs `place`'s rows as `packStoredPayloads` says; true when the store has no dictionary to pack with.
+    private func pack(_ place: PackedPlace, batch: Int, into result: inout RepackingResult) throws(HistoryError) -> Bool {
+        let (table, data, packing) = (place.table, place.data, place.packing)
         var after: Int64 = 0
         while true {
             let isDone = try write { () throws -> Bool in
-                guard let packer = try packing.currentPacker() else {
+                guard let packer = try self.packing.currentPacker() else {
                     result.hasNoDictionary = true
                     return true
                 }
                 let through = after + Int64(batch)
                 let rows = try db.prepare(
-                    "SELECT id, data FROM blobs WHERE id > ? AND id <= ? AND data IS NOT NULL AND packing IS NULL "
-                        + "AND size >= ? ORDER BY id")
+                    "SELECT id, \(data) AS data FROM \(table) WHERE id > ? AND id <= ? AND \(data) IS NOT NULL "
+                        + "AND \(packing) IS NULL AND size >= ? ORDER BY id")
                 try rows.bind([after, through, Int64(PayloadPacking.minimumSize)])
                 var packed: [(id: Int64, stored: Data, before: Int)] = []
                 while let row = try rows.step() {
@@ -51,26 +73,30 @@ extension HistoryStore {
                 }
                 rows.reset()
                 after = through
-                let isLast = try db.row("SELECT 1 AS more FROM blobs WHERE id > ? LIMIT 1", through) == nil
+                let isLast = try db.row("SELECT 1 AS more FROM \(table) WHERE id > ? LIMIT 1", through) == nil
                 guard !packed.isEmpty else { return isLast }
-                let update = try db.prepare("UPDATE blobs SET data = ?, packing = ? WHERE id = ? AND packing IS NULL")
+                let update = try db.prepare(
+                    "UPDATE \(table) SET \(data) = ?, \(packing) = ? WHERE id = ? AND \(packing) IS NULL AND \(data) IS NOT NULL")
                 for payload in packed {
                     try update.bind([payload.stored, packer.id, payload.id])
                     try update.runToCompletion()
                     update.reset()
                     guard db.changes == 1 else {
-                        throw HistoryError(.io, "A payload changed while it was being packed (row \(payload.id)).")
+                        throw HistoryError(.io, "A payload changed while it was being packed (\(table) row \(payload.id)).")
                     }
                     result.packed += 1
                     result.bytesBefore += payload.before
                     result.bytesAfter += payload.stored.count
                 }
                 // The triggers count the payloads packed with each dictionary as rows are inserted and deleted; a
-                // row packed in place is counted here.
-                try db.run("UPDATE packing_uses SET uses = uses + ? WHERE packing = ?", Int64(packed.count), packer.id)
+                // payload row packed in place is counted here (an item's text by `items_packing_update`).
+                if !place.countedByTrigger {
+                    try db.run(
+                        "UPDATE packing_uses SET uses = uses + ? WHERE packing = ?", Int64(packed.count), packer.id)
+                }
                 return isLast
             }
-            if isDone { return result }
+            if isDone { return result.hasNoDictionary }
         }
     }
 }

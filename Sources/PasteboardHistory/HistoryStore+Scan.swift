@@ -155,7 +155,8 @@ private struct ScanSlice {
         if range != nil { all.append("i.position > ? AND i.position <= ?") }
         let whereClause = " WHERE " + all.joined(separator: " AND ")
         let statement = try db.prepare(
-            "SELECT i.id, b.hash, b.data IS NULL AS inFile, substr(pb_unpacked(b.data, b.packing, b.size), 1, \(ItemText.indexedPrefix)) AS head, "
+            "SELECT i.id, \(HistoryStore.textHashSQL), \(HistoryStore.textInFileSQL) AS inFile, "
+                + "substr(\(HistoryStore.textBytesSQL), 1, \(ItemText.indexedPrefix)) AS head, "
                 + HistoryStore.recognizedColumn + " FROM items i LEFT JOIN blobs b ON b.id = i.text_blob" + whereClause
                 + " ORDER BY i.position DESC")
         var bound = values

@@ -86,7 +86,8 @@ extension HistoryStore {
             guard let mark = try searchIndexedThrough() else { return 0 }
             let writer = try SearchIndexWriter(db: db, stagedLimit: bytes)
             let rows = try db.prepare(
-                "SELECT i.position, b.hash, b.data IS NULL AS inFile, substr(pb_unpacked(b.data, b.packing, b.size), 1, \(ItemText.indexedPrefix)) AS head, "
+                "SELECT i.position, \(Self.textHashSQL) AS hash, \(Self.textInFileSQL) AS inFile, "
+                    + "substr(\(Self.textBytesSQL), 1, \(ItemText.indexedPrefix)) AS head, "
                     + "substr(r.text, 1, \(ItemText.indexedPrefix)) AS recognized "
                     + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
                     + "LEFT JOIN recognized_text r ON r.item_id = i.id AND r.text <> '' "

@@ -26,6 +26,8 @@ extension HistoryStore {
                 "SELECT coalesce(sum(blobs), 0) AS n, coalesce(sum(bytes), 0) AS bytes, "
                     + "coalesce(sum(CASE WHEN in_file THEN blobs ELSE 0 END), 0) AS files, "
                     + "coalesce(sum(CASE WHEN in_file THEN bytes ELSE 0 END), 0) AS fileBytes FROM blob_totals")
+            // The texts items keep in their rows (InlineText.swift) are payloads too.
+            let inline = try db.row("SELECT texts, bytes FROM inline_text_totals WHERE id = 1")
             let pageSize = try db.row("PRAGMA page_size")?.int(0) ?? 4096
             let freePages = try db.row("PRAGMA freelist_count")?.int(0) ?? 0
             var indexBytes = 0
@@ -45,8 +47,8 @@ extension HistoryStore {
                 itemCount: Int(items?.int("n") ?? 0),
                 pinnedCount: Int(items?.int("p") ?? 0),
                 kinds: kinds,
-                payloadBytes: Int(blobs?.int("bytes") ?? 0),
-                blobCount: Int(blobs?.int("n") ?? 0),
+                payloadBytes: Int((blobs?.int("bytes") ?? 0) + (inline?.int("bytes") ?? 0)),
+                blobCount: Int((blobs?.int("n") ?? 0) + (inline?.int("texts") ?? 0)),
                 fileBlobCount: Int(blobs?.int("files") ?? 0),
                 databaseBytes: fileSize(path),
                 walBytes: fileSize(path + "-wal"),

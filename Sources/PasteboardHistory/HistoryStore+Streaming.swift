@@ -41,7 +41,8 @@ extension HistoryStore {
             let statement = try db.prepare(
                 """
                 SELECT i.id, i.created, i.last_copied, i.copy_count, i.pinned, i.source, i.expires_at,
-                    r.type_id, b.id IS NULL AS missing, b.data IS NULL AS in_file, b.hash, pb_unpacked(b.data, b.packing, b.size), b.size
+                    r.type_id, b.id IS NULL AS missing, b.data IS NULL AS in_file, b.hash, pb_unpacked(b.data, b.packing, b.size), b.size,
+                    i.text_type, pb_unpacked(i.text_data, i.text_packing, i.size), i.identity
                 FROM items i
                     LEFT JOIN representations r ON r.item_id = i.id
                     LEFT JOIN blobs b ON b.id = r.blob_id
@@ -76,7 +77,22 @@ extension HistoryStore {
                     item.expiresAt = statement.isNull(at: 6) ? nil : statement.double(at: 6)
                     item.representations.removeAll(keepingCapacity: true)
                 }
-                if damage != nil || statement.isNull(at: 7) { continue }
+                if damage != nil { continue }
+                if statement.isNull(at: 7) {
+                    // One text kept in the item's row (InlineText.swift), checked against the item's identity.
+                    guard !statement.isNull(at: 13) else { continue }
+                    do {
+                        let type = try self.type(forID: statement.int64(at: 13))
+                        let bytes = statement.withBlob(at: 14) { Data($0) }
+                        try verifiedInlineText(bytes, type: type, identity: statement.withBlob(at: 15) { Data($0) }, of: id)
+                        item.representations.append((type, bytes))
+                    } catch let error as HistoryError {
+                        damage = error
+                    } catch {
+                        damage = HistoryError(.io, "Item \(id): \(error)")
+                    }
+                    continue
+                }
                 do {
                     let type = try self.type(forID: statement.int64(at: 7))
                     if statement.int64(at: 8) != 0 {
@@ -132,7 +148,7 @@ extension HistoryStore {
             if pinnedOnly { conditions.append("i.pinned") }
             if let typeFilter { conditions.append(Self.typeCondition(typeFilter)) }
             let statement = try db.prepare(
-                "SELECT i.id, i.kind, i.size, substr(pb_unpacked(b.data, b.packing, b.size), 1, 1024), b.hash, b.id IS NOT NULL AND b.data IS NULL "
+                "SELECT i.id, i.kind, i.size, substr(\(Self.textBytesSQL), 1, 1024), b.hash, b.id IS NOT NULL AND b.data IS NULL "
                     + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob"
                     + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
                     + " ORDER BY i.position DESC LIMIT ?")

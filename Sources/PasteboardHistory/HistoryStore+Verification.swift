@@ -36,7 +36,7 @@ public struct PayloadCheck: Sendable, Equatable {
         }
 
         public let kind: Kind
-        /// The payload's row, and its file when it lives in one.
+        /// The payload's row, and its file when it lives in one; 0 for a text an item keeps in its row.
         public let blobID: Int64
         public let file: String?
         /// What exactly is wrong, in words.
@@ -94,6 +94,7 @@ extension HistoryStore {
             check.problems = try withOwners(check.problems)
             check.unsafePaths = unsafePayloadPaths()
             if filesOnly { return check }
+            try checkInlineTexts(into: &check)
             // References to a payload row that is not there at all.
             let dangling = try db.rows(
                 """
@@ -118,6 +119,32 @@ extension HistoryStore {
                         itemIDs: users.items.sorted(), pasteboards: users.boards.sorted()))
             }
             return check
+        }
+    }
+
+    /// Checks every text an item keeps in its row (InlineText.swift) against the item's identity, a page of items
+    /// at a time.
+    private func checkInlineTexts(into check: inout PayloadCheck) throws {
+        var after: Int64 = 0
+        while true {
+            let page = try db.rows(
+                "SELECT id, identity, text_type, pb_unpacked(text_data, text_packing, size) AS data FROM items "
+                    + "WHERE id > ? AND text_data IS NOT NULL ORDER BY id LIMIT 256", after)
+            guard let last = page.last?.int("id") else { return }
+            after = last
+            for row in page {
+                guard let id = row.int("id"), let typeID = row.int("text_type") else { continue }
+                let data = row.data("data") ?? Data()
+                check.checkedCount += 1
+                check.checkedBytes += data.count
+                guard !Self.inlineTextMatches(data, type: try type(forID: typeID), identity: row.data("identity") ?? Data())
+                else { continue }
+                check.problems.append(
+                    PayloadCheck.Problem(
+                        kind: .damaged, blobID: 0, file: nil,
+                        detail: "its text (kept in its row) no longer matches the item's identity, its SHA-256",
+                        itemIDs: [id], pasteboards: []))
+            }
         }
     }
 

@@ -180,7 +180,10 @@ final class PayloadPacking {
             packer = (newest, made)
             return packer
         }
-        let payloads = try db.row("SELECT blobs FROM blob_totals WHERE in_file = 0")?.int("blobs") ?? 0
+        // Payload rows in the database and items (most of which keep their one text in their row, InlineText.swift).
+        let payloads = try db.row(
+            "SELECT coalesce((SELECT blobs FROM blob_totals WHERE in_file = 0), 0) "
+                + "+ coalesce((SELECT sum(items) FROM item_totals), 0) AS n")?.int("n") ?? 0
         guard payloads >= nextTraining else { return nil }
         guard let dictionary = try learnDictionary(db), let made = ZstdPacker(dictionary: dictionary, level: Self.level)
         else {
@@ -200,9 +203,12 @@ final class PayloadPacking {
     private func learnDictionary(_ db: Connection) throws -> Data? {
         let texts = try db.rows(
             """
-            SELECT b.data FROM items i JOIN blobs b ON b.id = i.text_blob
-            WHERE b.data IS NOT NULL AND b.packing IS NULL AND b.size >= ? ORDER BY i.id DESC LIMIT ?
-            """, Self.minimumSize, Self.trainingTexts
+            SELECT iif(i.text_data IS NOT NULL, i.text_data, b.data) AS data
+            FROM items i LEFT JOIN blobs b ON b.id = i.text_blob
+            WHERE (i.text_data IS NOT NULL AND i.text_packing IS NULL AND i.size >= ?)
+                OR (b.data IS NOT NULL AND b.packing IS NULL AND b.size >= ?)
+            ORDER BY i.id DESC LIMIT ?
+            """, Self.minimumSize, Self.minimumSize, Self.trainingTexts
         ).compactMap { $0.data("data") }
         let samples = Self.sharedWords(of: texts, minimumTexts: Self.minimumTexts)
         guard samples.reduce(0, { $0 + $1.count }) >= Self.dictionaryCapacity else { return nil }

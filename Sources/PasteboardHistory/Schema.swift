@@ -28,6 +28,8 @@ enum Schema {
         "items_totals_delete", "items_totals_update", "blob_totals", "blobs_totals_insert", "blobs_totals_delete",
         "blobs_totals_update", "blobs_in_files", "search_blocks", "search_blocks_since", "packings", "packing_uses",
         "blobs_packing_insert", "blobs_packing_delete", "key_insertions", "items_insertions", "blobs_insertions",
+        "items_packing_insert", "items_packing_delete", "items_packing_update", "inline_text_totals",
+        "items_inline_insert", "items_inline_delete", "items_inline_update",
     ]
     /// What every store at version 1 or later has.
     static let requiredTables: Set<String> = [
@@ -381,6 +383,62 @@ enum Schema {
                 DELETE FROM search_backlog;
                 INSERT INTO search_backlog(id, indexed_through)
                     SELECT 1, min(position) - 1 FROM items HAVING count(*) > 0;
+                """),
+        // An item made of one text, the most of any history, keeps it in its own row (InlineText.swift): `text_data`
+        // (packed as a payload row is: `text_packing` names the dictionary), `text_type` its content type. It has no
+        // payload row, no payload hash and no representation row: 0.57× of a million short texts' size less. Its
+        // identity, the digest of its one type and its text's SHA-256, is what the text is checked against when read.
+        // The dictionaries count these texts among their uses, as they count payload rows. Items stored before keep
+        // their rows. Constant work; idempotent.
+        .init(
+            version: 14,
+            columns: [
+                .init(table: "items", name: "text_data", definition: "BLOB"),
+                .init(table: "items", name: "text_packing", definition: "INTEGER"),
+                .init(table: "items", name: "text_type", definition: "INTEGER"),
+            ],
+            sql: """
+                -- How many texts items keep in their rows, and their bytes, for `pb stats` (kept as `blob_totals`).
+                CREATE TABLE IF NOT EXISTS inline_text_totals(
+                    id INTEGER PRIMARY KEY CHECK (id = 1),
+                    texts INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL
+                );
+                INSERT OR IGNORE INTO inline_text_totals(id, texts, bytes) VALUES (1, 0, 0);
+                CREATE TRIGGER IF NOT EXISTS items_inline_insert AFTER INSERT ON items
+                    WHEN new.text_data IS NOT NULL BEGIN
+                    UPDATE inline_text_totals SET texts = texts + 1, bytes = bytes + new.size WHERE id = 1;
+                END;
+                CREATE TRIGGER IF NOT EXISTS items_inline_delete AFTER DELETE ON items
+                    WHEN old.text_data IS NOT NULL BEGIN
+                    UPDATE inline_text_totals SET texts = texts - 1, bytes = bytes - old.size WHERE id = 1;
+                END;
+                CREATE TRIGGER IF NOT EXISTS items_inline_update AFTER UPDATE OF text_data, size ON items
+                    WHEN old.text_data IS NOT NULL OR new.text_data IS NOT NULL BEGIN
+                    UPDATE inline_text_totals SET texts = texts - (old.text_data IS NOT NULL),
+                        bytes = bytes - iif(old.text_data IS NOT NULL, old.size, 0) WHERE id = 1;
+                    UPDATE inline_text_totals SET texts = texts + (new.text_data IS NOT NULL),
+                        bytes = bytes + iif(new.text_data IS NOT NULL, new.size, 0) WHERE id = 1;
+                END;
+                CREATE TRIGGER IF NOT EXISTS items_packing_insert AFTER INSERT ON items
+                    WHEN new.text_packing IS NOT NULL BEGIN
+                    UPDATE packing_uses SET uses = uses + 1 WHERE packing = new.text_packing;
+                END;
+                CREATE TRIGGER IF NOT EXISTS items_packing_delete AFTER DELETE ON items
+                    WHEN old.text_packing IS NOT NULL BEGIN
+                    UPDATE packing_uses SET uses = uses - 1 WHERE packing = old.text_packing;
+                    DELETE FROM packings WHERE id = old.text_packing
+                        AND (SELECT uses FROM packing_uses WHERE packing = old.text_packing) <= 0;
+                    DELETE FROM packing_uses WHERE packing = old.text_packing AND uses <= 0;
+                END;
+                CREATE TRIGGER IF NOT EXISTS items_packing_update AFTER UPDATE OF text_packing ON items
+                    WHEN old.text_packing IS NOT new.text_packing BEGIN
+                    UPDATE packing_uses SET uses = uses + 1 WHERE packing = new.text_packing;
+                    UPDATE packing_uses SET uses = uses - 1 WHERE packing = old.text_packing;
+                    DELETE FROM packings WHERE id = old.text_packing
+                        AND (SELECT uses FROM packing_uses WHERE packing = old.text_packing) <= 0;
+                    DELETE FROM packing_uses WHERE packing = old.text_packing AND uses <= 0;
+                END;
                 """),
     ])
 }

@@ -17,6 +17,7 @@ struct SuspendedTotals {
     /// The insert triggers this type stands in for.
     static let triggers = [
         "items_totals_insert", "blobs_totals_insert", "blobs_packing_insert", "items_insertions", "blobs_insertions",
+        "items_packing_insert", "items_inline_insert",
     ]
 
     /// The dropped triggers' definitions, by name, as the store had them.
@@ -24,6 +25,9 @@ struct SuspendedTotals {
     private var countsItems = false
     private var countsBlobs = false
     private var countsPackings = false
+    private var countsItemPackings = false
+    private var countsInlineTexts = false
+    private var inlineTexts = Counts()
     private var countsItemInsertions = false
     private var countsBlobInsertions = false
     private var insertedItems: Int64 = 0
@@ -61,13 +65,18 @@ struct SuspendedTotals {
         countsItems = names.contains("items_totals_insert")
         countsBlobs = names.contains("blobs_totals_insert")
         countsPackings = names.contains("blobs_packing_insert")
+        countsItemPackings = names.contains("items_packing_insert")
+        countsInlineTexts = names.contains("items_inline_insert")
         countsItemInsertions = names.contains("items_insertions")
         countsBlobInsertions = names.contains("blobs_insertions")
     }
 
-    /// Counts an item row as it is inserted.
-    mutating func noteItem(kind: String, isPinned: Bool, size: Int64) {
+    /// Counts an item row as it is inserted: `isInline` when it keeps its text in its row, `packing` the dictionary
+    /// that text was packed with.
+    mutating func noteItem(kind: String, isPinned: Bool, size: Int64, isInline: Bool, packing: Int64?) {
         if countsItemInsertions { insertedItems += 1 }
+        if countsInlineTexts && isInline { inlineTexts.add(size) }
+        if countsItemPackings, let packing { packings[packing, default: 0] += 1 }
         guard countsItems else { return }
         items[ItemKey(kind: kind, isPinned: isPinned), default: Counts()].add(size)
     }
@@ -104,7 +113,12 @@ struct SuspendedTotals {
             try db.run(
                 "UPDATE key_insertions SET items = items + ?, blobs = blobs + ? WHERE id = 1", insertedItems, insertedBlobs)
         }
-        (items, blobs, packings, insertedItems, insertedBlobs) = ([:], [:], [:], 0, 0)
+        if inlineTexts.rows > 0 {
+            try db.run(
+                "UPDATE inline_text_totals SET texts = texts + ?, bytes = bytes + ? WHERE id = 1", inlineTexts.rows,
+                inlineTexts.bytes)
+        }
+        (items, blobs, packings, insertedItems, insertedBlobs, inlineTexts) = ([:], [:], [:], 0, 0, Counts())
     }
 
     /// Adds what is left to the totals and puts the triggers back, inside the transaction, before it commits.

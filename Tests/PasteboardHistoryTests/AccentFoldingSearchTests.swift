@@ -111,12 +111,12 @@ import Testing
                 INSERT INTO item_text(rowid, text) SELECT i.position, CAST(b.data AS TEXT) FROM items i
                     JOIN blobs b ON b.id = i.text_blob;
                 DROP TABLE recognized_text;
-                \(undoSchema11)
+                \(try undoingSchema14(db))
                 PRAGMA user_version = 5;
                 """)
         }
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 13)
+        #expect(try reopened.stats().schemaVersion == 14)
         #expect(try reopened.unindexedCount() == 3)
         #expect(try indexMatchCount(location, phrase: "ünï") == 0)
         #expect(try reopened.items(HistoryQuery(text: "Unic")).map(\.id) == [ids["Ünïcödé"]])

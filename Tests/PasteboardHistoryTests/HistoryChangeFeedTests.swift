@@ -159,7 +159,7 @@ import Testing
         let id = try store.record(PasteboardItem(string: "from before")).id
         let path = temporary.storeLocation.databaseURL.path
         let db = try Connection(path: path, mode: .readWrite(create: false))
-        try db.execute(undoSchema11 + "DROP TABLE changes; DROP TABLE recognized_text; DELETE FROM sqlite_sequence WHERE name = 'changes'; PRAGMA user_version = 3")
+        try db.execute((try undoingSchema14(db)) + "DROP TABLE changes; DROP TABLE recognized_text; DELETE FROM sqlite_sequence WHERE name = 'changes'; PRAGMA user_version = 3")
         let reopened = try HistoryStore(location: temporary.storeLocation)
         #expect(try reopened.latestChangeSequence() == 0)
         try reopened.setPinned(true, id: id)

@@ -123,7 +123,7 @@ import Testing
 
         #expect(importedResults == recordedResults)
         let (left, right) = (try dump(location("recorded")), try dump(location("imported")))
-        #expect(left.count == right.count && left.count > 900 + fillers * 3, "\(left.count) and \(right.count) rows")
+        #expect(left.count == right.count && left.count > 700 + fillers, "\(left.count) and \(right.count) rows")
         for (a, b) in zip(left, right) where a != b { Issue.record("recorded \(a)\nimported \(b)") }
         for query in ["repeat", "bold 31", "same bytes", "only html", "PNG", "example.com/7", "xxxxxxxx", "pinned 1"] {
             #expect(

@@ -26,11 +26,11 @@ import Testing
         do {
             let db = try rawConnection(location)
             try db.execute(
-                undoSchema11 + "DROP TABLE search_backlog; DROP TABLE changes; DROP TABLE paste_log; "
+                (try undoingSchema14(db)) + "DROP TABLE search_backlog; DROP TABLE changes; DROP TABLE paste_log; "
                     + "ALTER TABLE items DROP COLUMN ask_before_paste; DROP TABLE recognized_text; PRAGMA user_version = 1")
         }
         let store = try HistoryStore(location: location)
-        #expect(try store.stats().schemaVersion == 13)
+        #expect(try store.stats().schemaVersion == 14)
         let items = try store.items()
         #expect(items.map(\.id) == ids.reversed())
         #expect(items.allSatisfy { !$0.asksBeforePaste })

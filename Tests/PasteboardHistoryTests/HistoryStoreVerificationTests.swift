@@ -68,12 +68,12 @@ import Testing
         do {
             // As schema 9 left a store: the index, and its version.
             let db = try rawConnection(location)
-            try db.execute(undoSchema11 + "CREATE INDEX representations_blob ON representations(blob_id); PRAGMA user_version = 9")
+            try db.execute((try undoingSchema14(db)) + "CREATE INDEX representations_blob ON representations(blob_id); PRAGMA user_version = 9")
             try db.close()
         }
         #expect(try hasIndex())
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 13)
+        #expect(try reopened.stats().schemaVersion == 14)
         #expect(try !hasIndex())
         _ = try damageTheFile()
         let check = try reopened.checkPayloads()
@@ -84,7 +84,15 @@ import Testing
     /// Every damaged payload names its own items and pasteboards, however many there are (they are looked up
     /// together, in one pass).
     @Test func manyDamagedPayloadsEachNameTheirOwnItems() throws {
-        let ids = try (0..<40).map { try store.record(PasteboardItem(string: "text number \($0)")).id }
+        // A text with its HTML: payload rows (a text alone stays in its item's row, see the inline tests below).
+        let ids = try (0..<40).map { number in
+            try store.record(
+                PasteboardItem([
+                    .init(type: .utf8PlainText, data: Data("text number \(number)".utf8)),
+                    .init(type: .html, data: Data("<b>\(number)</b>".utf8)),
+                ])
+            ).id
+        }
         let damagedItems = ids.enumerated().filter { $0.offset % 3 == 1 }.map(\.element)
         // One of them is on the general pasteboard too (the same payload row).
         let shared = damagedItems[2]
@@ -105,13 +113,26 @@ import Testing
 
     @Test func damagedInlinePayloadIsReportedAndNeverServed() throws {
         let id = try store.record(PasteboardItem(string: "soon damaged")).id
+        let kept = try store.record(PasteboardItem(string: "kept whole")).id
         do {
+            // A text alone is kept in its item's row (InlineText.swift), checked against the item's identity.
             let db = try rawConnection(location)
-            try db.execute("UPDATE blobs SET data = CAST('soon DAMAGED' AS BLOB)")
+            #expect(try db.row("SELECT count(*) AS n FROM blobs")?.int("n") == 0)
+            try db.execute("UPDATE items SET text_data = CAST('soon DAMAGED' AS BLOB) WHERE id = \(id)")
             try db.close()
         }
         expectHistoryError(.damagedPayload) { _ = try store.pasteboardItem(id: id) }
-        #expect(try store.checkPayloads().damagedCount == 1)
+        expectHistoryError(.damagedPayload) { _ = try store.restorableItem(id: id) }
+        expectHistoryError(.damagedPayload) { try store.restore(id: id, onto: "general") }
+        #expect(try store.pasteboardItem(id: kept).string == "kept whole")
+        let check = try store.checkPayloads()
+        #expect(check.damagedCount == 1)
+        #expect(check.problems.first?.itemIDs == [id])
+        #expect(check.checkedCount == 2)
+        // A copy of the same text again takes the damaged bytes' place.
+        try store.record(PasteboardItem(string: "soon damaged"))
+        #expect(try store.pasteboardItem(id: id).string == "soon damaged")
+        #expect(try store.checkPayloads().problems.isEmpty)
     }
 
     /// Export checks each inline payload where SQLite holds it: a damaged one leaves its item out, named, and the
@@ -122,7 +143,9 @@ import Testing
         let third = try store.record(PasteboardItem(string: "third")).id
         do {
             let db = try rawConnection(location)
-            try db.execute("UPDATE blobs SET data = CAST('soon DAMAGED' AS BLOB) WHERE data = CAST('soon damaged' AS BLOB)")
+            try db.execute(
+                "UPDATE items SET text_data = CAST('soon DAMAGED' AS BLOB) WHERE text_data = CAST('soon damaged' AS BLOB)")
+            #expect(db.changes == 1)
             try db.close()
         }
         var exported: [(id: Int64, texts: [String])] = []
@@ -153,7 +176,11 @@ import Testing
     }
 
     @Test func missingPayloadRowIsReported() throws {
-        let id = try store.record(PasteboardItem(string: "its row goes")).id
+        let id = try store.record(
+            PasteboardItem([
+                .init(type: .utf8PlainText, data: Data("its row goes".utf8)), .init(type: .html, data: Data("<i>it</i>".utf8)),
+            ])
+        ).id
         do {
             let db = try rawConnection(location)
             try db.execute("DELETE FROM blobs")
@@ -161,8 +188,8 @@ import Testing
         }
         expectHistoryError(.missingPayload) { _ = try store.pasteboardItem(id: id) }
         let check = try store.checkPayloads()
-        #expect(check.missingCount == 1)
-        #expect(check.problems.first?.itemIDs == [id])
+        #expect(check.missingCount == 2)  // its text's and its HTML's
+        #expect(check.problems.map(\.itemIDs) == [[id], [id]])
     }
 
     @Test func damagedClipboardIsNeverPasted() throws {

@@ -46,10 +46,10 @@ import Testing
         // What schema 4 recorded: a picture with text was text.
         do {
             let db = try rawConnection(location)
-            try db.execute(undoSchema11 + "UPDATE items SET kind = 'text'; DROP TABLE recognized_text; PRAGMA user_version = 4")
+            try db.execute((try undoingSchema14(db)) + "UPDATE items SET kind = 'text'; DROP TABLE recognized_text; PRAGMA user_version = 4")
         }
         let store = try HistoryStore(location: location)
-        #expect(try store.stats().schemaVersion == 13)
+        #expect(try store.stats().schemaVersion == 14)
         #expect(try store.item(id: ids[0]).kind == .image)
         #expect(try store.item(id: ids[1]).kind == .text)
         #expect(try store.pasteboardItem(id: ids[0]).data(forType: .png) == Self.png)

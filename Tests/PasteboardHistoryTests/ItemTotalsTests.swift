@@ -27,13 +27,17 @@ import Testing
         }
         return (
             try lines("SELECT kind, pinned, items AS n, bytes FROM item_totals WHERE items > 0 ORDER BY kind, pinned")
-                + lines("SELECT 'payloads' AS kind, in_file AS pinned, blobs AS n, bytes FROM blob_totals WHERE blobs > 0 ORDER BY in_file"),
+                + lines("SELECT 'payloads' AS kind, in_file AS pinned, blobs AS n, bytes FROM blob_totals WHERE blobs > 0 ORDER BY in_file")
+                + lines("SELECT 'inline' AS kind, 0 AS pinned, texts AS n, bytes FROM inline_text_totals WHERE texts > 0"),
             try lines(
                 "SELECT kind, pinned <> 0 AS pinned, count(*) AS n, sum(size) AS bytes FROM items GROUP BY kind, pinned <> 0 "
                     + "ORDER BY kind, pinned")
                 + lines(
                     "SELECT 'payloads' AS kind, data IS NULL AS pinned, count(*) AS n, sum(size) AS bytes FROM blobs "
                         + "GROUP BY data IS NULL ORDER BY data IS NULL")
+                + lines(
+                    "SELECT 'inline' AS kind, 0 AS pinned, count(*) AS n, sum(size) AS bytes FROM items "
+                        + "WHERE text_data IS NOT NULL HAVING count(*) > 0")
         )
     }
 
@@ -96,7 +100,7 @@ import Testing
     /// of rows already written, pins, a payload in a file, a rollback and a write that fails.
     @Test func aBulkImportKeepsTheTotalsWithoutItsTriggers() throws {
         let triggers = try insertTriggers()
-        #expect(triggers.count == 3, "\(triggers.keys.sorted())")
+        #expect(triggers.count == 5, "\(triggers.keys.sorted())")
         try store.record(PasteboardItem(string: "copied before"))
         let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
         let bulk = try HistoryImport(store: store)
@@ -120,7 +124,9 @@ import Testing
         let (kept, counted) = try totals()
         #expect(kept == counted)
         #expect(kept.contains { $0.hasPrefix("payloads 1 1 ") }, "the picture's payload is a file: \(kept)")
-        let packed = try store.db.row("SELECT count(*) AS n FROM blobs WHERE packing IS NOT NULL")?.int("n") ?? 0
+        let packed = try store.db.row(
+            "SELECT (SELECT count(*) FROM blobs WHERE packing IS NOT NULL) "
+                + "+ (SELECT count(*) FROM items WHERE text_packing IS NOT NULL) AS n")?.int("n") ?? 0
         #expect(packed > 500, "the dictionary was learned during the import")
         #expect(try store.db.row("SELECT sum(uses) AS n FROM packing_uses")?.int("n") == packed)
         #expect(try store.count() == 5003)

@@ -42,14 +42,15 @@ import Testing
         // 300 lines: the import writes full batches, with the insert triggers suspended; it counts for them.
         #expect(try importLines(store, keys, (0..<300).map { "first \($0)" }, at: 0).allSatisfy { $0 })
         #expect(keys.fullReads == 2)  // the identities and the hashes of an empty store, once
-        #expect(try insertions(store) == (items: 300, blobs: 300))
+        // Texts alone keep no payload row (InlineText.swift).
+        #expect(try insertions(store) == (items: 300, blobs: 0))
 
         // Another connection records new items; the next import repeats them: merged, not inserted again.
         for index in 0..<3 { try other.record(PasteboardItem(string: "other \(index)"), metadata: CaptureMetadata(date: now)) }
         let readBefore = keys.keysRead
         #expect(try importLines(store, keys, ["other 0", "other 2", "second 0", "first 7"], at: 1000) == [false, false, true, false])
         #expect(keys.fullReads == 2, "caught up from the rows added, without reading every key again")
-        #expect(keys.keysRead - readBefore == 6)  // three identities and three payload hashes
+        #expect(keys.keysRead - readBefore == 3)  // three identities (their texts are in their rows, no payload rows)
 
         // A payload written without an item (a named pasteboard kept in the store), then copied as an item.
         try other.writePasteboard([PasteboardItem(string: "on the pasteboard")], to: "scratch")
@@ -84,7 +85,9 @@ import Testing
         let (items, blobs) = (try #require(counted.int("items")), try #require(counted.int("blobs")))
         #expect(items == 307)
         // Every row counted once when inserted, none counted down: what was deleted is still in the counts.
-        #expect(try insertions(store) == (items: items + 2, blobs: blobs + 1))
+        // (The deleted items kept their texts in their rows: no payload row went.)
+        #expect(try insertions(store) == (items: items + 2, blobs: blobs))
+        #expect(blobs == 1)  // the pasteboard's
         #expect(try db.row("PRAGMA integrity_check")?.string("integrity_check") == "ok")
     }
 
@@ -111,7 +114,7 @@ import Testing
         for index in 0..<600 { try bulk.add(PasteboardItem(string: "line \(index)"), metadata: CaptureMetadata(date: now)) }
         try bulk.commit()
         try store.record(PasteboardItem(string: "one more"), metadata: CaptureMetadata(date: now))
-        #expect(try insertions(store) == (items: 601, blobs: 601))
+        #expect(try insertions(store) == (items: 601, blobs: 0))  // texts in their items' rows
         let db = try Connection(path: temporary.storeLocation.databaseURL.path, mode: .readOnly)
         let triggers = try db.rows("SELECT name FROM sqlite_schema WHERE type = 'trigger' AND name LIKE '%insertions' ORDER BY name")
         #expect(triggers.compactMap { $0.string("name") } == ["blobs_insertions", "items_insertions"])

@@ -30,7 +30,10 @@ import Testing
     func packedRows() throws -> (packed: Int64, dictionaries: Int64) {
         let db = try rawConnection(location)
         defer { _ = Result { try db.close() } }
-        let packed = try db.row("SELECT count(*) FROM blobs WHERE packing IS NOT NULL")?.int(0) ?? -1
+        // Payload rows and the texts items keep in their rows (InlineText.swift).
+        let packed = try db.row(
+            "SELECT (SELECT count(*) FROM blobs WHERE packing IS NOT NULL) "
+                + "+ (SELECT count(*) FROM items WHERE text_packing IS NOT NULL)")?.int(0) ?? -1
         let dictionaries = try db.row("SELECT count(*) FROM packings")?.int(0) ?? -1
         return (packed, dictionaries)
     }
@@ -48,7 +51,7 @@ import Testing
         // The packed rows are smaller than the texts.
         let db = try rawConnection(location)
         let sizes = try #require(try db.row(
-            "SELECT sum(length(data)) AS stored, sum(size) AS size FROM blobs WHERE packing IS NOT NULL"))
+            "SELECT sum(length(text_data)) AS stored, sum(size) AS size FROM items WHERE text_packing IS NOT NULL"))
         try db.close()
         #expect((sizes.int("stored") ?? 0) * 10 < (sizes.int("size") ?? 0) * 8, "\(sizes)")
 
@@ -88,13 +91,11 @@ import Testing
         let good = try store.pasteboardItem(id: 4_199).string
         do {
             let db = try rawConnection(location)
-            let blob = try #require(try db.row(
-                "SELECT b.id, b.packing FROM items i JOIN blobs b ON b.id = i.text_blob WHERE i.id = 4200"))
-            #expect(blob.int("packing") != nil)
+            let item = try #require(try db.row("SELECT text_packing FROM items WHERE id = 4200"))
+            #expect(item.int("text_packing") != nil)
             // One byte of the frame changed, its length kept.
-            try db.run(
-                "UPDATE blobs SET data = substr(data, 1, 10) || X'FF' || substr(data, 12) WHERE id = ?",
-                blob.int("id") ?? 0)
+            try db.run("UPDATE items SET text_data = substr(text_data, 1, 10) || X'FF' || substr(text_data, 12) WHERE id = 4200")
+            #expect(db.changes == 1)
             try db.close()
         }
         let error = #expect(throws: HistoryError.self) { _ = try store.pasteboardItem(id: 4_200) }
@@ -167,7 +168,7 @@ import Testing
             try db.close()
         }
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 13)
+        #expect(try reopened.stats().schemaVersion == 14)
         #expect(try packedRows() == packed)
         #expect(try reopened.pasteboardItem(id: 4_200).string == Self.texts(1, from: 4_199)[0])
     }
@@ -178,11 +179,11 @@ import Testing
         #expect(try packedRows() == (0, 0))
         do {
             let db = try rawConnection(location)
-            try db.execute(undoSchema11 + "PRAGMA user_version = 10")
+            try db.execute((try undoingSchema14(db)) + "PRAGMA user_version = 10")
             try db.close()
         }
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 13)
+        #expect(try reopened.stats().schemaVersion == 14)
         #expect(try reopened.pasteboardItem(id: 17).string == Self.texts(1, from: 16)[0])
         try importTexts(Self.texts(300, from: 4_000), into: reopened)
         #expect(try packedRows().packed > 0)

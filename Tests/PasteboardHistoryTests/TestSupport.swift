@@ -147,8 +147,37 @@ extension LibreOfficeSamples {
     }
 }
 
+/// Takes schema 14's inline texts out of a store (InlineText.swift): each goes back into a payload row, referenced
+/// by a representation row and as the item's text, as before; then its columns, triggers and totals go. Returns
+/// `undoSchema11`, for tests that set a store back to an older schema by hand: `undoingSchema14(db) + "…"`.
+func undoingSchema14(_ db: Connection) throws -> String {
+    for row in try db.rows("SELECT id, text_data, text_packing, text_type FROM items WHERE text_data IS NOT NULL") {
+        #expect(row.int("text_packing") == nil, "undoingSchema14 takes unpacked texts only")
+        let id = try #require(row.int("id"))
+        let data = row.data("text_data") ?? Data()
+        let hash = SHA256.address(data)
+        try db.run(
+            "INSERT INTO blobs(hash, size, data, refcount) VALUES (?, ?, ?, 2) "
+                + "ON CONFLICT(hash) DO UPDATE SET refcount = refcount + 2", hash, data.count, data)
+        let blob = try #require(try db.row("SELECT id FROM blobs WHERE hash = ?", hash)?.int("id"))
+        try db.run(
+            "INSERT INTO representations(item_id, ordinal, type_id, blob_id) VALUES (?, 0, ?, ?)", id,
+            row.int("text_type"), blob)
+        try db.run("UPDATE items SET text_blob = ? WHERE id = ?", blob, id)
+    }
+    try db.execute(
+        """
+        DROP TRIGGER items_packing_insert; DROP TRIGGER items_packing_delete; DROP TRIGGER items_packing_update;
+        DROP TRIGGER items_inline_insert; DROP TRIGGER items_inline_delete; DROP TRIGGER items_inline_update;
+        DROP TABLE inline_text_totals; UPDATE items SET text_data = NULL, text_packing = NULL, text_type = NULL;
+        ALTER TABLE items DROP COLUMN text_data; ALTER TABLE items DROP COLUMN text_packing;
+        ALTER TABLE items DROP COLUMN text_type;
+        """)
+    return undoSchema11
+}
+
 /// SQL that takes schema 11's packed payloads out of a store (no packed row in it), for tests that set a store back
-/// to an older schema by hand.
+/// to an older schema by hand (after `undoingSchema14`).
 let undoSchema11 =
     "DROP TRIGGER blobs_packing_insert; DROP TRIGGER blobs_packing_delete; DROP TABLE packings; DROP TABLE packing_uses; "
     + "ALTER TABLE blobs DROP COLUMN packing; "
