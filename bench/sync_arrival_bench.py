@@ -28,8 +28,8 @@ def text_in(device, text):
     """Whether `device`'s history holds an item whose text is `text` (read-only, through its own connection)."""
     try:
         with sqlite3.connect(f"file:{device.db}?mode=ro", uri=True, timeout=1) as db:
-            return db.execute("SELECT 1 FROM items i JOIN blobs b ON b.id = i.text_blob WHERE i.id > ? AND b.data = ?",
-                              (device.mark, text.encode())).fetchone() is not None
+            return db.execute("SELECT 1 FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
+                              "WHERE i.id > ? AND coalesce(i.text_data, b.data) = ?", (device.mark, text.encode())).fetchone() is not None
     except sqlite3.Error:
         return False
 

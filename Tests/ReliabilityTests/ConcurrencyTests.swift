@@ -69,7 +69,8 @@ extension ReliabilityTests {
             }
             let pinned = Set(
                 try await harness.sqlite(
-                    "SELECT CAST(b.data AS TEXT) FROM items i JOIN blobs b ON b.id = i.text_blob WHERE i.pinned;"
+                    "SELECT CAST(coalesce(i.text_data, b.data) AS TEXT) FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
+                        + "WHERE i.pinned;"
                 ).split(separator: "\n").map(String.init))
             let unpinned = reports.flatMap(\.pinned).filter {
                 !pinned.contains($0) && !reports.flatMap(\.deleted).contains($0)

@@ -156,8 +156,8 @@ def main():
         deleted = [text for worker in workers for text in worker.deleted]
         lost = [text for text in kept if text not in stored]
         back = [text for text in deleted if text in stored]
-        pinned_rows = subprocess.run(["sqlite3", database, "SELECT CAST(b.data AS TEXT) FROM items i JOIN blobs b "
-                                      "ON b.id = i.text_blob WHERE i.pinned;"], capture_output=True, text=True).stdout
+        pinned_rows = subprocess.run(["sqlite3", database, "SELECT CAST(coalesce(i.text_data, b.data) AS TEXT) "
+                                      "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob WHERE i.pinned;"], capture_output=True, text=True).stdout
         pinned = set(pinned_rows.splitlines())
         unpinned = [t for worker in workers for t in worker.pinned if t not in pinned and t not in worker.deleted]
         announced = [event["id"] for event in events]

@@ -130,7 +130,8 @@ def item_texts(database):
     connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=10)
     try:
         rows = connection.execute(
-            "SELECT i.id, CAST(b.data AS TEXT) FROM items i LEFT JOIN blobs b ON b.id = i.text_blob").fetchall()
+            "SELECT i.id, CAST(coalesce(i.text_data, b.data) AS TEXT) FROM items i "
+            "LEFT JOIN blobs b ON b.id = i.text_blob").fetchall()
     finally:
         connection.close()
     return dict(rows)

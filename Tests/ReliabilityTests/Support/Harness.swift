@@ -193,7 +193,9 @@ final class Harness: Sendable {
     /// Every item's id and text (texts are inline below 64 KiB; one kept in a file shows as nil).
     func itemTexts() async throws -> [Int64: String?] {
         let output = try await sqlite(
-            "SELECT i.id AS id, CAST(b.data AS TEXT) AS text FROM items i LEFT JOIN blobs b ON b.id = i.text_blob;",
+            // A text alone is kept in its item's row (schema 14), anything else's in a payload row.
+            "SELECT i.id AS id, CAST(coalesce(i.text_data, b.data) AS TEXT) AS text FROM items i "
+                + "LEFT JOIN blobs b ON b.id = i.text_blob;",
             json: true)
         if output.isEmpty { return [:] }  // sqlite3 -json prints nothing for no rows
         guard let rows = try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [[String: Any]] else {
