@@ -419,6 +419,10 @@ enum PruneCommand: Command {
                         + "\(ByteCountFormatting.string(repacked.bytesBefore)) → \(ByteCountFormatting.string(repacked.bytesAfter)).")
             }
             try store.vacuum()
+        } else {
+            // What the deleted items' rows and index entries took goes back to the file system, in a store made
+            // with incremental auto-vacuum (HistoryStore+FreePages.swift), when it is worth it.
+            try store.returnFreePages()
         }
         context.stdout.line("Deleted \(dropped + expired) item\(dropped + expired == 1 ? "" : "s").")
     }

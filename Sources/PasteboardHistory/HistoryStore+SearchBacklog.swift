@@ -82,7 +82,7 @@ extension HistoryStore {
         precondition(limit > 0, "indexBacklog(limit:) of nothing")  // programmer error
         // A cheap look first: most calls find nothing to do, and need no write lock for that.
         guard try perform({ try searchIndexedThrough() }) != nil else { return 0 }
-        return try write(waiting: waiting) { () throws -> Int in
+        let indexed = try write(waiting: waiting) { () throws -> Int in
             guard let mark = try searchIndexedThrough() else { return 0 }
             let writer = try SearchIndexWriter(db: db, stagedLimit: bytes)
             let rows = try db.prepare(
@@ -124,5 +124,8 @@ extension HistoryStore {
             }
             return indexed
         }
+        // The index is complete: the pages its merges freed go back to the file system (HistoryStore+FreePages.swift).
+        if indexed > 0, try perform({ try searchIndexedThrough() }) == nil { try returnFreePages(waiting: waiting) }
+        return indexed
     }
 }

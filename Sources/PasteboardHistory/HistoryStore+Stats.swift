@@ -73,7 +73,8 @@ extension HistoryStore {
         try perform {
             let directory = location.directory.path.replacingEvery("'", with: "''")
             try db.execute("PRAGMA temp_store_directory = '\(directory)'; PRAGMA temp_store = FILE")
-            let vacuumed = Result { () throws(SQLiteError) in try db.execute("VACUUM") }
+            // A store made before incremental auto-vacuum gains it here (HistoryStore+FreePages.swift).
+            let vacuumed = Result { () throws(SQLiteError) in try db.execute("PRAGMA auto_vacuum = INCREMENTAL; VACUUM") }
             try db.execute("PRAGMA temp_store = MEMORY; PRAGMA temp_store_directory = ''")
             try vacuumed.get()
         }

@@ -90,6 +90,9 @@ public final class HistoryStore {
                         + "\(identity.version); this pb understands up to \(Schema.migrator.latestVersion)). It was left untouched; upgrade pb.")
             }
             if !readOnly {
+                // A new store gives free pages back in steps (HistoryStore+FreePages.swift): SQLite sets this only
+                // in a database with nothing in it yet, before it is switched to WAL.
+                if identity.version == 0 { try db.execute("PRAGMA auto_vacuum = INCREMENTAL") }
                 // Switching to WAL needs a moment alone with the file; a process opening the same new store at the
                 // same time may hold it briefly, so retry for up to the busy timeout.
                 try Self.switchToWAL(db)

@@ -292,7 +292,9 @@ import Testing
         backend.copy(PasteboardItem(string: "later"))
         let id = try #require(try store.items(limit: 10).last?.id)
         let db = try Connection(path: directory.appendingPathComponent("history.sqlite").path, mode: .readWrite(create: false))
-        try db.run("UPDATE blobs SET data = CAST('soon DAMAGED' AS BLOB) WHERE data = CAST('soon damaged' AS BLOB)")
+        // A text alone is kept in its item's row (schema 14).
+        try db.run(
+            "UPDATE items SET text_data = CAST('soon DAMAGED' AS BLOB) WHERE text_data = CAST('soon damaged' AS BLOB)")
         #expect(db.changes == 1)
         let error = #expect(throws: DaemonError.self) { try service.restore(id: id, once: false, expireAfter: nil) }
         #expect(error?.message.contains("Item \(id)'s public.utf8-plain-text payload is damaged") == true, "\(String(describing: error))")
