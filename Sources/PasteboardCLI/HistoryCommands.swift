@@ -411,6 +411,11 @@ enum PruneCommand: Command {
         let orphaned = try store.collectOrphanedFiles()
         if orphaned > 0 { context.stdout.line("Removed \(ByteCountFormatting.string(orphaned)) of unreferenced payload files.") }
         if arguments.flag("vacuum") {
+            // Texts written before items kept them in their own rows (schema 14).
+            let moved = try store.moveTextsIntoItemRows()
+            if moved > 0 {
+                context.stdout.line("Moved the texts of \(moved) item\(moved == 1 ? "" : "s") into their own rows.")
+            }
             // Payloads written before the store packed them (schema 11), or before it had learned its dictionary.
             let repacked = try store.packStoredPayloads()
             if repacked.packed > 0 {

@@ -79,3 +79,59 @@ extension HistoryStore {
         return (stored, packing, try typeID(type))
     }
 }
+
+extension HistoryStore {
+    /// Items read by one transaction of `moveTextsIntoItemRows`, at most.
+    public static let inliningBatch = 4096
+
+    /// Moves the text of every item stored before schema 14 that is made of one text (`keepsTextInline` would keep
+    /// it in its row today) from its payload row into the item's row, as a copy made now stores it: `pb prune
+    /// --vacuum` runs it, and the vacuum then returns the pages. Each text is checked against the item's identity
+    /// first; one that does not match stays where it is (`pb doctor --check` reports it). A payload row another item
+    /// or a pasteboard still uses stays too. The items are read in order of id, `batch` at a time, each batch in its
+    /// own write transaction. Returns how many items moved their text.
+    @discardableResult
+    public func moveTextsIntoItemRows(batch: Int = inliningBatch) throws(HistoryError) -> Int {
+        precondition(batch > 0, "moveTextsIntoItemRows(batch:) of nothing")  // programmer error
+        var moved = 0
+        var after: Int64 = 0
+        while true {
+            let isLast = try write { () throws -> Bool in
+                let through = after + Int64(batch)
+                // One representation, which is also the item's text, kept in the database.
+                let rows = try db.rows(
+                    """
+                    SELECT i.id, i.identity, r.type_id, b.id AS blob, b.data, b.packing,
+                        pb_unpacked(b.data, b.packing, b.size) AS bytes
+                    FROM items i JOIN representations r ON r.item_id = i.id AND r.ordinal = 0
+                        JOIN blobs b ON b.id = r.blob_id
+                    WHERE i.id > ? AND i.id <= ? AND i.text_data IS NULL AND i.text_blob = r.blob_id
+                        AND b.data IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM representations o WHERE o.item_id = i.id AND o.ordinal <> 0)
+                    ORDER BY i.id
+                    """, after, through)
+                after = through
+                for row in rows {
+                    guard let id = row.int("id"), let typeID = row.int("type_id"), let blob = row.int("blob"),
+                        let stored = row.data("data")
+                    else { continue }
+                    let type = try type(forID: typeID)
+                    let bytes = row.data("bytes") ?? Data()
+                    guard VolatileContent.treatment(of: type) == nil,
+                        Self.inlineTextMatches(bytes, type: type, identity: row.data("identity") ?? Data())
+                    else { continue }
+                    try db.run(
+                        "UPDATE items SET text_data = ?, text_packing = ?, text_type = ?, text_blob = NULL WHERE id = ?",
+                        stored, row.int("packing"), typeID, id)
+                    try db.run("DELETE FROM representations WHERE item_id = ?", id)
+                    // Its two references: the representation and the item's text.
+                    try releaseBlob(blob)
+                    try releaseBlob(blob)
+                    moved += 1
+                }
+                return try db.row("SELECT 1 AS more FROM items WHERE id > ? LIMIT 1", through) == nil
+            }
+            if isLast { return moved }
+        }
+    }
+}

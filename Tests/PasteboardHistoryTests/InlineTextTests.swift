@@ -61,6 +61,17 @@ import Testing
         #expect(check.problems.isEmpty && check.checkedCount == 2)
     }
 
+    /// An empty text is an empty blob in the row, never NULL (which would be no text at all).
+    @Test func anEmptyTextStaysAnEmptyText() throws {
+        let id = try store.record(PasteboardItem(string: "")).id
+        #expect(try rows() == (0, 0, 1))
+        #expect(try store.pasteboardItem(id: id).representation(forType: .utf8PlainText)?.data == Data())
+        #expect(try store.restorableItem(id: id).types == [.utf8PlainText])
+        #expect(try store.item(id: id).types == [.utf8PlainText])
+        #expect(try store.checkPayloads().problems.isEmpty)
+        #expect(try store.record(PasteboardItem(string: "")).id == id)
+    }
+
     @Test func everythingElseKeepsItsPayloadRows() throws {
         let html = PasteboardItem([
             .init(type: .utf8PlainText, data: Data("bold".utf8)), .init(type: .html, data: Data("<b>bold</b>".utf8)),
@@ -115,20 +126,40 @@ import Testing
     /// A store whose texts are in payload rows (written before schema 14): read as before; new texts go inline; the
     /// repacking packs both; search finds both.
     @Test func rowsWrittenBeforeAndInlineTextsLiveSideBySide() throws {
-        try store.record(PasteboardItem(string: "written before, in a payload row"))
+        let older = try store.record(PasteboardItem(string: "written before, in a payload row")).id
+        let damaged = try store.record(PasteboardItem(string: "written before and damaged")).id
         do {
             let db = try rawConnection(location)
             try db.execute((try undoingSchema14(db)) + "PRAGMA user_version = 10")
+            try db.execute(
+                "UPDATE blobs SET data = CAST('written BEFORE and damaged' AS BLOB) "
+                    + "WHERE data = CAST('written before and damaged' AS BLOB)")
+            #expect(db.changes == 1)
             try db.close()
         }
         let reopened = try HistoryStore(location: location)
-        #expect(try rows() == (1, 1, 0))
-        try reopened.record(PasteboardItem(string: "written now, in its row"))
+        #expect(try rows() == (2, 2, 0))
+        let now = try reopened.record(PasteboardItem(string: "written now, in its row")).id
+        #expect(try rows() == (2, 2, 1))
+        #expect(try reopened.items(HistoryQuery(text: "written")).map(\.id) == [now, damaged, older])
+        #expect(try reopened.checkPayloads().problems.map(\.itemIDs) == [[damaged]])
+        #expect(try reopened.stats().blobCount == 3)
+
+        // `pb prune --vacuum` moves an older text into its item's row, checked against the item's identity first: the
+        // damaged one stays where it is, and so does a payload row the clipboard shares.
+        try reopened.restore(id: older, onto: "general")
+        #expect(try rows() == (2, 2, 1))
+        #expect(try reopened.moveTextsIntoItemRows(batch: 2) == 1)
+        #expect(try rows() == (2, 1, 2))
+        #expect(try reopened.pasteboardItem(id: older).string == "written before, in a payload row")
+        #expect(try reopened.pasteboardContents("general").items.first?.string == "written before, in a payload row")
+        #expect(try reopened.items(HistoryQuery(text: "written")).map(\.id) == [older, now, damaged])
+        #expect(try reopened.items(HistoryQuery(text: "before, in a")).map(\.id) == [older])
+        #expect(try reopened.checkPayloads().problems.map(\.itemIDs) == [[damaged]])
+        #expect(try reopened.moveTextsIntoItemRows() == 0)
+        // Deleted, the item empties the clipboard that held it, and its payload row goes with it.
+        try reopened.delete(id: older)
         #expect(try rows() == (1, 1, 1))
-        #expect(try reopened.items(HistoryQuery(text: "written")).map(\.preview) == [
-            "written now, in its row", "written before, in a payload row",
-        ])
-        #expect(try reopened.checkPayloads().problems.isEmpty)
         #expect(try reopened.stats().blobCount == 2)
     }
 }
