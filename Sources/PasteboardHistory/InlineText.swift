@@ -72,8 +72,8 @@ extension HistoryStore {
         return row.map { ItemText.indexString($0.data("head") ?? Data()) }
     }
 
-    /// Writes a new item's inline text columns (`text_data`, `text_packing`, `text_type`) for `blob` of `type`.
-    /// Inside a write transaction.
+    /// A new item's inline text columns (`text_data`, `text_packing`, `text_type`) for `blob` of `type`. Inside a
+    /// write transaction: packing may learn the store's dictionary first, and the type may be new to the store.
     func inlineTextColumns(_ blob: PreparedBlob, type: ContentType) throws -> (data: Data, packing: Int64?, type: Int64) {
         let (stored, packing) = try self.packing.packed(blob.inline ?? Data())
         return (stored, packing, try typeID(type))

@@ -211,10 +211,10 @@ import Testing
         #expect(joined, "\(daemonB.stderr)")
         let newest = try HistoryStore(location: storeLocation(b)).items(limit: 1).first?.preview
         #expect(newest == "entry \(items - 1)")
-        // B took A's snapshot (1.8 MB) in on a thread of its own, then put the items in its history a slice per turn
-        // (45,000 items in one 200 ms slice would be 225,000 a second).
-        let turns = try await eventually(within: .seconds(30)) { daemonB.stderr.contains("sync: put what arrived in the history over ") }
-        #expect(turns, "\(daemonB.stderr)")
+        // B took A's snapshot (1.8 MB) in on a thread of its own, then put the items in its history in turns of its
+        // loop, as many as that took: one on an idle machine since items keep their texts in their own rows
+        // (schema 14), several on a loaded one (the log says how many then; `PlacementSliceTests` checks the
+        // turns themselves).
         #expect(daemonB.stderr.contains("sync: took in \(items) operations from snapshots"), "\(daemonB.stderr)")
         // Once the items are placed and searchable, B gives back what the join left in its caches and heap.
         let relieved = try await eventually(within: .seconds(60)) { daemonB.stderr.contains("gave back ") }
