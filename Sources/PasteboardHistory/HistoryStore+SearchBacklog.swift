@@ -124,8 +124,11 @@ extension HistoryStore {
             }
             return indexed
         }
-        // The index is complete: the pages its merges freed go back to the file system (HistoryStore+FreePages.swift).
-        if indexed > 0, try perform({ try searchIndexedThrough() }) == nil { try returnFreePages(waiting: waiting) }
+        // The index is complete: the pages its merges freed go back to the file system (HistoryStore+FreePages.swift);
+        // one step of them for the daemon (`waiting` false), whose turn a copy may be waiting for.
+        if indexed > 0, try perform({ try searchIndexedThrough() }) == nil {
+            try returnFreePages(waiting: waiting, steps: waiting ? .max : 1)
+        }
         return indexed
     }
 }
