@@ -505,11 +505,7 @@ public final class HistoryImport {
     private func representationsDiffer(
         id: Int64, from prepared: [(ContentType, HistoryStore.PreparedBlob)]
     ) throws -> Bool {
-        // An inline text (InlineText.swift); damaged bytes differ from any copy, which then replaces them.
-        if let inline = try store.inlineText(of: id) {
-            guard prepared.count == 1, let (type, blob) = prepared.first else { return true }
-            return type != inline.type || blob.hash != SHA256.address(inline.data)
-        }
+        if let differs = try store.inlineTextDiffers(id: id, from: prepared) { return differs }
         try findRepresentations.bind(id, at: 1)
         defer { findRepresentations.rewind() }
         var count = 0

@@ -13,11 +13,7 @@ extension HistoryStore {
             SELECT r.type_id, b.hash FROM representations r LEFT JOIN blobs b ON b.id = r.blob_id
             WHERE r.item_id = ? ORDER BY r.ordinal
             """, id)
-        // An inline text (InlineText.swift); damaged bytes differ from any copy, which then replaces them.
-        if rows.isEmpty, let inline = try inlineText(of: id) {
-            guard prepared.count == 1, let (type, blob) = prepared.first else { return true }
-            return type != inline.type || blob.hash != SHA256.address(inline.data)
-        }
+        if rows.isEmpty, let differs = try inlineTextDiffers(id: id, from: prepared) { return differs }
         guard rows.count == prepared.count else { return true }
         for (row, (type, blob)) in zip(rows, prepared) {
             guard row.int("type_id") == (try typeID(type)), row.data("hash") == blob.hash else { return true }

@@ -51,6 +51,14 @@ extension HistoryStore {
         return (try type(forID: typeID), row.data("data") ?? Data(), row.data("identity") ?? Data())
     }
 
+    /// Whether item `id`'s inline text differs from `prepared` (a copy with the same identity): nil when the item
+    /// keeps no inline text. Damaged bytes differ from any copy, which then replaces them.
+    func inlineTextDiffers(id: Int64, from prepared: [(ContentType, PreparedBlob)]) throws -> Bool? {
+        guard let inline = try inlineText(of: id) else { return nil }
+        guard prepared.count == 1, let (type, blob) = prepared.first else { return true }
+        return type != inline.type || blob.hash != SHA256.address(inline.data)
+    }
+
     /// Checks an inline text against the identity of the item `id` that holds it.
     func verifiedInlineText(_ data: Data, type: ContentType, identity: Data, of id: Int64) throws(HistoryError) {
         guard Self.inlineTextMatches(data, type: type, identity: identity) else {
