@@ -71,7 +71,7 @@ extension HistoryStore {
                 INSERT INTO items(position, identity, created, last_copied, copy_count, pinned, kind, size,
                     text_blob, source, selection, expires_at, ask_before_paste, text_data, text_packing, text_type)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, position, identity, metadata.created?.timeIntervalSince1970 ?? date, date, max(1, metadata.copyCount),
+                """, position, identity, Self.storedCreated(metadata.created, lastCopied: date), date, max(1, metadata.copyCount),
                 metadata.isPinned, kind.rawValue, item.byteCount, textBlob,
                 metadata.source, metadata.selection, metadata.expiresAt?.timeIntervalSince1970,
                 metadata.asksBeforePaste, columns?.data, columns?.packing, columns?.type)
@@ -125,16 +125,26 @@ extension HistoryStore {
     /// right-hand sides see the row as it was before this update). Dates keep the later last copy and the earlier
     /// creation, so that a repeat dated in the past (an imported line, another device's copy) can never age an item
     /// into `max-age`'s reach. Parameters: position, date, copy count, pinned, source, selection, pinned, expiry,
-    /// expiry, ask before paste, created (or NULL), id.
+    /// expiry, ask before paste, created (or NULL), id. `created` stays NULL while it is the last copy's date
+    /// (see `storedCreated`).
     static let mergeSQL = """
         UPDATE items SET position = ?, last_copied = max(last_copied, ?), copy_count = copy_count + ?,
             pinned = pinned OR ?,
             source = coalesce(?, source), selection = coalesce(?, selection),
             expires_at = CASE WHEN pinned OR ? OR ? IS NULL OR expires_at IS NULL THEN NULL
                 ELSE max(expires_at, ?) END,
-            ask_before_paste = ask_before_paste OR ?, created = min(created, coalesce(?, created))
+            ask_before_paste = ask_before_paste OR ?,
+            created = nullif(min(coalesce(created, last_copied), coalesce(?, created, last_copied)),
+                max(last_copied, ?2))
         WHERE id = ?
         """
+
+    /// What `items.created` holds for an item first copied at `created` and last at `lastCopied`: NULL when the
+    /// two are one date (schema 15), as for every item copied once; readers read `coalesce(created, last_copied)`.
+    static func storedCreated(_ created: Date?, lastCopied: Double) -> Double? {
+        guard let created = created?.timeIntervalSince1970, created != lastCopied else { return nil }
+        return created
+    }
 
     /// The position of the next copy: above every item, and above the search backlog's mark (when the items above
     /// it were deleted, a new one must still be above it, see HistoryStore+SearchBacklog.swift).

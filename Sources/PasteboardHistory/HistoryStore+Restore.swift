@@ -49,8 +49,8 @@ extension HistoryStore {
             let position = try moveToTopInTransaction(id: id)
             try db.run(
                 """
-                UPDATE items SET last_copied = ?, copy_count = copy_count + 1, selection = 'clipboard',
-                    expires_at = NULL WHERE id = ?
+                UPDATE items SET created = nullif(coalesce(created, last_copied), ?1), last_copied = ?1,
+                    copy_count = copy_count + 1, selection = 'clipboard', expires_at = NULL WHERE id = ?2
                 """, date.timeIntervalSince1970, id)
             // The move leaves the search index a tombstone, as a repeated copy does: wiped by the next purge, not by
             // this one (rewriting the index on every restore cost 20 ms).

@@ -70,6 +70,8 @@ extension HistoryStore {
     /// directory instead (unlinked as it is opened, so nothing is left behind), and the memory stays at the cache's.
     /// `temp_store_directory` is one setting for the whole process: only `pb prune`, a process of one thread, vacuums.
     public func vacuum() throws(HistoryError) {
+        // Dates stored before schema 15 kept an item's first copy's date even when it was its last's.
+        try write { try db.run("UPDATE items SET created = NULL WHERE created = last_copied") }
         try perform {
             let directory = location.directory.path.replacingEvery("'", with: "''")
             try db.execute("PRAGMA temp_store_directory = '\(directory)'; PRAGMA temp_store = FILE")

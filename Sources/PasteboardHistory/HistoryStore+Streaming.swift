@@ -40,7 +40,7 @@ extension HistoryStore {
             if let typeFilter, typeFilter.isEmpty { return }
             let statement = try db.prepare(
                 """
-                SELECT i.id, i.created, i.last_copied, i.copy_count, i.pinned, i.source, i.expires_at,
+                SELECT i.id, coalesce(i.created, i.last_copied), i.last_copied, i.copy_count, i.pinned, i.source, i.expires_at,
                     r.type_id, b.id IS NULL AS missing, b.data IS NULL AS in_file, b.hash, pb_unpacked(b.data, b.packing, b.size), b.size,
                     i.text_type, pb_unpacked(i.text_data, i.text_packing, i.size), i.identity
                 FROM items i

@@ -6,7 +6,9 @@ import FoundationEssentials
 ///
 /// Each folded scalar has a code: ASCII its own value (0-126), anything else one of 31 codes by its value (a
 /// collision only makes a block read for nothing). A pair is bit `first × 128 + second`; a letter alone is bit
-/// `code × 128 + 127` (no scalar has code 127). 16,384 bits: 2 KiB a block.
+/// `code × 128 + 127` (no scalar has code 127). 16,384 bits: 2 KiB a block, stored without its trailing zero bytes
+/// (the last 16 always are, as no pair starts with code 127): at most 2,032 bytes, so that two blocks' rows share
+/// a page of the store (a row of 2,048 took a page of 4,096 to itself).
 struct SearchGrams: Equatable {
     static let bitCount = 128 * 128
     static let byteCount = bitCount / 8
@@ -17,13 +19,14 @@ struct SearchGrams: Equatable {
         bytes = Array(repeating: 0, count: Self.byteCount)
     }
 
-    /// Grams read back from the store (nil when `data` is not the right size).
+    /// Grams read back from the store (nil when `data` is too long to be grams).
     init?(_ data: Data) {
-        guard data.count == Self.byteCount else { return nil }
-        bytes = Array(data)
+        guard data.count <= Self.byteCount else { return nil }
+        bytes = Array(data) + Array(repeating: 0, count: Self.byteCount - data.count)
     }
 
-    var data: Data { Data(bytes) }
+    /// The bytes to store: the bits without their trailing zero bytes.
+    var data: Data { Data(bytes[..<((bytes.lastIndex { $0 != 0 } ?? -1) + 1)]) }
 
     static func code(_ scalar: Unicode.Scalar) -> Int {
         let value = scalar.value

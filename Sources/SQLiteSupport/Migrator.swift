@@ -20,10 +20,15 @@ public struct Migrator: Sendable {
         /// Added before `sql` runs, each only where it is missing: SQLite has no `ADD COLUMN IF NOT EXISTS`, and a
         /// migration may run again over what it made (a store set back to an older version by hand).
         public let columns: [Column]
-        public init(version: Int, columns: [Column] = [], sql: String) {
+        /// Run after `sql`, in the same transaction: a step SQL alone cannot take (a value read, then written).
+        public let after: (@Sendable (Connection) throws -> Void)?
+        public init(
+            version: Int, columns: [Column] = [], sql: String, after: (@Sendable (Connection) throws -> Void)? = nil
+        ) {
             self.version = version
             self.columns = columns
             self.sql = sql
+            self.after = after
         }
     }
 
@@ -66,6 +71,7 @@ public struct Migrator: Sendable {
                     }
                 }
                 try connection.execute(migration.sql)
+                try migration.after?(connection)
                 try connection.execute("PRAGMA user_version = \(migration.version)")
             }
         }

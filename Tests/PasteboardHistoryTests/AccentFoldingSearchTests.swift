@@ -116,7 +116,7 @@ import Testing
                 """)
         }
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 14)
+        #expect(try reopened.stats().schemaVersion == 15)
         #expect(try reopened.unindexedCount() == 3)
         #expect(try indexMatchCount(location, phrase: "ünï") == 0)
         #expect(try reopened.items(HistoryQuery(text: "Unic")).map(\.id) == [ids["Ünïcödé"]])

@@ -95,7 +95,7 @@ import Testing
         let store = try HistoryStore(location: location)
         try store.record(PasteboardItem(string: "first"))
         #expect(try store.count() == 1)
-        #expect(try store.stats().schemaVersion == 14)
+        #expect(try store.stats().schemaVersion == 15)
     }
 
     @Test func twoStoresOnOneLocationSeeEachOthersItems() throws {

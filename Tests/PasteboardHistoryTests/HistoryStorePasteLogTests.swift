@@ -30,7 +30,7 @@ import Testing
                     + "ALTER TABLE items DROP COLUMN ask_before_paste; DROP TABLE recognized_text; PRAGMA user_version = 1")
         }
         let store = try HistoryStore(location: location)
-        #expect(try store.stats().schemaVersion == 14)
+        #expect(try store.stats().schemaVersion == 15)
         let items = try store.items()
         #expect(items.map(\.id) == ids.reversed())
         #expect(items.allSatisfy { !$0.asksBeforePaste })

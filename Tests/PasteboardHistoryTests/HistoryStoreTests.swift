@@ -352,7 +352,7 @@ import Testing
         #expect(stats.payloadBytes > 70_000)
         #expect(stats.indexBytes > 0)
         #expect(stats.databaseBytes > 0)
-        #expect(stats.schemaVersion == 14)
+        #expect(stats.schemaVersion == 15)
     }
 
     @Test func statsOfAnEmptyStore() throws {

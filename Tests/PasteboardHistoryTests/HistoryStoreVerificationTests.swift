@@ -73,7 +73,7 @@ import Testing
         }
         #expect(try hasIndex())
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 14)
+        #expect(try reopened.stats().schemaVersion == 15)
         #expect(try !hasIndex())
         _ = try damageTheFile()
         let check = try reopened.checkPayloads()

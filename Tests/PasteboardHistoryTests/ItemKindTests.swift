@@ -49,7 +49,7 @@ import Testing
             try db.execute((try undoingSchema14(db)) + "UPDATE items SET kind = 'text'; DROP TABLE recognized_text; PRAGMA user_version = 4")
         }
         let store = try HistoryStore(location: location)
-        #expect(try store.stats().schemaVersion == 14)
+        #expect(try store.stats().schemaVersion == 15)
         #expect(try store.item(id: ids[0]).kind == .image)
         #expect(try store.item(id: ids[1]).kind == .text)
         #expect(try store.pasteboardItem(id: ids[0]).data(forType: .png) == Self.png)

@@ -168,7 +168,7 @@ import Testing
             try db.close()
         }
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 14)
+        #expect(try reopened.stats().schemaVersion == 15)
         #expect(try packedRows() == packed)
         #expect(try reopened.pasteboardItem(id: 4_200).string == Self.texts(1, from: 4_199)[0])
     }
@@ -183,7 +183,7 @@ import Testing
             try db.close()
         }
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 14)
+        #expect(try reopened.stats().schemaVersion == 15)
         #expect(try reopened.pasteboardItem(id: 17).string == Self.texts(1, from: 16)[0])
         try importTexts(Self.texts(300, from: 4_000), into: reopened)
         #expect(try packedRows().packed > 0)

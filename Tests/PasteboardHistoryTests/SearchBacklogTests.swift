@@ -136,7 +136,7 @@ import Testing
             try db.execute((try undoingSchema14(db)) + "DROP TABLE search_backlog; DROP TABLE changes; DROP TABLE recognized_text; PRAGMA user_version = 2")
         }
         let store = try HistoryStore(location: location)
-        #expect(try store.stats().schemaVersion == 14)
+        #expect(try store.stats().schemaVersion == 15)
         // Schema 6 indexes texts without their accents: the old entries go, and every item is indexed again.
         #expect(try store.unindexedCount() == 1)
         #expect(try store.items(HistoryQuery(text: "the backlog")).count == 1)

@@ -175,4 +175,32 @@ import Testing
         let top = HistoryStore.searchBlock(try #require(try store.items(HistoryQuery(limit: 1)).first?.position))
         #expect(Set(try (0...top).reversed().filter(reads)) == holding)
     }
+
+    /// Grams are stored without their trailing zero bytes: the fullest a block can be (every letter and pair) is 2,032
+    /// bytes, read back as the same bits, and two such rows share a page of the store (one of 2,048 bytes took a
+    /// page to itself, half of it empty).
+    @Test func fullGramsTakeHalfAPage() throws {
+        let temporary = try TemporaryDirectory()
+        let store = try HistoryStore(location: temporary.storeLocation)
+        var full = SearchGrams()
+        full.add(String(String.UnicodeScalarView((1..<127).compactMap(Unicode.Scalar.init))))
+        for first in 0..<127 {
+            for second in 0..<127 {
+                let text = String(String.UnicodeScalarView([first, second].compactMap { Unicode.Scalar(UInt8($0)) }))
+                full.add(text)
+            }
+        }
+        #expect(full.data.count <= 2_032)
+        #expect(SearchGrams(full.data) == full)
+        #expect(SearchGrams(Data()) == SearchGrams())
+        #expect(SearchGrams(Data(count: SearchGrams.byteCount + 1)) == nil)
+        let pages = try store.perform { () throws -> (Int64, Int64) in
+            let before = try #require(try store.db.row("PRAGMA page_count")?.int(0))
+            for block in 0..<200 {
+                try store.db.run("INSERT INTO search_blocks(block, grams) VALUES (?, ?)", 1_000_000 + block, full.data)
+            }
+            return (before, try #require(try store.db.row("PRAGMA page_count")?.int(0)))
+        }
+        #expect(pages.1 - pages.0 <= 110, "200 blocks of full grams took \(pages.1 - pages.0) pages")
+    }
 }

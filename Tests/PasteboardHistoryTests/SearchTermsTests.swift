@@ -142,7 +142,7 @@ import Testing
                 """)
         }
         let reopened = try HistoryStore(location: location)
-        #expect(try reopened.stats().schemaVersion == 14)
+        #expect(try reopened.stats().schemaVersion == 15)
         let sql = try rawConnection(location).row("SELECT sql FROM sqlite_schema WHERE name = 'item_text'")?.string("sql")
         #expect(sql?.contains("tokenize='unicode61'") == true, "\(sql ?? "no item_text")")
         #expect(try reopened.unindexedCount() == 4)
