@@ -28,7 +28,10 @@ final class TerminalSession: Sendable {
             .map { "\($0.key)=\(Self.shellQuoted($0.value))" }.sorted().joined(separator: " ")
         // After the program: its status, and whether the terminal is back in canonical mode with echo.
         let modes = "$(stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' ')"
-        let script = "env \(variables) \(command); echo EXIT=$?; echo MODES: \(modes); sleep 120"
+        // Exported, so that every program of a compound command gets them (`env … a && b` gave them to `a` alone, and
+        // `b` read the real home's store).
+        let exported = variables.isEmpty ? "" : "export \(variables); "
+        let script = "\(exported)\(command); echo EXIT=$?; echo MODES: \(modes); sleep 120"
         try await run(["new-session", "-d", "-s", "t", "-x", String(columns), "-y", String(rows), script])
         let pid = try await run(["display-message", "-p", "-t", "t", "#{pid}"])
         server.withLock { $0 = Int32(pid.trimmingCharacters(in: .whitespacesAndNewlines)) }
