@@ -21,4 +21,11 @@ static inline int pb_sqlite3_config_serialized(void) {
     return sqlite3_config(SQLITE_CONFIG_SERIALIZED);
 }
 
+// sqlite3_db_config is variadic too. Defensive mode: `on` 1 or 0 sets it, -1 leaves it; returns what it is then.
+static inline int pb_sqlite3_db_config_defensive(sqlite3 *db, int on) {
+    int now = -1;
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, on, &now);
+    return now;
+}
+
 #endif

@@ -443,26 +443,11 @@ enum Schema {
         // An item's `created` is NULL while it is its last copy's date (`last_copied`), as it is for every item
         // copied once: 8 bytes an item, 0.06× of a million short texts' size. Readers read
         // `coalesce(created, last_copied)`; every write that moves `last_copied` keeps the old date first.
-        // SQLite cannot drop a NOT NULL with ALTER TABLE, so the table's definition is edited in place, the
-        // change SQLite documents as safe for this (it leaves every stored row as it is), with the schema's
-        // version raised so that every connection reads the new definition. Rows stored before keep their dates
-        // until `pb prune --vacuum`. Constant work; idempotent.
+        // SQLite cannot drop a NOT NULL with ALTER TABLE, so the table's definition is edited in place
+        // (`replaceInTableDefinition`, the change SQLite documents for this: every stored row stays as it is).
+        // Rows stored before keep their dates until `pb prune --vacuum`. Constant work; idempotent.
         .init(version: 15, sql: "", after: { db in
-            let definition = try db.row("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'items'")?
-                .string("sql") ?? ""
-            guard definition.contains(Schema.createdNotNull) else { return }
-            let cookie = try db.row("PRAGMA schema_version")?.int(0) ?? 0
-            try db.execute("PRAGMA writable_schema = ON")
-            do {
-                try db.run(
-                    "UPDATE sqlite_schema SET sql = replace(sql, ?, ?) WHERE type = 'table' AND name = 'items'",
-                    Schema.createdNotNull, "created REAL,")
-                try db.execute("PRAGMA schema_version = \(cookie + 1)")
-            } catch {
-                try db.execute("PRAGMA writable_schema = OFF")  // the transaction rolls the edit back
-                throw error
-            }
-            try db.execute("PRAGMA writable_schema = OFF")
+            _ = try db.replaceInTableDefinition(table: "items", Schema.createdNotNull, with: "created REAL,")
         }),
     ])
 
