@@ -448,6 +448,16 @@ enum Schema {
         // Rows stored before keep their dates until `pb prune --vacuum`. Constant work; idempotent.
         .init(version: 15, sql: "", after: { db in
             _ = try db.replaceInTableDefinition(table: "items", Schema.createdNotNull, with: "created REAL,")
+            // A definition written otherwise would fail every later copy on its NOT NULL: stop here instead, at
+            // schema 14 (the transaction rolls back), with what to do.
+            let sql = "SELECT \"notnull\" AS required FROM pragma_table_info('items') WHERE name = 'created'"
+            guard try db.row(sql)?.int("required") == 0 else {
+                throw HistoryError(
+                    .corrupt,
+                    "\(db.path): its items table defines the column created in a way this pb does not know, so the "
+                        + "store was left at schema 14. Look at it with `sqlite3 \(db.path) '.schema items'`; "
+                        + "`pb export` from the pb that wrote it, then `pb import` into a new store, moves the history.")
+            }
         }),
     ])
 

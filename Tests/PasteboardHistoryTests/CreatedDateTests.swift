@@ -150,4 +150,35 @@ import Testing
         #expect(try definition().contains("    created REAL,\n"))
         #expect(try again.items(HistoryQuery()).count == 3)
     }
+
+    /// A definition of `created` the migration does not know (here with two spaces) stops the store's opening with
+    /// what to do, at schema 14 with every row as it was, instead of failing every later copy on the NOT NULL.
+    @Test func anUnknownDefinitionStopsTheUpgradeWithWhatToDo() throws {
+        let id = try store.record(PasteboardItem(string: "kept"), metadata: CaptureMetadata(date: now)).id
+        do {
+            let db = try rawConnection(location)
+            defer { _ = Result { try db.close() } }
+            let cookie = try #require(try db.row("PRAGMA schema_version")?.int(0))
+            try db.execute(
+                """
+                UPDATE items SET created = last_copied;
+                BEGIN;
+                PRAGMA writable_schema = ON;
+                UPDATE sqlite_schema SET sql = replace(sql, 'created REAL,', 'created  REAL NOT NULL,')
+                    WHERE type = 'table' AND name = 'items';
+                PRAGMA schema_version = \(cookie + 1);
+                PRAGMA writable_schema = OFF;
+                COMMIT;
+                PRAGMA user_version = 14;
+                """)
+        }
+        let error = try #require(throws: HistoryError.self) { try HistoryStore(location: location) }
+        #expect(error.code == .corrupt)
+        #expect(error.message.contains("defines the column created in a way this pb does not know"), "\(error.message)")
+        #expect(error.message.contains("left at schema 14"))
+        let db = try rawConnection(location)
+        defer { _ = Result { try db.close() } }
+        #expect(try db.row("PRAGMA user_version")?.int(0) == 14)
+        #expect(try db.row("SELECT count(*) AS n FROM items WHERE id = ?", id)?.int("n") == 1)
+    }
 }
