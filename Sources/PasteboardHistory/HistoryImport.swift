@@ -638,12 +638,8 @@ public final class HistoryImport {
                 try statement.bind(item.position, at: column + 2)
                 try item.identity.withUnsafeBytes { try statement.bind(blob: $0, at: column + 3) }
                 let date = metadata.date.timeIntervalSince1970
-                if let created = HistoryStore.storedCreated(metadata.created, lastCopied: date) {
-                    try statement.bind(created, at: column + 4)
-                } else {
-                    try statement.bindNull(at: column + 4)
-                }
-                try statement.bind(metadata.date.timeIntervalSince1970, at: column + 5)
+                try statement.bind(HistoryStore.storedCreated(metadata.created, lastCopied: date).sqliteValue, at: column + 4)
+                try statement.bind(date, at: column + 5)
                 try statement.bind(Int64(max(1, metadata.copyCount)), at: column + 6)
                 try statement.bind(metadata.isPinned, at: column + 7)
                 try statement.bind(item.kind.rawValue, at: column + 8)

@@ -38,8 +38,8 @@ public struct HistoryQuery: Sendable, Equatable {
 
 extension HistoryStore {
     static let itemColumns = """
-        SELECT i.id, i.position, i.kind, i.size, coalesce(i.created, i.last_copied) AS created, i.last_copied, i.copy_count, i.pinned, i.source,
-            i.selection, i.expires_at, i.ask_before_paste, substr(\(textBytesSQL), 1, 1024) AS head,
+        SELECT i.id, i.position, i.kind, i.size, coalesce(i.created, i.last_copied) AS created, i.last_copied,
+            i.copy_count, i.pinned, i.source, i.selection, i.expires_at, i.ask_before_paste, substr(\(textBytesSQL), 1, 1024) AS head,
             \(textHashSQL) AS text_hash, \(textInFileSQL) AS text_in_file,
             coalesce((SELECT group_concat(identifier, char(10)) FROM (SELECT t.identifier FROM representations r
                 JOIN content_types t ON t.id = r.type_id WHERE r.item_id = i.id ORDER BY r.ordinal)),

@@ -101,19 +101,9 @@ import Testing
         func setBack() throws {
             let db = try rawConnection(location)
             defer { _ = Result { try db.close() } }
-            let cookie = try #require(try db.row("PRAGMA schema_version")?.int(0))
-            try db.execute(
-                """
-                UPDATE items SET created = last_copied WHERE created IS NULL;
-                BEGIN;
-                PRAGMA writable_schema = ON;
-                UPDATE sqlite_schema SET sql = replace(sql, 'created REAL,', 'created REAL NOT NULL,')
-                    WHERE type = 'table' AND name = 'items';
-                PRAGMA schema_version = \(cookie + 1);
-                PRAGMA writable_schema = OFF;
-                COMMIT;
-                PRAGMA user_version = 14;
-                """)
+            try db.execute("UPDATE items SET created = last_copied WHERE created IS NULL")
+            #expect(try db.transaction { try db.replaceInTableDefinition(table: "items", "created REAL,", with: "created REAL NOT NULL,") })
+            try db.execute("PRAGMA user_version = 14")
             #expect(throws: SQLiteError.self) { try db.run("UPDATE items SET created = NULL") }
         }
         func definition() throws -> String {
@@ -158,19 +148,9 @@ import Testing
         do {
             let db = try rawConnection(location)
             defer { _ = Result { try db.close() } }
-            let cookie = try #require(try db.row("PRAGMA schema_version")?.int(0))
-            try db.execute(
-                """
-                UPDATE items SET created = last_copied;
-                BEGIN;
-                PRAGMA writable_schema = ON;
-                UPDATE sqlite_schema SET sql = replace(sql, 'created REAL,', 'created  REAL NOT NULL,')
-                    WHERE type = 'table' AND name = 'items';
-                PRAGMA schema_version = \(cookie + 1);
-                PRAGMA writable_schema = OFF;
-                COMMIT;
-                PRAGMA user_version = 14;
-                """)
+            try db.execute("UPDATE items SET created = last_copied")
+            #expect(try db.transaction { try db.replaceInTableDefinition(table: "items", "created REAL,", with: "created  REAL NOT NULL,") })
+            try db.execute("PRAGMA user_version = 14")
         }
         let error = try #require(throws: HistoryError.self) { try HistoryStore(location: location) }
         #expect(error.code == .corrupt)
