@@ -256,7 +256,9 @@ final class SyncService {
             let taken = try outcome.get()
             try engine.tookIn(taken)
             for line in warnings.rejections(taken.rejected) { log(line) }
-            if taken.operations > 0 { log("sync: took in \(taken.operations) operations from snapshots") }
+            if taken.operations > 0 {
+                log("sync: took in \(taken.operations) operations from snapshots\(taken.isPlacedStraight ? ", straight into the history" : "")")
+            }
         } catch {
             if let line = warnings.warning("sync: could not take in the folder's snapshots: \(error.message)") { log(line) }
             intakesHere = true

@@ -475,7 +475,7 @@ extension SyncEngine {
     }
 
     /// The item a copy operation describes, from its payload files; nil while one has not arrived yet.
-    fileprivate func hydrate(_ record: SyncOperation, rejected: inout [String]) throws(SyncError) -> PasteboardItem? {
+    func hydrate(_ record: SyncOperation, rejected: inout [String]) throws(SyncError) -> PasteboardItem? {
         var item = PasteboardItem()
         for representation in record.representations ?? [] {
             if let inline = representation.inline {

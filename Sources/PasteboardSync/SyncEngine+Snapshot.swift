@@ -419,6 +419,14 @@ extension SyncEngine {
     /// first (inside the caller's transaction). A snapshot that fails its checks is rejected whole, and the logs are
     /// read instead. Segments a snapshot covers are then skipped (see `SyncState.floor`).
     func takeInSnapshots(into intake: inout Intake, rejected: inout [String], now: Date) throws(SyncError) {
+        for candidate in try snapshotCandidates(rejected: &rejected, now: now) {
+            try takeIn(candidate, into: &intake, rejected: &rejected, now: now)
+        }
+    }
+
+    /// The other devices' snapshots this device has not taken in as they are now, each checked whole (see
+    /// `readSnapshotHeader`), newest first; those that fail their checks are noted rejected.
+    func snapshotCandidates(rejected: inout [String], now: Date) throws(SyncError) -> [(path: String, header: SnapshotHeader)] {
         var candidates: [(path: String, header: SnapshotHeader)] = []
         for path in folder.snapshotPaths() {
             guard let place = SyncFolder.parseSnapshotPath(path), place.device != setup.device else { continue }
@@ -431,43 +439,59 @@ extension SyncEngine {
                 try state.noteFile(path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: now)
             }
         }
-        for candidate in candidates.sorted(by: { $0.header.clock > $1.header.clock }) {
-            let held = try coverage()
-            let covers = candidate.header.covers.compactMap { key, value in DeviceID(rawValue: key).map { ($0, value) } }
-                .filter { $0.0 != setup.device }
-            guard covers.contains(where: { $0.1 > held[$0.0] ?? 0 }) else {
-                // Nothing in it this device lacks.
-                try state.noteFile(candidate.path, folder: folder, status: "applied", reason: nil, operations: 0, now: now)
-                continue
-            }
-            if let device = SyncFolder.parseSnapshotPath(candidate.path)?.device { intake.devices.insert(device.rawValue) }
-            // Streamed, in slices as segments come, inside a savepoint: a snapshot that fails part way (changed
-            // under this device's feet) is rolled back, so it is still rejected whole.
-            let before = (intake: intake, clock: clock)
-            var failedTakingIn: SyncError?
-            let header: SnapshotHeader
-            try state.run { try state.db.execute("SAVEPOINT snapshot") }
-            do throws(SyncError) {
-                header = try streamSnapshot(candidate.path, now: now) { (operations) throws(SyncError) in
-                    do throws(SyncError) {
-                        try takeIn(operations, into: &intake)
-                    } catch {
-                        failedTakingIn = error
-                        throw error
-                    }
-                }
-                try state.run { try state.db.execute("RELEASE snapshot") }
-            } catch {
-                try state.run { try state.db.execute("ROLLBACK TO snapshot; RELEASE snapshot") }
-                (intake, clock) = (before.intake, before.clock)
-                if let failedTakingIn { throw failedTakingIn }
-                rejected.append("\(candidate.path): \(error.message)")
-                try state.noteFile(candidate.path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: now)
-                continue
-            }
-            for (device, sequence) in covers { try state.raiseFloor(device, to: sequence) }
-            try state.noteFile(candidate.path, folder: folder, status: "applied", reason: nil, operations: header.count, now: now)
-            try state.noteDevice(header.clock.device, clock: header.clock, seen: header.clock.date)
+        return candidates.sorted(by: { $0.header.clock > $1.header.clock })
+    }
+
+    /// The devices and sequences a snapshot covers beyond what this device holds (empty: nothing in it is new here).
+    func newCoverage(of header: SnapshotHeader) throws(SyncError) -> [(DeviceID, Int)] {
+        let held = try coverage()
+        let covers = header.covers.compactMap { key, value in DeviceID(rawValue: key).map { ($0, value) } }
+            .filter { $0.0 != setup.device }
+        return covers.contains(where: { $0.1 > held[$0.0] ?? 0 }) ? covers : []
+    }
+
+    /// Takes in one snapshot (see `takeInSnapshots(into:rejected:now:)`).
+    private func takeIn(
+        _ candidate: (path: String, header: SnapshotHeader), into intake: inout Intake, rejected: inout [String], now: Date
+    ) throws(SyncError) {
+        let covers = try newCoverage(of: candidate.header)
+        guard !covers.isEmpty else {
+            // Nothing in it this device lacks.
+            try state.noteFile(candidate.path, folder: folder, status: "applied", reason: nil, operations: 0, now: now)
+            return
         }
+        if let device = SyncFolder.parseSnapshotPath(candidate.path)?.device { intake.devices.insert(device.rawValue) }
+        // Streamed, in slices as segments come, inside a savepoint: a snapshot that fails part way (changed
+        // under this device's feet) is rolled back, so it is still rejected whole.
+        let before = (intake: intake, clock: clock)
+        var failedTakingIn: SyncError?
+        let header: SnapshotHeader
+        try state.run { try state.db.execute("SAVEPOINT snapshot") }
+        do throws(SyncError) {
+            header = try streamSnapshot(candidate.path, now: now) { (operations) throws(SyncError) in
+                do throws(SyncError) {
+                    try takeIn(operations, into: &intake)
+                } catch {
+                    failedTakingIn = error
+                    throw error
+                }
+            }
+            try state.run { try state.db.execute("RELEASE snapshot") }
+        } catch {
+            try state.run { try state.db.execute("ROLLBACK TO snapshot; RELEASE snapshot") }
+            (intake, clock) = (before.intake, before.clock)
+            if let failedTakingIn { throw failedTakingIn }
+            rejected.append("\(candidate.path): \(error.message)")
+            try state.noteFile(candidate.path, folder: folder, status: "rejected", reason: error.message, operations: 0, now: now)
+            return
+        }
+        try noteTakenIn(candidate.path, header: header, covers: covers, now: now)
+    }
+
+    /// Records a snapshot taken in: the floors it raises, the file as applied, its device's clock.
+    func noteTakenIn(_ path: String, header: SnapshotHeader, covers: [(DeviceID, Int)], now: Date) throws(SyncError) {
+        for (device, sequence) in covers { try state.raiseFloor(device, to: sequence) }
+        try state.noteFile(path, folder: folder, status: "applied", reason: nil, operations: header.count, now: now)
+        try state.noteDevice(header.clock.device, clock: header.clock, seen: header.clock.date)
     }
 }

@@ -8,6 +8,8 @@ public struct SnapshotIntake: Sendable {
     public var operations = 0
     /// Snapshots rejected, with why.
     public var rejected: [String] = []
+    /// Whether the newest snapshot went straight into the history (a device joining with an empty history).
+    public var isPlacedStraight = false
     /// The newest clock reading taken in, which the engine's clock must not fall behind.
     var newestClock: HybridClock?
 }
@@ -44,6 +46,12 @@ extension SyncEngine {
         let engine = try SyncEngine(store: store, location: location, setup: setup, settings: settings)
         return try engine.withLock { () throws(SyncError) -> SnapshotIntake in
             var result = SnapshotIntake()
+            // A device joining with an empty history takes the newest snapshot straight into it (see
+            // SyncEngine+StraightJoin.swift); any other snapshot is taken in as below.
+            if try engine.canJoinStraight() {
+                result.operations = try engine.joinStraight(rejected: &result.rejected, now: now)
+                result.isPlacedStraight = result.operations > 0
+            }
             var intake = Intake(clears: try engine.state.clears())
             intake.startedEmpty = try engine.state.hasNoEntries()
             try engine.state.transaction {
@@ -51,7 +59,6 @@ extension SyncEngine {
                 try engine.state.save(intake.clears)
                 guard intake.operations > 0 else { return }
                 // Placed by the engine's next round, which compares the whole history first (what this take-in
-                // touched is not kept).
                 // touched is not kept). One left unfinished is started again from the earlier of the two copies.
                 let left = try engine.state.pendingPlacement()
                 var devices = intake.devices
@@ -62,7 +69,7 @@ extension SyncEngine {
                         devices: devices.isEmpty ? "sync" : devices.sorted().joined(separator: ",")))
             }
             try engine.saveClock()
-            result.operations = intake.operations
+            result.operations += intake.operations
             result.newestClock = engine.clock.last
             return result
         }

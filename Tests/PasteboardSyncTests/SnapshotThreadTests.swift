@@ -67,8 +67,9 @@ import Testing
     }
 
     /// Another device's snapshot taken in on a thread of its own (`takeInSnapshots`, as the daemon does), through
-    /// connections of its own: nothing is in b's history yet, the engine takes up the clock and the placement left,
-    /// and its next round puts every item in place, in a's order.
+    /// connections of its own, by a device whose history holds an item already: nothing arrives in b's history yet,
+    /// the engine takes up the clock and the placement left, and its next round puts every item in place, in a's
+    /// order, above b's own.
     @Test func aSnapshotTakenInOnAnotherThreadIsPlacedByTheNextRound() async throws {
         try a.importItems(12_000)
         try a.store.setPinned(true, id: try #require(try a.id(of: "item 11990")))
@@ -76,13 +77,14 @@ import Testing
         try a.engine.writeSnapshot()
         #expect(sync.segmentPaths().isEmpty && sync.snapshotPaths().count == 1)
         let b = try Device("b", in: scratch, folder: folder, phrase: phrase)
+        try b.copy("b's own")
         #expect(try b.engine.snapshotBytesToTakeIn() > 100_000)
         let (location, setup) = (b.location, b.engine.setup)
         let taken = try await Task.detached {
             try SyncEngine.takeInSnapshots(location: location, setup: setup, settings: SyncSettings())
         }.value
-        #expect(taken.operations >= 12_000 && taken.rejected.isEmpty)
-        #expect(try b.store.count() == 0)
+        #expect(taken.operations >= 12_000 && taken.rejected.isEmpty && !taken.isPlacedStraight)
+        #expect(try b.store.count() == 1)
         try b.engine.tookIn(taken)
         #expect(b.engine.hasPlacementLeft)
         #expect(try b.engine.snapshotBytesToTakeIn() == 0)
@@ -92,6 +94,6 @@ import Testing
         #expect(!arrivals.isPlacementLeft)
         let expected = try a.store.items(limit: 20_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") }
         #expect(expected.count == 12_000 && expected.contains("item 11990 [pinned]"))
-        #expect(try b.store.items(limit: 20_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") } == expected)
+        #expect(try b.store.items(limit: 20_000).map { $0.preview + ($0.isPinned ? " [pinned]" : "") } == expected + ["b's own"])
     }
 }
