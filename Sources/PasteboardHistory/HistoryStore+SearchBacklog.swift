@@ -73,48 +73,46 @@ extension HistoryStore {
     /// returns how many it indexed (0 when the index is complete). Running it again after it returned 0, or from two
     /// processes at once, does nothing twice: the mark is read and moved inside the transaction.
     ///
+    /// For the daemon (`waiting` false), the slice's texts are read and turned into index entries first, without the
+    /// write lock (most of the work: another writer, an import or a sync join recording items, goes on meanwhile);
+    /// they are written under the lock only if the mark and every row the slice read are still as they were, else
+    /// the slice is read again under the lock.
+    ///
     /// - Parameter waiting: false gives up at once (`busy`) when another process holds the write lock, instead of
     ///   waiting the busy timeout (the daemon, which must not stall, tries again later).
     @discardableResult
     public func indexBacklog(
         limit: Int = backlogSliceItems, bytes: Int = backlogSliceBytes, waiting: Bool = true
     ) throws(HistoryError) -> Int {
+        try indexBacklog(limit: limit, bytes: bytes, waiting: waiting, afterPreparing: nil)
+    }
+
+    /// `indexBacklog(limit:bytes:waiting:)`, with `afterPreparing` run between the slice's preparation and its
+    /// write (tests change the store there).
+    func indexBacklog(
+        limit: Int, bytes: Int, waiting: Bool, afterPreparing: (() throws -> Void)?
+    ) throws(HistoryError) -> Int {
         precondition(limit > 0, "indexBacklog(limit:) of nothing")  // programmer error
         // A cheap look first: most calls find nothing to do, and need no write lock for that.
-        guard try perform({ try searchIndexedThrough() }) != nil else { return 0 }
+        guard let mark = try perform({ try searchIndexedThrough() }) else { return 0 }
+        // Prepared before the lock only for the daemon (`waiting` false), whose slices are small: a slice of `pb
+        // import` (tens of MB of text) is written as it is read, not held.
+        let prepared = waiting ? nil : try perform { try prepareBacklogSlice(after: mark, limit: limit, bytes: bytes) }
+        try perform { try afterPreparing?() }
         let indexed = try write(waiting: waiting) { () throws -> Int in
-            guard let mark = try searchIndexedThrough() else { return 0 }
+            guard let current = try searchIndexedThrough() else { return 0 }
             let writer = try SearchIndexWriter(db: db, stagedLimit: bytes)
-            let rows = try db.prepare(
-                "SELECT i.position, \(Self.textHashSQL) AS hash, \(Self.textInFileSQL) AS inFile, "
-                    + "substr(\(Self.textBytesSQL), 1, \(ItemText.indexedPrefix)) AS head, "
-                    + "substr(r.text, 1, \(ItemText.indexedPrefix)) AS recognized "
-                    + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
-                    + "LEFT JOIN recognized_text r ON r.item_id = i.id AND r.text <> '' "
-                    + "WHERE i.position > ? ORDER BY i.position LIMIT ?"
-            )
-            try rows.bind([mark, limit])
-            var indexed = 0
-            var last = mark
-            var textBytes = 0
-            while textBytes < bytes, let row = try rows.step() {
-                guard let position = row.int(0) else { continue }
-                last = position
-                indexed += 1
-                // The entry `searchEntry` makes: the item's text, then the text recognized in its picture.
-                var parts: [String] = []
-                if let hash = row.data("hash") {
-                    var head = row.data("head") ?? Data()
-                    if row.int("inFile") == 1 { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
-                    parts.append(ItemText.indexString(head))
+            let last: Int64
+            let count: Int
+            if let prepared, try current == mark && isUnchanged(prepared) {
+                for entry in prepared.entries { try writer.queue(position: entry.position, document: entry.document) }
+                writer.add(prepared.grams)
+                (last, count) = (prepared.rows.last?.position ?? mark, prepared.rows.count)
+            } else {
+                (last, count) = try readBacklogSlice(after: current, limit: limit, bytes: bytes) { position, text in
+                    try writer.queue(isDeletion: false, position: position, text: text)
                 }
-                if let recognized = row.string("recognized") { parts.append(ItemText.indexString(Data(recognized.utf8))) }
-                guard !parts.isEmpty else { continue }  // no text: nothing to index
-                let text = parts.joined(separator: "\n")
-                textBytes += text.utf8.count
-                try writer.queue(isDeletion: false, position: position, text: text)
             }
-            rows.reset()
             try writer.finish()
             let above = try db.row("SELECT 1 FROM items WHERE position > ? LIMIT 1", last) != nil
             if above {
@@ -122,7 +120,7 @@ extension HistoryStore {
             } else {
                 try db.run("DELETE FROM search_backlog")
             }
-            return indexed
+            return count
         }
         // The index is complete: the pages its merges freed go back to the file system (HistoryStore+FreePages.swift);
         // one step of them for the daemon (`waiting` false), whose turn a copy may be waiting for.
@@ -130,5 +128,89 @@ extension HistoryStore {
             try returnFreePages(waiting: waiting, steps: waiting ? .max : 1)
         }
         return indexed
+    }
+
+    /// A slice of the backlog read and turned into index entries: every row read (for `isUnchanged`), the entries of
+    /// those with text, and their letters and pairs by block.
+    struct BacklogSlice {
+        var mark: Int64
+        var rows: [(position: Int64, hash: Data?, recognized: String?)] = []
+        var entries: [(position: Int64, document: String)] = []
+        var grams: [Int64: SearchGrams] = [:]
+    }
+
+    private static let backlogRowsSQL =
+        "SELECT i.position, \(textHashSQL) AS hash, \(textInFileSQL) AS inFile, "
+        + "substr(\(textBytesSQL), 1, \(ItemText.indexedPrefix)) AS head, "
+        + "substr(r.text, 1, \(ItemText.indexedPrefix)) AS recognized "
+        + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
+        + "LEFT JOIN recognized_text r ON r.item_id = i.id AND r.text <> '' "
+        + "WHERE i.position > ? ORDER BY i.position LIMIT ?"
+
+    /// Reads the oldest items above `mark`, at most `limit` (and about `bytes` of text, beyond one item's indexed
+    /// prefix), and makes their index entries (one statement: one consistent read).
+    private func prepareBacklogSlice(after mark: Int64, limit: Int, bytes: Int) throws -> BacklogSlice {
+        var slice = BacklogSlice(mark: mark)
+        _ = try readBacklogSlice(after: mark, limit: limit, bytes: bytes) { position, text in
+            slice.entries.append((position, SearchTerms.document(text)))
+            slice.grams[Self.searchBlock(position), default: SearchGrams()].add(text)
+        } row: { position, hash, recognized in
+            slice.rows.append((position, hash, recognized))
+        }
+        return slice
+    }
+
+    /// Reads the oldest items above `mark`, at most `limit` (and about `bytes` of text), handing each one's entry
+    /// text (`searchEntry`'s: the item's text, then the text recognized in its picture) to `entry`, and every row
+    /// read to `row`; returns the last position read (`mark` when none) and how many rows.
+    private func readBacklogSlice(
+        after mark: Int64, limit: Int, bytes: Int, entry: (Int64, String) throws -> Void,
+        row: ((Int64, Data?, String?) -> Void)? = nil
+    ) throws -> (last: Int64, count: Int) {
+        let rows = try db.prepare(Self.backlogRowsSQL)
+        defer { rows.reset() }
+        try rows.bind([mark, limit])
+        var textBytes = 0
+        var (last, count) = (mark, 0)
+        while textBytes < bytes, let read = try rows.step() {
+            guard let position = read.int(0) else { continue }
+            let hash = read.data("hash")
+            let recognized = read.string("recognized")
+            row?(position, hash, recognized)
+            (last, count) = (position, count + 1)
+            var parts: [String] = []
+            if let hash {
+                var head = read.data("head") ?? Data()
+                if read.int("inFile") == 1 { head = files.prefix(hash: hash, count: ItemText.indexedPrefix) }
+                parts.append(ItemText.indexString(head))
+            }
+            if let recognized { parts.append(ItemText.indexString(Data(recognized.utf8))) }
+            guard !parts.isEmpty else { continue }  // no text: nothing to index
+            let text = parts.joined(separator: "\n")
+            textBytes += text.utf8.count
+            try entry(position, text)
+        }
+        return (last, count)
+    }
+
+    /// Whether the rows above the slice's mark are still the ones it read, with the same texts (a text is named by
+    /// its hash; the recognized text is compared whole).
+    private func isUnchanged(_ slice: BacklogSlice) throws -> Bool {
+        let rows = try db.prepare(
+            "SELECT i.position, \(Self.textHashSQL) AS hash, substr(r.text, 1, \(ItemText.indexedPrefix)) AS recognized "
+                + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
+                + "LEFT JOIN recognized_text r ON r.item_id = i.id AND r.text <> '' "
+                + "WHERE i.position > ? ORDER BY i.position LIMIT ?")
+        defer { rows.reset() }
+        try rows.bind([slice.mark, slice.rows.count])
+        var index = 0
+        while let row = try rows.step() {
+            guard index < slice.rows.count else { return false }
+            let read = slice.rows[index]
+            guard row.int(0) == read.position, row.data("hash") == read.hash, row.string("recognized") == read.recognized
+            else { return false }
+            index += 1
+        }
+        return index == slice.rows.count
     }
 }

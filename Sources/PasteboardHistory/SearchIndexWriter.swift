@@ -50,6 +50,26 @@ final class SearchIndexWriter {
         if pending.count >= Self.batchRows || pendingBytes >= Self.batchBytes { try stage() }
     }
 
+    /// Adds an entry made already (`SearchTerms.document` of its text) at `position`; its letters and pairs are
+    /// given to `add(_:)`.
+    func queue(position: Int64, document: String) throws(SQLiteError) {
+        pending.append((false, position, document))
+        pendingBytes += document.utf8.count / 2  // about the size of its text (see above)
+        if pending.count >= Self.batchRows || pendingBytes >= Self.batchBytes { try stage() }
+    }
+
+    /// Adds the letters and pairs of entries queued by `queue(position:document:)`, by block.
+    func add(_ blocks: [Int64: SearchGrams]) {
+        for (block, blockGrams) in blocks {
+            if var known = grams[block] {
+                known.formUnion(blockGrams)
+                grams[block] = known
+            } else {
+                grams[block] = blockGrams
+            }
+        }
+    }
+
     /// Writes everything queued into the index and drops the staging table.
     func finish() throws {
         try stage()

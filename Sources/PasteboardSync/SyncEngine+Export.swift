@@ -283,15 +283,12 @@ extension SyncEngine {
     /// else came in between (a copy made meanwhile by another process), the watermark stays, and the export reads
     /// them as before.
     func advanceWatermark(over first: Int64, to top: SyncState.Entry) throws(SyncError) {
-        guard let position = top.position, let watermark = Int64(try state.meta("watermark") ?? "0"), watermark == first - 1
-        else { return }
-        try saveWatermark(position, identity: top.identity)
+        try state.advanceWatermark(over: first, to: top)
     }
 
     /// Where the export's copies came up to: the item at `position`, `identity` (checked by `startingPosition()`).
     private func saveWatermark(_ position: Int64, identity: Data) throws(SyncError) {
-        try state.setMeta("watermark", String(position))
-        try state.setMeta("watermark-identity", Hex.encode(identity))
+        try state.saveWatermark(position, identity: identity)
     }
 
     /// The position after which items may be new to sync. The store gives a new copy the position after the

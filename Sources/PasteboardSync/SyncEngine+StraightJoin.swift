@@ -1,6 +1,8 @@
+import Dispatch
 import FoundationEssentials
 import PasteboardHistory
 import PasteboardModel
+import Synchronization
 
 /// A device joining with an empty history takes the newest snapshot straight into it: each live item is recorded as
 /// the snapshot is read, and its sync-state entry is written once, with the item's position.
@@ -13,7 +15,9 @@ import PasteboardModel
 ///
 /// What the snapshot holds is committed a batch at a time, the history first and then the entries of the batch, so
 /// that the history's search index is built meanwhile (by the daemon, between batches) and a join cut short by the
-/// end of the process goes on from what is committed (the next take-in is then the general one). A snapshot that
+/// end of the process goes on from what is committed (the next take-in is then the general one). The entries are
+/// written on a queue of their own, through a connection of their own, while the next batch goes into the history:
+/// the sync state's index of identities takes as long to fill as the history's rows, and there are two cores. A snapshot that
 /// fails part way (changed under this device's feet, or holding a malformed operation) is rejected whole: the items
 /// it recorded are deleted again and the entries it wrote are removed, as the general take-in's savepoint does.
 extension SyncEngine {
@@ -42,7 +46,7 @@ extension SyncEngine {
                 continue
             }
             let device = SyncFolder.parseSnapshotPath(candidate.path)?.device.rawValue ?? "sync"
-            var join = StraightJoin(engine: self, device: device, now: now)
+            var join = try StraightJoin(engine: self, device: device, now: now)
             let clockBefore = clock
             let header: SnapshotHeader
             do throws(SyncError) {
@@ -63,7 +67,7 @@ extension SyncEngine {
                     try join.takeIn(slice, rejected: &rejected)
                 }
                 try join.takeIn(held, rejected: &rejected)
-                try join.flush(rejected: &rejected)
+                try join.finish(rejected: &rejected)
             } catch {
                 try join.undo()
                 clock = clockBefore
@@ -100,16 +104,21 @@ private struct StraightJoin {
     /// The batch under way: entries in the snapshot's order, with the items to record for the live ones.
     private var batch: [(entry: SyncState.Entry, item: PasteboardItem?)] = []
     private var batchIdentities = Set<Data>()
+    /// The identities of the last batches handed to the writer, which it may not have committed yet (it is at most
+    /// `EntryWriting.depth` batches behind).
+    private var handedIdentities: [Set<Data>] = []
     private var batchItems = 0
     private var batchBytes = 0
     /// The history's items this join recorded, as runs of ids (to delete them again if the snapshot fails).
     private var recorded: [ClosedRange<Int64>] = []
     private var keys = KnownKeys()
+    private let writer: EntryWriting
 
-    init(engine: SyncEngine, device: String, now: Date) {
+    init(engine: SyncEngine, device: String, now: Date) throws(SyncError) {
         self.engine = engine
         self.device = device
         self.now = now
+        writer = try EntryWriting(directory: engine.directory)
     }
 
     /// Takes in a slice of the snapshot's operations, whole items only.
@@ -143,6 +152,7 @@ private struct StraightJoin {
             identity.withUnsafeBytes { seen.insert($0) }
             if repeats.contains(identity) {
                 needsCompare = true
+                try writer.drain()
                 try engine.state.save(entry)
                 continue
             }
@@ -166,6 +176,8 @@ private struct StraightJoin {
     /// The entry of an item taken in earlier in this join, after writing the batch under way (nil: none).
     private mutating func entryTakenIn(_ identity: Data, rejected: inout [String]) throws(SyncError) -> SyncState.Entry? {
         if batchIdentities.contains(identity) { try flush(rejected: &rejected) }
+        // One of the batches the writer may still be writing: wait for it. Any other is committed.
+        if handedIdentities.contains(where: { $0.contains(identity) }) { try writer.drain() }
         return try engine.state.entry(identity)
     }
 
@@ -211,24 +223,28 @@ private struct StraightJoin {
                 }
             }
         }
-        let entries = batch.map(\.entry)
-        try engine.state.transaction {
-            for entry in entries { try engine.state.save(entry) }
-            let placed = entries.filter { $0.position != nil }
-            if let first, let last, let top = placed.last, top.position == last, Int64(placed.count) == last - first + 1 {
-                try engine.advanceWatermark(over: first, to: top)
-            }
-        }
+        let placed = first.flatMap { first in last.map { (first, $0) } }
+        try writer.write(batch.map(\.entry), placed: placed)
+        handedIdentities.append(batchIdentities)
+        if handedIdentities.count > EntryWriting.depth { handedIdentities.removeFirst() }
         batch = []
         batchIdentities = []
         batchItems = 0
         batchBytes = 0
     }
 
+    /// Writes the batch under way and waits until every entry is written.
+    mutating func finish(rejected: inout [String]) throws(SyncError) {
+        try flush(rejected: &rejected)
+        try writer.drain()
+    }
+
     /// Takes back what the join wrote: the items it recorded and every entry (the state had none before).
     mutating func undo() throws(SyncError) {
         batch = []
         batchIdentities = []
+        handedIdentities = []
+        writer.drainIgnoringFailure()
         let store = engine.store
         store.changeDevice = device
         defer { store.changeDevice = nil }
@@ -253,8 +269,64 @@ private struct StraightJoin {
     /// What the next `applyArrivals` still has to do, if anything: the items waiting for a payload, the repeats and
     /// what was copied after them, and a comparison of the history with the state after a clear or a repeat.
     func placementLeft() throws(SyncError) -> PendingPlacement? {
+        try writer.drain()
         let waiting = try engine.state.pendingCount()
         guard needsCompare || earliestRepeat != nil || waiting > 0 else { return nil }
         return PendingPlacement(from: earliestRepeat, after: nil, isCompared: !needsCompare, devices: device)
+    }
+}
+
+/// The sync-state side of a straight join: writes each batch's entries, and moves the export's watermark over the
+/// items the batch placed, on a serial queue, through a connection of its own (used on that queue only), at most
+/// `depth` batches behind the join. A failure is kept and thrown by the next call.
+private final class EntryWriting: @unchecked Sendable {
+    private let queue = DispatchQueue(label: "pb-sync-join-entries")
+    /// Batches queued or being written, at most.
+    static let depth = 2
+    private let room = DispatchSemaphore(value: depth)
+    private let state: SyncState
+    private let failure = Mutex<SyncError?>(nil)
+
+    init(directory: URL) throws(SyncError) {
+        state = try SyncState(directory: directory)
+    }
+
+    /// Queues `batch` (in the snapshot's order) to be written in one transaction; `placed`, the positions the batch's
+    /// import gave out, moves the watermark when the batch's items hold them all.
+    func write(_ batch: [SyncState.Entry], placed: (first: Int64, last: Int64)?) throws(SyncError) {
+        try check()
+        room.wait()
+        queue.async { [self] in
+            defer { room.signal() }
+            guard failure.withLock({ $0 == nil }) else { return }
+            do throws(SyncError) {
+                try state.transaction {
+                    for entry in batch { try state.save(entry) }
+                    let positioned = batch.filter { $0.position != nil }
+                    if let placed, let top = positioned.last, top.position == placed.last,
+                        Int64(positioned.count) == placed.last - placed.first + 1
+                    {
+                        try state.advanceWatermark(over: placed.first, to: top)
+                    }
+                }
+            } catch {
+                failure.withLock { $0 = error }
+            }
+        }
+    }
+
+    /// Waits until every batch queued is written; throws the first failure.
+    func drain() throws(SyncError) {
+        queue.sync {}
+        try check()
+    }
+
+    /// Waits until nothing is being written (the join is being taken back: its own failure is the one to report).
+    func drainIgnoringFailure() {
+        queue.sync {}
+    }
+
+    private func check() throws(SyncError) {
+        if let error = failure.withLock({ $0 }) { throw error }
     }
 }

@@ -46,4 +46,18 @@ extension SyncState {
     func clearPendingPlacement() throws(SyncError) {
         try run { try db.run("DELETE FROM meta WHERE substr(key, 1, ?) = ?", Self.placementPrefix.utf8.count, Self.placementPrefix) }
     }
+
+    /// Moves the export's watermark over the items a placement just put at `first` and up (see
+    /// `SyncEngine.advanceWatermark`).
+    func advanceWatermark(over first: Int64, to top: Entry) throws(SyncError) {
+        guard let position = top.position, let watermark = Int64(try meta("watermark") ?? "0"), watermark == first - 1
+        else { return }
+        try saveWatermark(position, identity: top.identity)
+    }
+
+    /// Where the export's copies came up to: the item at `position`, `identity`.
+    func saveWatermark(_ position: Int64, identity: Data) throws(SyncError) {
+        try setMeta("watermark", String(position))
+        try setMeta("watermark-identity", Hex.encode(identity))
+    }
 }
