@@ -59,6 +59,9 @@ extension HistoryStore {
         }
     }
 
+    /// How long the daemon's `indexBacklog` waits for the write lock with its slice made, in milliseconds.
+    static let preparedSliceWait = 100
+
     /// Items indexed by one slice of `indexBacklog` at most, by default.
     public static let backlogSliceItems = 20_000
     /// Bytes of text one slice indexes at most (beyond one item's indexed prefix), by default: its memory bound.
@@ -97,30 +100,27 @@ extension HistoryStore {
         guard let mark = try perform({ try searchIndexedThrough() }) else { return 0 }
         // Prepared before the lock only for the daemon (`waiting` false), whose slices are small: a slice of `pb
         // import` (tens of MB of text) is written as it is read, not held.
-        let prepared = waiting ? nil : try perform { try prepareBacklogSlice(after: mark, limit: limit, bytes: bytes) }
+        // One made earlier, that another writer kept from being written, is taken as it is (it is checked below).
+        var prepared: BacklogSlice?
+        if !waiting {
+            if let kept = preparedBacklogSlice, kept.mark == mark, kept.limit == limit, kept.bytes == bytes {
+                prepared = kept
+            } else {
+                prepared = try perform { try prepareBacklogSlice(after: mark, limit: limit, bytes: bytes) }
+            }
+        }
+        preparedBacklogSlice = nil
         try perform { try afterPreparing?() }
-        let indexed = try write(waiting: waiting) { () throws -> Int in
-            guard let current = try searchIndexedThrough() else { return 0 }
-            let writer = try SearchIndexWriter(db: db, stagedLimit: bytes)
-            let last: Int64
-            let count: Int
-            if let prepared, try current == mark && isUnchanged(prepared) {
-                for entry in prepared.entries { try writer.queue(position: entry.position, document: entry.document) }
-                writer.add(prepared.grams)
-                (last, count) = (prepared.rows.last?.position ?? mark, prepared.rows.count)
-            } else {
-                (last, count) = try readBacklogSlice(after: current, limit: limit, bytes: bytes) { position, text in
-                    try writer.queue(isDeletion: false, position: position, text: text)
-                }
+        // With the slice made, the lock is worth a short wait: another writer's transactions come in turns (an
+        // import's batches, a sync join's).
+        let indexed: Int
+        do {
+            indexed = try write(waitingAtMost: waiting ? nil : Self.preparedSliceWait) { () throws -> Int in
+                try writeBacklogSlice(prepared, mark: mark, limit: limit, bytes: bytes)
             }
-            try writer.finish()
-            let above = try db.row("SELECT 1 FROM items WHERE position > ? LIMIT 1", last) != nil
-            if above {
-                try db.run("UPDATE search_backlog SET indexed_through = ? WHERE id = 1", last)
-            } else {
-                try db.run("DELETE FROM search_backlog")
-            }
-            return count
+        } catch where error.code == .busy {
+            preparedBacklogSlice = prepared
+            throw error
         }
         // The index is complete: the pages its merges freed go back to the file system (HistoryStore+FreePages.swift);
         // one step of them for the daemon (`waiting` false), whose turn a copy may be waiting for.
@@ -130,10 +130,38 @@ extension HistoryStore {
         return indexed
     }
 
+    /// Writes a slice of the backlog inside the caller's write transaction: `prepared` when the mark is still `mark`
+    /// and its rows are unchanged, else the slice read now; moves the mark. Returns how many items it took.
+    private func writeBacklogSlice(_ prepared: BacklogSlice?, mark: Int64, limit: Int, bytes: Int) throws -> Int {
+        guard let current = try searchIndexedThrough() else { return 0 }
+        let writer = try SearchIndexWriter(db: db, stagedLimit: bytes)
+        let last: Int64
+        let count: Int
+        if let prepared, try current == mark && isUnchanged(prepared) {
+            for entry in prepared.entries { try writer.queue(position: entry.position, document: entry.document) }
+            writer.add(prepared.grams)
+            (last, count) = (prepared.rows.last?.position ?? mark, prepared.rows.count)
+        } else {
+            (last, count) = try readBacklogSlice(after: current, limit: limit, bytes: bytes) { position, text in
+                try writer.queue(isDeletion: false, position: position, text: text)
+            }
+        }
+        try writer.finish()
+        let above = try db.row("SELECT 1 FROM items WHERE position > ? LIMIT 1", last) != nil
+        if above {
+            try db.run("UPDATE search_backlog SET indexed_through = ? WHERE id = 1", last)
+        } else {
+            try db.run("DELETE FROM search_backlog")
+        }
+        return count
+    }
+
     /// A slice of the backlog read and turned into index entries: every row read (for `isUnchanged`), the entries of
     /// those with text, and their letters and pairs by block.
     struct BacklogSlice {
         var mark: Int64
+        var limit: Int
+        var bytes: Int
         var rows: [(position: Int64, hash: Data?, recognized: String?)] = []
         var entries: [(position: Int64, document: String)] = []
         var grams: [Int64: SearchGrams] = [:]
@@ -150,7 +178,7 @@ extension HistoryStore {
     /// Reads the oldest items above `mark`, at most `limit` (and about `bytes` of text, beyond one item's indexed
     /// prefix), and makes their index entries (one statement: one consistent read).
     private func prepareBacklogSlice(after mark: Int64, limit: Int, bytes: Int) throws -> BacklogSlice {
-        var slice = BacklogSlice(mark: mark)
+        var slice = BacklogSlice(mark: mark, limit: limit, bytes: bytes)
         _ = try readBacklogSlice(after: mark, limit: limit, bytes: bytes) { position, text in
             slice.entries.append((position, SearchTerms.document(text)))
             slice.grams[Self.searchBlock(position), default: SearchGrams()].add(text)

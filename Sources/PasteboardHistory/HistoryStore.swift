@@ -28,6 +28,9 @@ public final class HistoryStore {
     private var typesByID: [Int64: ContentType] = [:]
     /// Blob files to unlink once the transaction that dropped their last reference commits.
     var pendingFileRemovals: [Data] = []
+    /// A slice of the search backlog made before the write lock that another writer kept (see
+    /// HistoryStore+SearchBacklog.swift): the next `indexBacklog` writes it if nothing it read changed meanwhile.
+    var preparedBacklogSlice: BacklogSlice?
     /// What deleting left behind until `purge()` wipes it (see HistoryStore+Purge.swift).
     var residue = Residue()
     /// The device whose changes this store is applying (sync arrivals), written into the change feed with them;
@@ -36,6 +39,7 @@ public final class HistoryStore {
 
     /// Frees the pages of the store's cache that nothing is using (see `Connection.releaseMemory()`).
     public func releaseMemory() throws(HistoryError) {
+        preparedBacklogSlice = nil
         try perform { try db.releaseMemory() }
     }
 
@@ -157,8 +161,14 @@ public final class HistoryStore {
     /// `write(_:)`; with `waiting` false it gives up at once (`busy`) when another process holds the write lock,
     /// instead of waiting the busy timeout (the daemon's background work, which must not stall its loop).
     func write<T>(waiting: Bool, _ body: () throws -> T) throws(HistoryError) -> T {
-        guard !waiting else { return try write(body) }
-        try perform { try db.execute("PRAGMA busy_timeout = 0") }
+        try write(waitingAtMost: waiting ? nil : 0, body)
+    }
+
+    /// `write(_:)`, giving up (`busy`) after `milliseconds` when another process holds the write lock (nil: the busy
+    /// timeout).
+    func write<T>(waitingAtMost milliseconds: Int?, _ body: () throws -> T) throws(HistoryError) -> T {
+        guard let milliseconds else { return try write(body) }
+        try perform { try db.execute("PRAGMA busy_timeout = \(max(0, milliseconds))") }
         defer { _ = Result { () throws(SQLiteError) in try db.execute("PRAGMA busy_timeout = 30000") } }
         return try write(body)
     }
