@@ -78,7 +78,7 @@ HEAVY_SUITES := ReliabilityTests|PasteboardSystemTests
 # Then the suites that compute for seconds without awaiting anything (searches over ten thousand items, engines
 # joining thousands of entries): a synchronous test holds one of the cooperative pool's two threads all the while,
 # and two of them at once leave every other test of the run unable to look at its daemon for seconds.
-COMPUTE_SUITES := \.(SearchBlocksTests|SearchBlocksBackfillTests|ParallelScanTests|HistoryStoreSearchTests|HistoryListModelTests|KeyFilterTests|SyncEngineTests|CompactionTests|SnapshotTests|ConvergenceTests|PlacementSliceTests|SnapshotStreamingTests|LinearTimeTests)/
+COMPUTE_SUITES := \.(SearchBlocksTests|SearchBlocksBackfillTests|ParallelScanTests|HistoryStoreSearchTests|HistoryListModelTests|KeyFilterTests|SyncEngineTests|CompactionTests|SnapshotTests|ConvergenceTests|PlacementSliceTests|StraightJoinTests|SnapshotStreamingTests|LinearTimeTests)/
 
 test: test-deps
 	$(SWIFT) build --build-tests

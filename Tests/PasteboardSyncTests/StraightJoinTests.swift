@@ -2,7 +2,6 @@ import Foundation
 import PasteboardConfiguration
 import PasteboardHistory
 import PasteboardModel
-import SQLiteSupport
 import Testing
 @testable import PasteboardSync
 
@@ -40,15 +39,18 @@ import Testing
 
     /// Every entry's position is its item's in the history, and every live entry has one.
     func expectPositionsMatch(_ device: Device) throws {
-        let entries = try device.engine.state.db.rows("SELECT identity, position, pending FROM entries")
         var positions: [Data: Int64] = [:]
         for row in try device.store.syncRows(afterPosition: 0, limit: 100_000) { positions[row.identity] = row.position }
         var placed = 0
-        for entry in entries {
-            guard let identity = entry.data("identity") else { continue }
-            #expect(entry.int("position") == positions[identity], "entry \(Hex.encode(identity))")
-            if entry.int("position") != nil { placed += 1 }
-        }
+        var cursor: SyncState.CopyOrderCursor?
+        repeat {
+            let (page, next) = try device.engine.state.entriesInCopyOrder(after: cursor, limit: 1000)
+            for entry in page {
+                #expect(entry.position == positions[entry.identity], "entry \(Hex.encode(entry.identity))")
+                if entry.position != nil { placed += 1 }
+            }
+            cursor = next
+        } while cursor != nil
         #expect(placed == positions.count)
     }
 
