@@ -59,6 +59,8 @@ public final class Daemon {
     /// then while it indexed a backlog (its own checkpoints): a million items took 20.0 s, 17.5 s with this and the
     /// larger slices (bench/backlog_bench.py, medians of 2).
     static let indexRetryDelay: TimeInterval = 1
+    /// How soon a quiet turn looks whether the memory heavy work took can be given back.
+    static let reliefCheckDelay: TimeInterval = 0.5
     static let indexFirstRetryDelay: TimeInterval = 0.05
     /// Not before this time does the loop try the backlog again (after it found the store busy).
     private var nextIndexAttempt = Date.distantPast
@@ -312,6 +314,10 @@ public final class Daemon {
         if sync?.hasMoreWork == true { deadlines.append(Date()) }
         // A snapshot written on its own thread: looked at ten times a second until it is done.
         if let next = sync?.nextDeadline { deadlines.append(next) }
+        // Heavy work ran and its memory is not given back yet: a quiet turn comes, where `relieveMemoryWhenIdle`
+        // looks again (the last of the work may have ended in a turn of events, after which nothing else wakes the
+        // loop: a join taken straight into the history on its thread, indexed meanwhile).
+        if relief.hasWorked { deadlines.append(Date().addingTimeInterval(Self.reliefCheckDelay)) }
         // An import's backlog is indexed a slice per turn, between the events (see `indexBacklogSlice`).
         let otherwise = deadlines.min()
         isWaitingForIndexOnly = false

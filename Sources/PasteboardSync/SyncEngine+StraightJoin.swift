@@ -237,6 +237,7 @@ private struct StraightJoin {
     mutating func finish(rejected: inout [String]) throws(SyncError) {
         try flush(rejected: &rejected)
         try writer.drain()
+        writer.close()
     }
 
     /// Takes back what the join wrote: the items it recorded and every entry (the state had none before).
@@ -245,6 +246,7 @@ private struct StraightJoin {
         batchIdentities = []
         handedIdentities = []
         writer.drainIgnoringFailure()
+        writer.close()
         let store = engine.store
         store.changeDevice = device
         defer { store.changeDevice = nil }
@@ -284,7 +286,8 @@ private final class EntryWriting: @unchecked Sendable {
     /// Batches queued or being written, at most.
     static let depth = 2
     private let room = DispatchSemaphore(value: depth)
-    private let state: SyncState
+    /// Used on `queue` only; let go by `close()`, so that its cache goes before the join returns.
+    private var state: SyncState?
     private let failure = Mutex<SyncError?>(nil)
 
     init(directory: URL) throws(SyncError) {
@@ -299,6 +302,10 @@ private final class EntryWriting: @unchecked Sendable {
         queue.async { [self] in
             defer { room.signal() }
             guard failure.withLock({ $0 == nil }) else { return }
+            guard let state else {
+                failure.withLock { $0 = SyncError(.io, "The sync state's entries were written after the join ended.") }
+                return
+            }
             do throws(SyncError) {
                 try state.transaction {
                     for entry in batch { try state.save(entry) }
@@ -324,6 +331,11 @@ private final class EntryWriting: @unchecked Sendable {
     /// Waits until nothing is being written (the join is being taken back: its own failure is the one to report).
     func drainIgnoringFailure() {
         queue.sync {}
+    }
+
+    /// Closes the connection, once everything queued is written.
+    func close() {
+        queue.sync { state = nil }
     }
 
     private func check() throws(SyncError) {

@@ -217,7 +217,8 @@ import Testing
             daemonB.stderr.contains("sync: took in \(items) operations from snapshots, straight into the history")
         }
         #expect(logged, "\(daemonB.stderr)")
-        // Once the items are placed and searchable, B gives back what the join left in its caches and heap.
+        // Once the items are placed and searchable, B gives back what the join left in its caches and heap (a quiet
+        // turn of its loop comes for that even when the join's last work ended in a turn of events).
         let relieved = try await eventually(within: .seconds(60)) { daemonB.stderr.contains("gave back ") }
         #expect(relieved, "\(daemonB.stderr)")
         let memory = try #require(Memory(pid: daemonB.pid))

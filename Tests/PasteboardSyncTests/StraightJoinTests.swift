@@ -75,6 +75,9 @@ import Testing
         #expect(!b.engine.hasPlacementLeft)
         #expect(try fullHistory(b) == expected)
         try expectPositionsMatch(b)
+        // The export's watermark is over every item placed: the next export reads none of them again.
+        let top = try #require(try b.store.syncRows(afterPosition: 0, limit: 100_000).map(\.position).max())
+        #expect(try b.engine.state.meta("watermark") == String(top))
         let arrivals = try b.engine.applyArrivals()
         #expect(arrivals.operations == 0 && !arrivals.isPlacementLeft)
         #expect(try fullHistory(b) == expected)
