@@ -110,7 +110,7 @@ class App:
         while True:
             if self.process is not None and self.process.poll() is not None:
                 raise SetupError(f"{self.name} exited at start with status {self.process.returncode} "
-                                 f"(see {self.name}.log in the work directory)")
+                                 f"(see {self.name}.log in the work directory){self.log_tail()}")
             try:
                 self.desktop.wait_window(title, timeout=min(2.0, max(0.1, deadline - time.monotonic())))
                 break
@@ -119,6 +119,18 @@ class App:
                     raise SetupError(f"no window of {self.name} titled '*{title}*' appeared within "
                                      f"{self.start_timeout:.0f} s") from None
         self.desktop.focus(title)
+
+    def log_tail(self, lines: int = 8) -> str:
+        """The log's last lines, GTK's repeated clipboard assertions left out, indented under an error's message;
+        "" when there is nothing to show."""
+        try:
+            with open(os.path.join(self.workdir, f"{self.name}.log"), "rb") as file:
+                text = file.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+        noise = ("gtk_widget_get_clipboard", "gtk_clipboard_request_contents")
+        kept = [line for line in text.splitlines() if line.strip() and not any(n in line for n in noise)]
+        return "".join("\n    " + line[:300] for line in kept[-lines:])
 
     def quit(self) -> str:
         """Quits as a user would; SIGTERM when the application is still running after quit_timeout."""
@@ -355,7 +367,9 @@ class Firefox(Browser):
             for key, value in self.USER_JS.items():
                 literal = ("true" if value else "false") if isinstance(value, bool) else f'"{value}"'
                 file.write(f'user_pref("{key}", {literal});\n')
-        self.launch([binary, "--no-remote", "--profile", profile, self.url("rich")])
+        # No crash reporter: a crash at start is then a plain exit by signal, which run_pass retries.
+        self.launch([binary, "--no-remote", "--profile", profile, self.url("rich")],
+                    env_extra={"MOZ_CRASHREPORTER_DISABLE": "1"})
         self.wait_ready("pb-fidelity rich")
 
 

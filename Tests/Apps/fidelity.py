@@ -106,6 +106,7 @@ def run_pass(desktop: harness.Desktop, app: apps.App, workdir: str, pb: PbDaemon
                 raise
             app.kill()
             record["start_retries"] = attempt
+            time.sleep(2.0 * attempt)
     record["start_seconds"] = round(time.monotonic() - started, 2)
     for index in range(1, app.copies + 1):
         before = harness.fingerprint(desktop)
@@ -203,22 +204,26 @@ def run_scenario(desktop: harness.Desktop, app_cls: type[apps.App], base: str) -
     problems = result["problems"]
     app = app_cls()
     pb = None
+    stage = "the start"
     try:
         # Each pass starts with an empty clipboard: on KWin the last pass's exited XWayland owner leaves an offer
         # whose reads hang, and LibreOffice, reading it at start, then took its first copy 6 s late.
+        stage = "the pass without pb"
         desktop.clear_clipboard()
         without = run_pass(desktop, app, scenario_dir, None)
+        stage = "the pass with pb"
         app = app_cls()
         desktop.clear_clipboard()
         pb = PbDaemon(desktop, os.path.join(scenario_dir, "pb"))
         pb.start()
         with_pb = run_pass(desktop, app, scenario_dir, pb, stale=without["after_exit_types"])
         check(app, without, with_pb, pb, result)
+        stage = "the restore and paste"
         restore_and_paste(desktop, app_cls, scenario_dir, with_pb, pb, result)
     except SetupError as error:
         result["error"] = str(error)
         shot = os.path.join(scenario_dir, "failure.png")
-        problems.append(f"setup: {error}" + (f" (screen: {shot})" if desktop.screenshot(shot) else ""))
+        problems.append(f"setup, in {stage}: {error}" + (f" (screen: {shot})" if desktop.screenshot(shot) else ""))
     except Exception as error:  # a bug in the suite: report it as this scenario's failure, go on with the next
         result["error"] = f"{type(error).__name__}: {error}"
         problems.append("internal error: " + "".join(traceback.format_exception(error)).strip())
@@ -431,6 +436,33 @@ def pb_version() -> str | None:
     return None if result is None else result.stdout.decode().strip()
 
 
+def run_desktop(desktop_name: str, names: list[str], base: str) -> list[dict]:
+    """Runs the applications' scenarios on one fresh instance of the desktop, reporting each that passes as it
+    ends (a failed one is reported by the caller, after its retry). A desktop that cannot start fails every
+    scenario with its reason."""
+    results: list[dict] = []
+    desktop = None
+    try:
+        desktop = make_desktop(desktop_name)
+        desktop_dir = os.path.join(base, desktop_name)
+        os.makedirs(desktop_dir, exist_ok=True)
+        desktop.start(desktop_dir)
+        for name in names:
+            result = run_scenario(desktop, apps.APPS[name], base)
+            results.append(result)
+            if result["passed"]:
+                report(result)
+    except SetupError as error:
+        for name in names:
+            if not any(r["app"] == name for r in results):
+                results.append({"desktop": desktop_name, "app": name, "passed": False, "error": str(error),
+                                "problems": [f"setup: {error}"], "seconds": 0})
+    finally:
+        if desktop is not None:
+            desktop.stop()
+    return results
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Run the differential fidelity suite.")
     parser.add_argument("--desktop", choices=DESKTOPS + ("all",), default="all")
@@ -452,40 +484,30 @@ def main() -> int:
         print("0 passed, 1 failed")
         return 1
     for desktop_name in desktops:
-        desktop = None
-        try:
-            desktop = make_desktop(desktop_name)
-            desktop_dir = os.path.join(base, desktop_name)
-            os.makedirs(desktop_dir, exist_ok=True)
-            desktop.start(desktop_dir)
-            for name in app_names:
-                if apps.APPS[name].desktops is not None and desktop_name not in apps.APPS[name].desktops:
-                    continue  # not part of this desktop's matrix (see the application's docstring)
-                result = run_scenario(desktop, apps.APPS[name], base)
+        names = [name for name in app_names
+                 if apps.APPS[name].desktops is None or desktop_name in apps.APPS[name].desktops]
+        first = run_desktop(desktop_name, names, base)
+        retried = {}
+        failed = [result for result in first if not result["passed"]]
+        if failed:
+            # Real applications under load fail now and then for reasons of their own (LibreOffice making two items
+            # of one copy, a browser crashing at start, in one CI run six times in a row on one sway while the
+            # applications after it started): a failed scenario runs once more, after the desktop's others, on a
+            # fresh instance of the desktop and in a work directory of its own. Both runs are printed; the first
+            # one's problems stay in the results.
+            for result in failed:
+                print(f"RETRY {result['desktop']} {result['app']}: the first run failed with", flush=True)
+                for line in result["problems"]:
+                    print("    " + line.replace("\n", "\n    "), flush=True)
+            for result in run_desktop(desktop_name, [r["app"] for r in failed], os.path.join(base, "retry")):
+                result["first_run_problems"] = next(r["problems"] for r in failed if r["app"] == result["app"])
+                retried[result["app"]] = result
+        for result in first:
+            if result["app"] in retried:
+                result = retried[result["app"]]
                 if not result["passed"]:
-                    # Real applications under load fail now and then for reasons of their own (LibreOffice making
-                    # two items of one copy, a browser crashing at start): a failed scenario runs once more, in a
-                    # work directory of its own. Both runs are printed; the first one's problems stay in the results.
-                    print(f"RETRY {result['desktop']} {result['app']}: the first run failed with", flush=True)
-                    for line in result["problems"]:
-                        print("    " + line.replace("\n", "\n    "), flush=True)
-                    first = result
-                    result = run_scenario(desktop, apps.APPS[name], os.path.join(base, "retry"))
-                    result["first_run_problems"] = first["problems"]
-                scenarios.append(result)
-                report(result)
-        except SetupError as error:
-            for name in app_names:
-                if apps.APPS[name].desktops is not None and desktop_name not in apps.APPS[name].desktops:
-                    continue
-                if not any(s["desktop"] == desktop_name and s["app"] == name for s in scenarios):
-                    result = {"desktop": desktop_name, "app": name, "passed": False, "error": str(error),
-                              "problems": [f"setup: {error}"], "seconds": 0}
-                    scenarios.append(result)
-                    report(result)
-        finally:
-            if desktop is not None:
-                desktop.stop()
+                    report(result)  # a passing one was reported by run_desktop
+            scenarios.append(result)
     passed = sum(1 for s in scenarios if s["passed"])
     failed = len(scenarios) - passed
     total = round(time.monotonic() - started, 1)
