@@ -167,13 +167,17 @@ extension HistoryStore {
         var grams: [Int64: SearchGrams] = [:]
     }
 
+    /// The backlog's rows above a mark (bound first), oldest first, at most a count (bound second): what
+    /// `backlogRowsSQL` reads, and `isUnchanged` compares.
+    private static let backlogRowsFrom =
+        "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
+        + "LEFT JOIN recognized_text r ON r.item_id = i.id AND r.text <> '' "
+        + "WHERE i.position > ? ORDER BY i.position LIMIT ?"
+
     private static let backlogRowsSQL =
         "SELECT i.position, \(textHashSQL) AS hash, \(textInFileSQL) AS inFile, "
         + "substr(\(textBytesSQL), 1, \(ItemText.indexedPrefix)) AS head, "
-        + "substr(r.text, 1, \(ItemText.indexedPrefix)) AS recognized "
-        + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
-        + "LEFT JOIN recognized_text r ON r.item_id = i.id AND r.text <> '' "
-        + "WHERE i.position > ? ORDER BY i.position LIMIT ?"
+        + "substr(r.text, 1, \(ItemText.indexedPrefix)) AS recognized " + backlogRowsFrom
 
     /// Reads the oldest items above `mark`, at most `limit` (and about `bytes` of text, beyond one item's indexed
     /// prefix), and makes their index entries (one statement: one consistent read).
@@ -226,9 +230,7 @@ extension HistoryStore {
     private func isUnchanged(_ slice: BacklogSlice) throws -> Bool {
         let rows = try db.prepare(
             "SELECT i.position, \(Self.textHashSQL) AS hash, substr(r.text, 1, \(ItemText.indexedPrefix)) AS recognized "
-                + "FROM items i LEFT JOIN blobs b ON b.id = i.text_blob "
-                + "LEFT JOIN recognized_text r ON r.item_id = i.id AND r.text <> '' "
-                + "WHERE i.position > ? ORDER BY i.position LIMIT ?")
+                + Self.backlogRowsFrom)
         defer { rows.reset() }
         try rows.bind([slice.mark, slice.rows.count])
         var index = 0

@@ -277,13 +277,13 @@ extension SyncEngine {
         return nil
     }
 
-    /// Moves the export's watermark over the items a placement just put at `first` and up, `top` the last of them,
+    /// Moves the export's watermark over the items a placement just put at `first` to `last`, `placed` their entries,
     /// when it stood right below them: the next export then does not read them again, one by one, only to find that
     /// sync put them there (a join of a million items would have them read again after every slice). When anything
     /// else came in between (a copy made meanwhile by another process), the watermark stays, and the export reads
     /// them as before.
-    func advanceWatermark(over first: Int64, to top: SyncState.Entry) throws(SyncError) {
-        try state.advanceWatermark(over: first, to: top)
+    func advanceWatermark(placed: [SyncState.Entry], first: Int64, last: Int64) throws(SyncError) {
+        try state.advanceWatermark(placed: placed, first: first, last: last)
     }
 
     /// Where the export's copies came up to: the item at `position`, `identity` (checked by `startingPosition()`).

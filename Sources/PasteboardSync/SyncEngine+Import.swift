@@ -466,9 +466,7 @@ extension SyncEngine {
             try engine.state.transaction {
                 for entry in placed { try engine.state.savePlacement(entry) }
                 if let progress { try engine.state.savePlacementProgress(after: progress) }
-                if let top = placed.last, top.position == last, Int64(placed.count) == last - first + 1 {
-                    try engine.advanceWatermark(over: first, to: top)
-                }
+                try engine.advanceWatermark(placed: placed, first: first, last: last)
             }
             savedHandled = handled
         }

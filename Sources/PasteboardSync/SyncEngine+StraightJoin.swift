@@ -309,11 +309,9 @@ private final class EntryWriting: @unchecked Sendable {
             do throws(SyncError) {
                 try state.transaction {
                     for entry in batch { try state.save(entry) }
-                    let positioned = batch.filter { $0.position != nil }
-                    if let placed, let top = positioned.last, top.position == placed.last,
-                        Int64(positioned.count) == placed.last - placed.first + 1
-                    {
-                        try state.advanceWatermark(over: placed.first, to: top)
+                    if let placed {
+                        try state.advanceWatermark(placed: batch.filter { $0.position != nil }, first: placed.first,
+                            last: placed.last)
                     }
                 }
             } catch {

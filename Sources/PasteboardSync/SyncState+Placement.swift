@@ -47,10 +47,14 @@ extension SyncState {
         try run { try db.run("DELETE FROM meta WHERE substr(key, 1, ?) = ?", Self.placementPrefix.utf8.count, Self.placementPrefix) }
     }
 
-    /// Moves the export's watermark over the items a placement just put at `first` and up (see
-    /// `SyncEngine.advanceWatermark`).
-    func advanceWatermark(over first: Int64, to top: Entry) throws(SyncError) {
-        guard let position = top.position, let watermark = Int64(try meta("watermark") ?? "0"), watermark == first - 1
+    /// Moves the export's watermark over the items a placement just put in the history, when `placed` (the entries
+    /// written with positions, in order) holds every position from `first` to `last` that the placement's import
+    /// gave out, and the watermark stood right below `first` (see `SyncEngine.advanceWatermark`). Anything else
+    /// leaves it where it is.
+    func advanceWatermark(placed: [Entry], first: Int64, last: Int64) throws(SyncError) {
+        guard let top = placed.last, let position = top.position, position == last,
+            Int64(placed.count) == last - first + 1,
+            let watermark = Int64(try meta("watermark") ?? "0"), watermark == first - 1
         else { return }
         try saveWatermark(position, identity: top.identity)
     }
