@@ -60,14 +60,7 @@ final class SearchIndexWriter {
 
     /// Adds the letters and pairs of entries queued by `queue(position:document:)`, by block.
     func add(_ blocks: [Int64: SearchGrams]) {
-        for (block, blockGrams) in blocks {
-            if var known = grams[block] {
-                known.formUnion(blockGrams)
-                grams[block] = known
-            } else {
-                grams[block] = blockGrams
-            }
-        }
+        for (block, blockGrams) in blocks { grams[block, default: SearchGrams()].formUnion(blockGrams) }
     }
 
     /// Writes everything queued into the index and drops the staging table.

@@ -67,7 +67,7 @@ extension SyncEngine {
             // The end of every call (inside its transaction): the operations held, how far the copies came, the clock.
             func writeOut() throws(SyncError) {
                 try writeSegments(all: true)
-                if let newestIdentity { try saveWatermark(newest, identity: newestIdentity) }
+                if let newestIdentity { try state.saveWatermark(newest, identity: newestIdentity) }
                 try saveClock()
             }
             func deletedIdentities(_ operations: ArraySlice<SyncOperation>) -> [Data] {
@@ -275,20 +275,6 @@ extension SyncEngine {
             try delete(deletions)
         }
         return nil
-    }
-
-    /// Moves the export's watermark over the items a placement just put at `first` to `last`, `placed` their entries,
-    /// when it stood right below them: the next export then does not read them again, one by one, only to find that
-    /// sync put them there (a join of a million items would have them read again after every slice). When anything
-    /// else came in between (a copy made meanwhile by another process), the watermark stays, and the export reads
-    /// them as before.
-    func advanceWatermark(placed: [SyncState.Entry], first: Int64, last: Int64) throws(SyncError) {
-        try state.advanceWatermark(placed: placed, first: first, last: last)
-    }
-
-    /// Where the export's copies came up to: the item at `position`, `identity` (checked by `startingPosition()`).
-    private func saveWatermark(_ position: Int64, identity: Data) throws(SyncError) {
-        try state.saveWatermark(position, identity: identity)
     }
 
     /// The position after which items may be new to sync. The store gives a new copy the position after the

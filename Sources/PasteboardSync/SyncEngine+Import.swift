@@ -466,7 +466,7 @@ extension SyncEngine {
             try engine.state.transaction {
                 for entry in placed { try engine.state.savePlacement(entry) }
                 if let progress { try engine.state.savePlacementProgress(after: progress) }
-                try engine.advanceWatermark(placed: placed, first: first, last: last)
+                try engine.state.advanceWatermark(placed: placed, first: first, last: last)
             }
             savedHandled = handled
         }

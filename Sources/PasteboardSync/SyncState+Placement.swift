@@ -49,8 +49,10 @@ extension SyncState {
 
     /// Moves the export's watermark over the items a placement just put in the history, when `placed` (the entries
     /// written with positions, in order) holds every position from `first` to `last` that the placement's import
-    /// gave out, and the watermark stood right below `first` (see `SyncEngine.advanceWatermark`). Anything else
-    /// leaves it where it is.
+    /// gave out, and the watermark stood right below `first`: the next export then does not read them again, one by
+    /// one, only to find that sync put them there (a join of a million items would have them read again after every
+    /// slice). When anything else came in between (a copy made meanwhile by another process), the watermark stays,
+    /// and the export reads them as before.
     func advanceWatermark(placed: [Entry], first: Int64, last: Int64) throws(SyncError) {
         guard let top = placed.last, let position = top.position, position == last,
             Int64(placed.count) == last - first + 1,
@@ -59,7 +61,8 @@ extension SyncState {
         try saveWatermark(position, identity: top.identity)
     }
 
-    /// Where the export's copies came up to: the item at `position`, `identity`.
+    /// Where the export's copies came up to: the item at `position`, `identity` (checked by
+    /// `SyncEngine.startingPosition()`).
     func saveWatermark(_ position: Int64, identity: Data) throws(SyncError) {
         try setMeta("watermark", String(position))
         try setMeta("watermark-identity", Hex.encode(identity))
